@@ -1,0 +1,114 @@
+//===- RocDSLComputeOps.cpp - reductions and matrix products --------------===//
+#include "RocDSLVerifyUtils.h"
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+using mlir::rocdsl::detail::verifyTileType;
+
+LogicalResult ReduceOp::verify() {
+  auto srcType = getSrc().getType();
+  if (failed(verifyTileType(*this, srcType, "operand")))
+    return failure();
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= srcType.getRank())
+    return emitOpError() << "axis " << axis << " out of range for rank "
+                         << srcType.getRank();
+  Type elementType = srcType.getElementType();
+  if (getKind() != ReduceKind::Add && getKind() != ReduceKind::Mul &&
+      getKind() != ReduceKind::Max && getKind() != ReduceKind::Min)
+    return emitOpError() << "unknown reduction kind";
+  if (srcType.getRank() == 1) {
+    if (getType() != elementType)
+      return emitOpError() << "reducing a 1-D tile gives a " << elementType
+                           << " scalar, got " << getType();
+    return success();
+  }
+  auto resType = dyn_cast<RankedTensorType>(getType());
+  SmallVector<int64_t> expected(srcType.getShape());
+  expected.erase(expected.begin() + axis);
+  if (!resType || resType.getShape() != ArrayRef<int64_t>(expected) ||
+      resType.getElementType() != elementType)
+    return emitOpError() << "result must be "
+                         << RankedTensorType::get(expected, elementType)
+                         << " with a slice layout, got " << getType();
+  auto expectedLayout = SliceAttr::get(getContext(), axis, srcType.getEncoding());
+  if (resType.getEncoding() != expectedLayout)
+    return emitOpError() << "result layout must be " << expectedLayout
+                         << ", got " << resType.getEncoding();
+  return success();
+}
+
+static bool isDotInputType(Type type) {
+  return type.isF16() || type.isBF16() ||
+         isa<Float8E4M3FNUZType, Float8E5M2FNUZType, Float8E4M3FNType,
+             Float8E5M2Type>(type);
+}
+
+static std::string shapeString(RankedTensorType type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  llvm::interleave(type.getShape(), os, "x");
+  return s;
+}
+
+LogicalResult DotOp::verify() {
+  auto aType = getA().getType(), bType = getB().getType(),
+       cType = getC().getType();
+  if (failed(verifyTileType(*this, aType, "operand a")) ||
+      failed(verifyTileType(*this, bType, "operand b")) ||
+      failed(verifyTileType(*this, cType, "accumulator")))
+    return failure();
+  if (aType.getRank() != 2 || bType.getRank() != 2 || cType.getRank() != 2)
+    return emitOpError() << "a, b and the accumulator must be 2-D tiles";
+  if (getType() != cType)
+    return emitOpError() << "result type " << getType()
+                         << " must equal the accumulator type " << cType;
+
+  auto mfma = dyn_cast<MfmaAttr>(cType.getEncoding());
+  if (!mfma)
+    return emitOpError() << "accumulator must have a #rocdsl.mfma layout, got "
+                         << cType.getEncoding();
+  auto checkOperand = [&](RankedTensorType type, unsigned opIdx,
+                          StringRef name) -> LogicalResult {
+    auto operand = dyn_cast<DotOperandAttr>(type.getEncoding());
+    if (!operand || operand.getOpIdx() != opIdx)
+      return emitOpError() << "operand " << name
+                           << " must have a #rocdsl.dot_operand<opIdx = "
+                           << opIdx << ", ...> layout, got "
+                           << type.getEncoding();
+    if (operand.getParent() != mfma)
+      return emitOpError() << "operand " << name << " layout parent "
+                           << operand.getParent()
+                           << " differs from the accumulator layout " << mfma;
+    return success();
+  };
+  if (failed(checkOperand(aType, 0, "a")) || failed(checkOperand(bType, 1, "b")))
+    return failure();
+  if (cast<DotOperandAttr>(aType.getEncoding()).getKWidth() !=
+      cast<DotOperandAttr>(bType.getEncoding()).getKWidth())
+    return emitOpError() << "operands a and b must use the same kWidth";
+
+  int64_t m = aType.getDimSize(0), k = aType.getDimSize(1);
+  if (bType.getDimSize(0) != k || cType.getDimSize(0) != m ||
+      cType.getDimSize(1) != bType.getDimSize(1))
+    return emitOpError() << "shape mismatch: a is " << shapeString(aType)
+                         << ", b is " << shapeString(bType)
+                         << ", accumulator is " << shapeString(cType)
+                         << " (expected MxK, KxN, MxN)";
+  if (aType.getElementType() != bType.getElementType() ||
+      !isDotInputType(aType.getElementType()))
+    return emitOpError() << "a and b must share an f16, bf16 or f8 element "
+                            "type, got "
+                         << aType.getElementType() << " and "
+                         << bType.getElementType();
+  if (!cType.getElementType().isF32())
+    return emitOpError() << "accumulator must be f32, got "
+                         << cType.getElementType();
+  ArrayRef<unsigned> instr = mfma.getInstrShape();
+  if (m % instr[0] != 0 || bType.getDimSize(1) % instr[1] != 0 ||
+      k % instr[2] != 0)
+    return emitOpError() << "tile " << m << "x" << bType.getDimSize(1) << "x"
+                         << k << " is not a multiple of the mfma instruction "
+                         << instr[0] << "x" << instr[1] << "x" << instr[2];
+  return success();
+}

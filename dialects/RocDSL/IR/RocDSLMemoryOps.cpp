@@ -1,0 +1,101 @@
+//===- RocDSLMemoryOps.cpp - global and LDS tile accesses -----------------===//
+#include "RocDSLVerifyUtils.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+using mlir::rocdsl::detail::verifyTileType;
+
+/// Checks what load and store share: element type, addressing operand
+/// counts, mask shape and the `vec` promise.
+static LogicalResult verifyTileAccess(Operation *op, RankedTensorType tile,
+                                      PtrType ptr, size_t numOrigin,
+                                      size_t numStrides, size_t numBounds,
+                                      Value mask, unsigned vec) {
+  if (failed(verifyTileType(op, tile, "tile")))
+    return failure();
+  Type elementType = tile.getElementType();
+  if (ptr.getElementType() != elementType)
+    return op->emitOpError() << "pointer element type " << ptr.getElementType()
+                             << " does not match tile element type "
+                             << elementType;
+  int64_t rank = tile.getRank();
+  if (static_cast<int64_t>(numOrigin) != rank)
+    return op->emitOpError() << "expected " << rank
+                             << " origin indices (one per tile dimension), got "
+                             << numOrigin;
+  if (static_cast<int64_t>(numStrides) != rank - 1)
+    return op->emitOpError()
+           << "expected " << rank - 1
+           << " leading strides (the innermost stride is 1), got " << numStrides;
+  if (numBounds != 0 && static_cast<int64_t>(numBounds) != rank)
+    return op->emitOpError() << "expected 0 or " << rank << " bounds, got "
+                             << numBounds;
+  if (mask) {
+    auto maskType = cast<RankedTensorType>(mask.getType());
+    if (maskType.getShape() != tile.getShape() ||
+        maskType.getEncoding() != tile.getEncoding())
+      return op->emitOpError() << "mask " << maskType
+                               << " must have the tile's shape and layout "
+                                  "(tensor<...xi1> with the same encoding)";
+  }
+  unsigned bits = elementType.getIntOrFloatBitWidth();
+  if (vec == 0 || !llvm::isPowerOf2_32(vec))
+    return op->emitOpError() << "vec must be a power of two, got " << vec;
+  if (vec * bits > 128)
+    return op->emitOpError() << "vec = " << vec << " of " << elementType
+                             << " is " << vec * bits
+                             << " bits; one access moves at most 128 bits";
+  unsigned contiguous = getContiguousElementsPerThread(tile.getEncoding());
+  if (vec > 1 && contiguous % vec != 0)
+    return op->emitOpError()
+           << "vec = " << vec << " but the layout gives each lane "
+           << contiguous << " consecutive innermost element(s)";
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  if (failed(verifyTileAccess(*this, getType(), getPtr().getType(),
+                              getOrigin().size(), getStrides().size(),
+                              getBounds().size(), getMask(), getVec())))
+    return failure();
+  if (getOther() && getOther().getType() != getType().getElementType())
+    return emitOpError() << "'other' must be a " << getType().getElementType()
+                         << " scalar, got " << getOther().getType();
+  return success();
+}
+
+LogicalResult StoreOp::verify() {
+  return verifyTileAccess(*this, getValue().getType(), getPtr().getType(),
+                          getOrigin().size(), getStrides().size(),
+                          getBounds().size(), getMask(), getVec());
+}
+
+/// Register tile and LDS tile must hold the same elements.
+static LogicalResult verifyLdsMatch(Operation *op, RankedTensorType tile,
+                                    LdsTileType lds) {
+  if (failed(verifyTileType(op, tile, "register tile")))
+    return failure();
+  if (tile.getShape() != lds.getShape() ||
+      tile.getElementType() != lds.getElementType())
+    return op->emitOpError() << "register tile " << tile
+                             << " and LDS tile " << lds
+                             << " differ in shape or element type";
+  return success();
+}
+
+LogicalResult LocalAllocOp::verify() {
+  if (auto init = getInit())
+    return verifyLdsMatch(*this, cast<RankedTensorType>(init.getType()),
+                          getType());
+  return success();
+}
+
+LogicalResult LocalLoadOp::verify() {
+  return verifyLdsMatch(*this, getType(), getSrc().getType());
+}
+
+LogicalResult LocalStoreOp::verify() {
+  return verifyLdsMatch(*this, getValue().getType(), getDst().getType());
+}

@@ -1,0 +1,310 @@
+//===- RocDSLOps.td - rocdsl operations --------------------*- tablegen -*-===//
+#ifndef ROCDSL_OPS_TD
+#define ROCDSL_OPS_TD
+
+include "RocDSLTypes.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/IR/OpAsmInterface.td"
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+def RocDSL_FuncOp : RocDSL_Op<"func", [
+    FunctionOpInterface, IsolatedFromAbove, Symbol, OpAsmOpInterface]> {
+  let summary = "A GPU kernel: one program instance per workgroup";
+  let description = [{
+    Arguments are `!rocdsl.ptr` buffers and uniform scalars; the kernel
+    returns nothing. `num_warps` fixes the workgroup size (waves of 64 lanes
+    on AMDGPU). `waves_per_eu` is an occupancy hint passed to the backend.
+
+    ```mlir
+    rocdsl.func @copy(%src: !rocdsl.ptr<f32>, %dst: !rocdsl.ptr<f32>)
+        attributes {num_warps = 4 : i32} {
+      rocdsl.return
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       I32Attr:$num_warps,
+                       OptionalAttr<I32Attr>:$waves_per_eu,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name,
+                                 "::mlir::FunctionType":$type,
+                                 "unsigned":$numWarps)>];
+  let extraClassDeclaration = [{
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    static ::llvm::StringRef getDefaultDialect() { return "rocdsl"; }
+  }];
+}
+
+def RocDSL_ReturnOp : RocDSL_Op<"return", [Pure, HasParent<"FuncOp">,
+                                           ReturnLike, Terminator]> {
+  let summary = "End of a kernel";
+  let assemblyFormat = "attr-dict";
+}
+
+def RocDSL_ProgramIdOp : RocDSL_Op<"program_id", [Pure]> {
+  let summary = "Index of this program instance (workgroup) along an axis";
+  let description = [{
+    ```mlir
+    %pid = rocdsl.program_id x : i32
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<2>]>:$axis);
+  let results = (outs I32:$result);
+  let hasCustomAssemblyFormat = 1;
+}
+
+def RocDSL_NumProgramsOp : RocDSL_Op<"num_programs", [Pure]> {
+  let summary = "Number of program instances along an axis";
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<2>]>:$axis);
+  let results = (outs I32:$result);
+  let hasCustomAssemblyFormat = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Tile construction and shape
+//===----------------------------------------------------------------------===//
+
+def RocDSL_SplatOp : RocDSL_Op<"splat", [Pure]> {
+  let summary = "A tile with every element equal to a uniform scalar";
+  let arguments = (ins AnyType:$value);
+  let results = (outs RocDSL_Tile:$result);
+  let assemblyFormat = "$value attr-dict `:` type($value) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def RocDSL_IotaOp : RocDSL_Op<"iota", [Pure]> {
+  let summary = "A 1-D tile holding start, start+1, ...";
+  let description = [{
+    ```mlir
+    %cols = rocdsl.iota : tensor<1024xi32, #rocdsl.slice<dim = 0, parent = #blocked>>
+    ```
+  }];
+  let arguments = (ins DefaultValuedAttr<I32Attr, "0">:$start);
+  let results = (outs RocDSL_IntTile:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def RocDSL_ExpandDimsOp : RocDSL_Op<"expand_dims", [Pure]> {
+  let summary = "Insert a unit dimension at `axis`";
+  let description = [{
+    The operand's layout must be `#rocdsl.slice<dim = axis, parent = P>`;
+    the result has layout `P`. This is how a reduction result or a row of
+    column indices is brought back to the tile it came from.
+  }];
+  let arguments = (ins RocDSL_Tile:$src, I32Attr:$axis);
+  let results = (outs RocDSL_Tile:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def RocDSL_BroadcastOp : RocDSL_Op<"broadcast", [Pure]> {
+  let summary = "Repeat unit dimensions of a tile";
+  let arguments = (ins RocDSL_Tile:$src);
+  let results = (outs RocDSL_Tile:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def RocDSL_ConvertLayoutOp : RocDSL_Op<"convert_layout", [Pure]> {
+  let summary = "Redistribute a tile to another layout (same shape and type)";
+  let arguments = (ins RocDSL_Tile:$src);
+  let results = (outs RocDSL_Tile:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Global memory
+//===----------------------------------------------------------------------===//
+
+def RocDSL_LoadOp : RocDSL_Op<"load", [AttrSizedOperandSegments,
+    MemoryEffects<[MemRead]>]> {
+  let summary = "Read a tile from global memory";
+  let description = [{
+    Element `(i0, ..., ik)` of the result is read from
+    `ptr + sum_d (origin_d + i_d) * stride_d`, with the last stride 1 and the
+    leading ones given in `strides`. An element is valid when
+    `origin_d + i_d < bounds_d` for every dimension (if `bounds` is given)
+    and its `mask` element is true; invalid elements read `other` (0 when
+    absent) and never touch memory.
+
+    `vec` promises that the base pointer, every stride and the innermost
+    origin are multiples of `vec` elements, so the compiler may read `vec`
+    consecutive elements in one access (up to 128 bits). With `vec > 1`,
+    bounds and masks are taken per group of `vec` elements.
+
+    ```mlir
+    %x = rocdsl.load %ptr[%row, %c0] strides [%n] bounds [%m, %n] {vec = 8 : i32}
+        : !rocdsl.ptr<bf16> -> tensor<4x1024xbf16, #blocked>
+    ```
+  }];
+  let arguments = (ins RocDSL_PtrType:$ptr,
+                       Variadic<I32>:$origin,
+                       Variadic<I32>:$strides,
+                       Variadic<I32>:$bounds,
+                       Optional<RocDSL_MaskTile>:$mask,
+                       Optional<AnyType>:$other,
+                       DefaultValuedAttr<I32Attr, "1">:$vec);
+  let results = (outs RocDSL_Tile:$result);
+  let assemblyFormat = [{
+    $ptr `[` $origin `]` (`strides` `[` $strides^ `]`)? (`bounds` `[` $bounds^ `]`)?
+    (`mask` `(` $mask^ `:` type($mask) `)`)? (`other` `(` $other^ `:` type($other) `)`)?
+    attr-dict `:` qualified(type($ptr)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def RocDSL_StoreOp : RocDSL_Op<"store", [AttrSizedOperandSegments,
+    MemoryEffects<[MemWrite]>]> {
+  let summary = "Write a tile to global memory";
+  let description = [{
+    Addressing, `bounds`, `mask` and `vec` as for `rocdsl.load`; invalid
+    elements are not written.
+
+    Lowering rule (hazard-free by construction): no store wider than 64 bits
+    is ever emitted with a non-constant SGPR offset. Uniform offsets are
+    folded into the buffer base, lane offsets into the VGPR offset.
+  }];
+  let arguments = (ins RocDSL_Tile:$value,
+                       RocDSL_PtrType:$ptr,
+                       Variadic<I32>:$origin,
+                       Variadic<I32>:$strides,
+                       Variadic<I32>:$bounds,
+                       Optional<RocDSL_MaskTile>:$mask,
+                       DefaultValuedAttr<I32Attr, "1">:$vec);
+  let assemblyFormat = [{
+    $value `,` $ptr `[` $origin `]` (`strides` `[` $strides^ `]`)? (`bounds` `[` $bounds^ `]`)?
+    (`mask` `(` $mask^ `:` type($mask) `)`)?
+    attr-dict `:` type($value) `,` qualified(type($ptr))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and matrix products
+//===----------------------------------------------------------------------===//
+
+def RocDSL_ReduceOp : RocDSL_Op<"reduce", [Pure]> {
+  let summary = "Reduce a tile along one axis";
+  let description = [{
+    The result drops `axis`; its layout must be
+    `#rocdsl.slice<dim = axis, parent = <operand layout>>`. Reducing a 1-D
+    tile gives a uniform scalar.
+
+    ```mlir
+    %s = rocdsl.reduce add %sq {axis = 1 : i32}
+        : tensor<4x1024xf32, #blocked> -> tensor<4xf32, #rocdsl.slice<dim = 1, parent = #blocked>>
+    ```
+  }];
+  let arguments = (ins RocDSL_ReduceKindAttr:$kind, RocDSL_Tile:$src,
+                       I32Attr:$axis);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$kind $src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def RocDSL_DotOp : RocDSL_Op<"dot", [Pure, AllTypesMatch<["c", "result"]>]> {
+  let summary = "Tile matrix product on the matrix cores: d = a * b + c";
+  let description = [{
+    `a` (MxK) and `b` (KxN) carry `#rocdsl.dot_operand` layouts with
+    `opIdx` 0 and 1 whose parent is the `#rocdsl.mfma` layout of `c` and the
+    result (MxN). Operands are f16, bf16 or 8-bit floats; the accumulator is
+    f32.
+  }];
+  let arguments = (ins RocDSL_Tile:$a, RocDSL_Tile:$b, RocDSL_Tile:$c);
+  let results = (outs RocDSL_Tile:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// LDS
+//===----------------------------------------------------------------------===//
+
+def RocDSL_LocalAllocOp : RocDSL_Op<"local_alloc", [
+    MemoryEffects<[MemAlloc<DefaultResource>]>]> {
+  let summary = "Allocate a tile in LDS, optionally initialised from registers";
+  let arguments = (ins Optional<RocDSL_Tile>:$init);
+  let results = (outs RocDSL_LdsTileType:$result);
+  let assemblyFormat = "($init^ `:` type($init))? attr-dict `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def RocDSL_LocalLoadOp : RocDSL_Op<"local_load", [MemoryEffects<[MemRead]>]> {
+  let summary = "Read an LDS tile into registers in the result's layout";
+  let arguments = (ins RocDSL_LdsTileType:$src);
+  let results = (outs RocDSL_Tile:$result);
+  let assemblyFormat = "$src attr-dict `:` qualified(type($src)) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def RocDSL_LocalStoreOp : RocDSL_Op<"local_store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "Write a register tile into an LDS tile";
+  let arguments = (ins RocDSL_Tile:$value, RocDSL_LdsTileType:$dst);
+  let assemblyFormat = "$value `,` $dst attr-dict `:` type($value) `,` qualified(type($dst))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Expert escape hatches
+//===----------------------------------------------------------------------===//
+
+def RocDSL_BarrierOp : RocDSL_Op<"barrier"> {
+  let summary = "Workgroup barrier (all waves; LDS writes become visible)";
+  let assemblyFormat = "attr-dict";
+}
+
+def RocDSL_WaitOp : RocDSL_Op<"wait"> {
+  let summary = "Explicit hardware wait on outstanding memory operations";
+  let description = [{
+    Waits until at most `vmcnt` vector-memory and `lgkmcnt` LDS/scalar-memory
+    operations are outstanding (absent counters are not waited on). Lowers to
+    one `s_waitcnt` that the backend keeps (it may only strengthen it).
+
+    ```mlir
+    rocdsl.wait {vmcnt = 2 : i32}
+    ```
+  }];
+  let arguments = (ins OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<63>]>>:$vmcnt,
+                       OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<15>]>>:$lgkmcnt);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def RocDSL_SchedBarrierOp : RocDSL_Op<"sched_barrier"> {
+  let summary = "Stop the backend scheduler moving instructions across this point";
+  let description = [{
+    `mask` says which instruction classes may still cross (0: none), as in
+    `llvm.amdgcn.sched.barrier`.
+  }];
+  let arguments = (ins DefaultValuedAttr<I32Attr, "0">:$mask);
+  let assemblyFormat = "attr-dict";
+}
+
+#endif // ROCDSL_OPS_TD

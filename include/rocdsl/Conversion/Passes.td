@@ -1,0 +1,96 @@
+//===- Passes.td - rocdsl conversion passes ----------------*- tablegen -*-===//
+#ifndef ROCDSL_CONVERSION_PASSES_TD
+#define ROCDSL_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertRocDSLToGPUPass : Pass<"convert-rocdsl-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Distribute rocdsl tiles over lanes: rocdsl -> gpu + vector + rocdl";
+  let description = [{
+    Every `rocdsl.func` becomes a `gpu.func` kernel in `gpu.module
+    @rocdsl_kernels` with `known_block_size = num_warps * 64`. Tiles become
+    per-lane vectors following their layout; `arith`/`math` on tiles become
+    the same ops on those vectors; `scf` loops carry them.
+
+    Global memory goes through raw buffer resources
+    (`rocdl.raw.ptr.buffer.load/store`): out-of-bounds and masked elements
+    get a VGPR offset past the resource's range, so the hardware returns 0
+    for loads and drops stores, with no branches.
+
+    Store rule (hazard-free by construction): on gfx940-family and gfx950
+    chips the data registers of a VMEM store wider than 64 bits must not be
+    overwritten for 2 wait states, and LLVM 22 does not protect buffer stores
+    whose `soffset` is an SGPR. This pass never emits a store with an SGPR
+    `soffset`: uniform offsets (the tile origin) are folded into the 64-bit
+    base of the buffer resource, lane offsets go to the VGPR offset, and
+    `soffset` is always the constant 0.
+
+    Row reductions reduce inside a lane, then across lanes with
+    `gpu.subgroup_reduce` (lowered to DPP by
+    `rocdsl-lower-subgroup-reduce`), then across waves through LDS.
+
+    Before:
+    ```mlir
+    rocdsl.func @scale(%x: !rocdsl.ptr<f32>) attributes {num_warps = 1 : i32} {
+      %c0 = arith.constant 0 : i32
+      %t = rocdsl.load %x[%c0] {vec = 4 : i32} : !rocdsl.ptr<f32> -> tensor<256xf32, #blocked>
+      %d = arith.addf %t, %t : tensor<256xf32, #blocked>
+      rocdsl.store %d, %x[%c0] {vec = 4 : i32} : tensor<256xf32, #blocked>, !rocdsl.ptr<f32>
+      rocdsl.return
+    }
+    ```
+    After (abridged):
+    ```mlir
+    gpu.module @rocdsl_kernels {
+      gpu.func @scale(%x: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+        %rsrc = rocdl.make.buffer.rsrc %base, ... : !llvm.ptr<1> to !llvm.ptr<8>
+        %v = rocdl.raw.ptr.buffer.load %rsrc, %voff, %c0, %c0 : vector<4xi32>
+        %d = arith.addf %t, %t : vector<4xf32>
+        rocdl.raw.ptr.buffer.store %w, %rsrc, %voff, %c0, %c0 : vector<4xi32>
+        gpu.return
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"gfx942\"",
+           "Target chip (gfx942 or gfx950)">,
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::vector::VectorDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::ROCDL::ROCDLDialect",
+    "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+  ];
+}
+
+def RocDSLLowerSubgroupReducePass
+    : Pass<"rocdsl-lower-subgroup-reduce", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower gpu.subgroup_reduce to DPP cross-lane moves";
+  let description = [{
+    Cross-lane reductions stay in registers: row-level steps use DPP
+    (`row_shr`, `row_bcast`, `row_half_mirror`) and wave-level steps use
+    `v_permlane32_swap`/readlane where the chip has them, instead of
+    round-tripping through LDS. Scalars wider than 32 bits are split first.
+
+    Before:
+    ```mlir
+    %s = gpu.subgroup_reduce add %x uniform cluster(size = 64) : (f32) -> f32
+    ```
+    After (abridged):
+    ```mlir
+    %1 = amdgpu.dpp %x %x row_shr(1 : i32) ...
+    %2 = arith.addf %x, %1 : f32
+    ...
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"gfx942\"",
+           "Target chip (gfx942 or gfx950)">,
+  ];
+  let dependentDialects = ["::mlir::amdgpu::AMDGPUDialect",
+                           "::mlir::ROCDL::ROCDLDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+#endif // ROCDSL_CONVERSION_PASSES_TD

@@ -1,0 +1,38 @@
+//===- Pipelines.h - registration and named pipelines -----------*- C++ -*-===//
+#ifndef ROCDSL_PIPELINES_PIPELINES_H
+#define ROCDSL_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class DialectRegistry;
+class OpPassManager;
+} // namespace mlir
+
+namespace mlir::rocdsl {
+
+struct RocDSLToROCDLOptions
+    : public PassPipelineOptions<RocDSLToROCDLOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("Target chip: gfx942 or gfx950"),
+                           llvm::cl::init("gfx942")};
+  Option<unsigned> optLevel{*this, "opt-level",
+                            llvm::cl::desc("LLVM optimization level"),
+                            llvm::cl::init(3)};
+};
+
+/// rocdsl -> gpu.module of LLVM/ROCDL ops with a #rocdl.target attached,
+/// ready for gpu-module-to-binary (or the ROCDSL serializer).
+void buildRocDSLToROCDLPipeline(OpPassManager &pm,
+                                const RocDSLToROCDLOptions &options);
+
+/// Every dialect and interface ROCDSL's tools need.
+void registerRocDSLDialects(DialectRegistry &registry);
+
+/// ROCDSL's passes, the upstream passes its pipelines use, and the named
+/// pipelines (`rocdsl-to-rocdl`).
+void registerRocDSLPassesAndPipelines();
+
+} // namespace mlir::rocdsl
+
+#endif

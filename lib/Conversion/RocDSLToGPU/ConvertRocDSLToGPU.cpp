@@ -1,0 +1,96 @@
+//===- ConvertRocDSLToGPU.cpp - the convert-rocdsl-to-gpu pass ------------===//
+#include "PatternsInternal.h"
+#include "rocdsl/Conversion/Passes.h"
+
+#include "mlir/Dialect/AMDGPU/Utils/Chipset.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+
+namespace mlir::rocdsl {
+#define GEN_PASS_DEF_CONVERTROCDSLTOGPUPASS
+#include "rocdsl/Conversion/Passes.h.inc"
+} // namespace mlir::rocdsl
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+
+namespace {
+
+/// Reports constructs whose lowering does not exist yet with one clear
+/// error each, instead of a generic "failed to legalize".
+LogicalResult checkLowerable(ModuleOp module) {
+  bool ok = true;
+  module.walk([&](Operation *op) {
+    if (isa<DotOp, LocalAllocOp, LocalLoadOp, LocalStoreOp, ConvertLayoutOp>(op)) {
+      op->emitError() << "'" << op->getName()
+                      << "' has no GPU lowering yet (matrix-core and LDS "
+                         "lowering is not implemented)";
+      ok = false;
+      return;
+    }
+    if (!op->getParentOfType<FuncOp>())
+      return;
+    for (Type type : llvm::concat<Type>(op->getOperandTypes(),
+                                        op->getResultTypes())) {
+      auto tile = dyn_cast<RankedTensorType>(type);
+      if (tile && !TileDistribution::get(tile)) {
+        op->emitError() << "tile " << tile
+                        << " has no register lowering: the layout must be "
+                           "#rocdsl.blocked (or a slice of it) and each "
+                           "dimension a multiple of the layout's repetition "
+                           "or smaller than it";
+        ok = false;
+        return;
+      }
+    }
+  });
+  return success(ok);
+}
+
+struct ConvertRocDSLToGPUPass
+    : mlir::rocdsl::impl::ConvertRocDSLToGPUPassBase<ConvertRocDSLToGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    FailureOr<amdgpu::Chipset> chipset = amdgpu::Chipset::parse(chip);
+    if (failed(chipset) || chipset->majorVersion != 9 ||
+        (chipset->minorVersion != 4 && chipset->minorVersion != 5)) {
+      module.emitError() << "unsupported chip '" << chip
+                         << "' (supported: gfx942, gfx950)";
+      return signalPassFailure();
+    }
+    if (module.getOps<FuncOp>().empty())
+      return;
+    if (failed(checkLowerable(module)))
+      return signalPassFailure();
+
+    OpBuilder builder(ctx);
+    builder.setInsertionPointToEnd(module.getBody());
+    auto gpuModule =
+        gpu::GPUModuleOp::create(builder, module.getLoc(), "rocdsl_kernels");
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    builder.getUnitAttr());
+
+    TileTypeConverter converter(ctx);
+    RewritePatternSet patterns(ctx);
+    populateKernelPatterns(converter, patterns, gpuModule);
+    populateElementwisePatterns(converter, patterns);
+    populateMemoryPatterns(converter, patterns);
+    populateReducePatterns(converter, patterns, gpuModule);
+
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<RocDSLDialect>();
+    target.addLegalDialect<gpu::GPUDialect, LLVM::LLVMDialect,
+                           ROCDL::ROCDLDialect, vector::VectorDialect>();
+    target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
+        [&](Operation *op) { return converter.isLegal(op); });
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

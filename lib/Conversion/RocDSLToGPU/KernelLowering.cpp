@@ -1,0 +1,138 @@
+//===- KernelLowering.cpp - kernels, program ids, escape hatches ----------===//
+#include "PatternsInternal.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+
+namespace {
+
+/// rocdsl.func -> gpu.func kernel inside the shared gpu.module.
+struct FuncLowering : OpConversionPattern<FuncOp> {
+  FuncLowering(TileTypeConverter &converter, MLIRContext *ctx,
+               gpu::GPUModuleOp gpuModule)
+      : OpConversionPattern(converter, ctx), gpuModule(gpuModule) {}
+
+  LogicalResult
+  matchAndRewrite(FuncOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    TypeConverter::SignatureConversion signature(op.getNumArguments());
+    for (auto [i, type] : llvm::enumerate(op.getArgumentTypes())) {
+      Type converted = getTypeConverter()->convertType(type);
+      if (!converted)
+        return rewriter.notifyMatchFailure(op, "unconvertible argument");
+      signature.addInputs(i, converted);
+    }
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToEnd(gpuModule.getBody());
+    auto type = rewriter.getFunctionType(signature.getConvertedTypes(), {});
+    auto kernel = gpu::GPUFuncOp::create(rewriter, op.getLoc(), op.getName(), type);
+    kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                    rewriter.getUnitAttr());
+    int32_t threads = static_cast<int32_t>(op.getNumWarps()) * 64;
+    kernel.setKnownBlockSizeAttr(
+        rewriter.getDenseI32ArrayAttr({threads, 1, 1}));
+    if (auto waves = op.getWavesPerEu())
+      kernel->setAttr("rocdl.waves_per_eu", rewriter.getI32IntegerAttr(*waves));
+    if (auto argAttrs = op.getArgAttrsAttr())
+      kernel.setAllArgAttrs(argAttrs);
+
+    rewriter.eraseBlock(&kernel.getBody().front());
+    rewriter.inlineRegionBefore(op.getBody(), kernel.getBody(),
+                                kernel.getBody().end());
+    rewriter.applySignatureConversion(&kernel.getBody().front(), signature,
+                                      getTypeConverter());
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  mutable gpu::GPUModuleOp gpuModule;
+};
+
+template <typename SourceOp, typename Lowering>
+struct SimpleLowering : OpConversionPattern<SourceOp> {
+  using OpConversionPattern<SourceOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Lowering::rewrite(op, adaptor, rewriter);
+    return success();
+  }
+};
+
+struct ReturnRewrite {
+  static void rewrite(ReturnOp op, ReturnOp::Adaptor,
+                      ConversionPatternRewriter &rewriter) {
+    rewriter.replaceOpWithNewOp<gpu::ReturnOp>(op);
+  }
+};
+
+static gpu::Dimension toDimension(uint32_t axis) {
+  return axis == 0 ? gpu::Dimension::x
+                   : (axis == 1 ? gpu::Dimension::y : gpu::Dimension::z);
+}
+
+struct ProgramIdRewrite {
+  static void rewrite(ProgramIdOp op, ProgramIdOp::Adaptor,
+                      ConversionPatternRewriter &rewriter) {
+    Value id = gpu::BlockIdOp::create(rewriter, op.getLoc(),
+                                      toDimension(op.getAxis()));
+    rewriter.replaceOpWithNewOp<arith::IndexCastUIOp>(op, rewriter.getI32Type(),
+                                                      id);
+  }
+};
+
+struct NumProgramsRewrite {
+  static void rewrite(NumProgramsOp op, NumProgramsOp::Adaptor,
+                      ConversionPatternRewriter &rewriter) {
+    Value n = gpu::GridDimOp::create(rewriter, op.getLoc(),
+                                     toDimension(op.getAxis()));
+    rewriter.replaceOpWithNewOp<arith::IndexCastUIOp>(op, rewriter.getI32Type(),
+                                                      n);
+  }
+};
+
+struct BarrierRewrite {
+  static void rewrite(BarrierOp op, BarrierOp::Adaptor,
+                      ConversionPatternRewriter &rewriter) {
+    rewriter.replaceOpWithNewOp<gpu::BarrierOp>(op);
+  }
+};
+
+/// GFX9 s_waitcnt immediate: vmcnt[3:0] and [15:14], expcnt[6:4],
+/// lgkmcnt[11:8]. A counter that is not named keeps its maximum (no wait).
+struct WaitRewrite {
+  static void rewrite(WaitOp op, WaitOp::Adaptor,
+                      ConversionPatternRewriter &rewriter) {
+    uint32_t vm = op.getVmcnt().value_or(63);
+    uint32_t lgkm = op.getLgkmcnt().value_or(15);
+    uint32_t exp = 7;
+    uint32_t bits = (vm & 0xF) | ((vm >> 4) << 14) | (exp << 4) | (lgkm << 8);
+    rewriter.replaceOpWithNewOp<ROCDL::SWaitcntOp>(op, bits);
+  }
+};
+
+struct SchedBarrierRewrite {
+  static void rewrite(SchedBarrierOp op, SchedBarrierOp::Adaptor,
+                      ConversionPatternRewriter &rewriter) {
+    rewriter.replaceOpWithNewOp<ROCDL::SchedBarrier>(op, op.getMask());
+  }
+};
+
+} // namespace
+
+void mlir::rocdsl::populateKernelPatterns(TileTypeConverter &converter,
+                                          RewritePatternSet &patterns,
+                                          gpu::GPUModuleOp gpuModule) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<FuncLowering>(converter, ctx, gpuModule);
+  patterns.add<SimpleLowering<ReturnOp, ReturnRewrite>,
+               SimpleLowering<ProgramIdOp, ProgramIdRewrite>,
+               SimpleLowering<NumProgramsOp, NumProgramsRewrite>,
+               SimpleLowering<BarrierOp, BarrierRewrite>,
+               SimpleLowering<WaitOp, WaitRewrite>,
+               SimpleLowering<SchedBarrierOp, SchedBarrierRewrite>>(converter,
+                                                                    ctx);
+}

@@ -1,0 +1,202 @@
+//===- MemoryLowering.cpp - rocdsl.load/store via raw buffer resources ----===//
+//
+// One buffer resource per access, based at ptr + (uniform origin offset), so
+// that every per-lane offset is a small VGPR value and soffset is the
+// constant 0. That is the hazard-free store form: LLVM protects wide buffer
+// stores with a constant soffset, and never needs to for this pattern.
+// Invalid elements (out of bounds or masked off) get a VGPR offset past the
+// resource's range: loads return 0 and stores are dropped by the hardware.
+//
+//===----------------------------------------------------------------------===//
+#include "PatternsInternal.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+
+namespace {
+
+/// Resource range: every valid byte offset of a tile must stay below it.
+constexpr int64_t kNumRecords = 0x7fffffff;
+/// Offset given to invalid elements: past kNumRecords, so out of range.
+constexpr int64_t kInvalidOffset = static_cast<int64_t>(0x80000000u);
+
+struct AccessGroup {
+  unsigned firstEntry; // index in the per-lane vector
+  Value voffset;       // bytes, i32, already redirected when invalid
+  Value valid;         // i1, or null when always valid
+};
+
+struct AccessPlan {
+  Value rsrc;
+  unsigned vec;
+  SmallVector<AccessGroup> groups;
+};
+
+/// The integer type one group of `vec` elements travels as.
+Type groupTransferType(MLIRContext *ctx, unsigned bits) {
+  if (bits <= 32)
+    return IntegerType::get(ctx, bits);
+  return VectorType::get({static_cast<int64_t>(bits / 32)},
+                         IntegerType::get(ctx, 32));
+}
+
+FailureOr<AccessPlan> planAccess(OpBuilder &b, Location loc,
+                                 RankedTensorType tileType, Value ptr,
+                                 ValueRange origin, ValueRange strides,
+                                 ValueRange bounds, Value mask, unsigned vec) {
+  auto dist = TileDistribution::get(tileType);
+  if (!dist)
+    return failure();
+  Type elementType = tileType.getElementType();
+  unsigned bytes = elementType.getIntOrFloatBitWidth() / 8;
+  unsigned rank = tileType.getRank();
+  if (vec > 1 && dist->getOrder()[0] != rank - 1)
+    return failure();
+
+  // Uniform part: ptr + sum(origin_d * stride_d) elements, in 64 bits.
+  Value elemOffset = arith::ExtSIOp::create(b, loc, b.getI64Type(),
+                                            origin[rank - 1]);
+  for (unsigned d = 0; d + 1 < rank; ++d) {
+    Value o = arith::ExtSIOp::create(b, loc, b.getI64Type(), origin[d]);
+    Value s = arith::ExtSIOp::create(b, loc, b.getI64Type(), strides[d]);
+    elemOffset = arith::AddIOp::create(
+        b, loc, elemOffset, arith::MulIOp::create(b, loc, o, s));
+  }
+  Type llvmElement = elementType;
+  if (!LLVM::isCompatibleType(llvmElement))
+    llvmElement = b.getIntegerType(bytes * 8);
+  Value base = LLVM::GEPOp::create(b, loc, ptr.getType(), llvmElement, ptr,
+                                   ValueRange{elemOffset});
+  auto rsrcType = LLVM::LLVMPointerType::get(b.getContext(), 8);
+  Value rsrc = ROCDL::MakeBufferRsrcOp::create(
+      b, loc, rsrcType, base,
+      arith::ConstantIntOp::create(b, loc, 0, 16),
+      arith::ConstantIntOp::create(b, loc, kNumRecords, 64),
+      arith::ConstantIntOp::create(b, loc, kGfx9BufferFlags, 32));
+
+  AccessPlan plan{rsrc, vec, {}};
+  SmallVector<Value> laneBase;
+  for (unsigned d = 0; d < rank; ++d)
+    laneBase.push_back(dist->laneCoordBase(b, loc, d));
+  Value invalid = constI32(b, loc, kInvalidOffset);
+  for (unsigned f = 0; f < dist->getNumElements(); f += vec) {
+    SmallVector<unsigned> index = dist->delinearize(f);
+    Value offset;
+    Value valid;
+    for (unsigned d = 0; d < rank; ++d) {
+      Value c = dist->coord(b, loc, d, index[d], laneBase[d]);
+      Value term = d + 1 < rank ? arith::MulIOp::create(b, loc, c, strides[d])
+                                      .getResult()
+                                : c;
+      offset = offset ? arith::AddIOp::create(b, loc, offset, term).getResult()
+                      : term;
+      if (!bounds.empty()) {
+        Value inBounds = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::slt,
+            arith::AddIOp::create(b, loc, origin[d], c), bounds[d]);
+        valid = valid ? arith::AndIOp::create(b, loc, valid, inBounds).getResult()
+                      : inBounds;
+      }
+    }
+    if (mask) {
+      Value m = vector::ExtractOp::create(b, loc, mask, int64_t(f));
+      valid = valid ? arith::AndIOp::create(b, loc, valid, m).getResult() : m;
+    }
+    offset = arith::MulIOp::create(b, loc, offset, constI32(b, loc, bytes));
+    if (valid)
+      offset = arith::SelectOp::create(b, loc, valid, offset, invalid);
+    plan.groups.push_back({f, offset, valid});
+  }
+  return plan;
+}
+
+struct LoadLowering : OpConversionPattern<LoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType tileType = op.getType();
+    auto plan = planAccess(rewriter, loc, tileType, adaptor.getPtr(),
+                           adaptor.getOrigin(), adaptor.getStrides(),
+                           adaptor.getBounds(), adaptor.getMask(), op.getVec());
+    if (failed(plan))
+      return rewriter.notifyMatchFailure(op, "layout has no buffer lowering");
+    auto resultType = cast<VectorType>(getTypeConverter()->convertType(tileType));
+    Type elementType = tileType.getElementType();
+    unsigned vec = plan->vec;
+    auto groupType = VectorType::get({vec}, elementType);
+    Type transfer = groupTransferType(
+        getContext(), vec * elementType.getIntOrFloatBitWidth());
+    Value zero32 = constI32(rewriter, loc, 0);
+    Value other;
+    if (op.getOther())
+      other = vector::BroadcastOp::create(rewriter, loc, groupType,
+                                          adaptor.getOther());
+
+    SmallVector<Value> entries;
+    for (const AccessGroup &group : plan->groups) {
+      Value raw = ROCDL::RawPtrBufferLoadOp::create(
+          rewriter, loc, transfer, plan->rsrc, group.voffset, zero32, zero32,
+          /*alias_scopes=*/nullptr, /*noalias_scopes=*/nullptr,
+          /*tbaa=*/nullptr);
+      Value value = LLVM::BitcastOp::create(rewriter, loc, groupType, raw);
+      if (other && group.valid)
+        value = arith::SelectOp::create(rewriter, loc, group.valid, value, other);
+      for (unsigned j = 0; j < vec; ++j)
+        entries.push_back(
+            vector::ExtractOp::create(rewriter, loc, value, int64_t(j)));
+    }
+    rewriter.replaceOp(op, vector::FromElementsOp::create(rewriter, loc,
+                                                          resultType, entries));
+    return success();
+  }
+};
+
+struct StoreLowering : OpConversionPattern<StoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType tileType = op.getValue().getType();
+    auto plan = planAccess(rewriter, loc, tileType, adaptor.getPtr(),
+                           adaptor.getOrigin(), adaptor.getStrides(),
+                           adaptor.getBounds(), adaptor.getMask(), op.getVec());
+    if (failed(plan))
+      return rewriter.notifyMatchFailure(op, "layout has no buffer lowering");
+    Type elementType = tileType.getElementType();
+    unsigned vec = plan->vec;
+    Type transfer = groupTransferType(
+        getContext(), vec * elementType.getIntOrFloatBitWidth());
+    // soffset is always this constant: see the file comment.
+    Value zero32 = constI32(rewriter, loc, 0);
+    for (const AccessGroup &group : plan->groups) {
+      SmallVector<int64_t> lanes;
+      for (unsigned j = 0; j < vec; ++j)
+        lanes.push_back(group.firstEntry + j);
+      Value part = vector::ShuffleOp::create(rewriter, loc, adaptor.getValue(),
+                                             adaptor.getValue(), lanes);
+      Value data = LLVM::BitcastOp::create(rewriter, loc, transfer, part);
+      ROCDL::RawPtrBufferStoreOp::create(rewriter, loc, data, plan->rsrc,
+                                         group.voffset, zero32, zero32,
+                                         /*alias_scopes=*/nullptr,
+                                         /*noalias_scopes=*/nullptr,
+                                         /*tbaa=*/nullptr);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::rocdsl::populateMemoryPatterns(TileTypeConverter &converter,
+                                          RewritePatternSet &patterns) {
+  patterns.add<LoadLowering, StoreLowering>(converter, patterns.getContext());
+}

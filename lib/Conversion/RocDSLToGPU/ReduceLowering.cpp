@@ -1,0 +1,270 @@
+//===- ReduceLowering.cpp - rocdsl.reduce ---------------------------------===//
+//
+// Three levels, cheapest first: the entries a lane owns (a tree of scalar
+// ops), the lanes of a wave that split the axis (gpu.subgroup_reduce, which
+// becomes DPP/permlane moves, no memory), and the waves that split the axis
+// (one LDS slot per wave and result element, between two barriers).
+//
+//===----------------------------------------------------------------------===//
+#include "PatternsInternal.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+
+namespace {
+
+Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x, Value y) {
+  bool isFloat = isa<FloatType>(x.getType());
+  switch (kind) {
+  case ReduceKind::Add:
+    return isFloat ? arith::AddFOp::create(b, loc, x, y).getResult()
+                   : arith::AddIOp::create(b, loc, x, y).getResult();
+  case ReduceKind::Mul:
+    return isFloat ? arith::MulFOp::create(b, loc, x, y).getResult()
+                   : arith::MulIOp::create(b, loc, x, y).getResult();
+  case ReduceKind::Max:
+    return isFloat ? arith::MaximumFOp::create(b, loc, x, y).getResult()
+                   : arith::MaxSIOp::create(b, loc, x, y).getResult();
+  case ReduceKind::Min:
+    return isFloat ? arith::MinimumFOp::create(b, loc, x, y).getResult()
+                   : arith::MinSIOp::create(b, loc, x, y).getResult();
+  }
+  llvm_unreachable("unknown reduce kind");
+}
+
+Value identity(OpBuilder &b, Location loc, ReduceKind kind, Type type) {
+  arith::AtomicRMWKind rmw;
+  bool isFloat = isa<FloatType>(type);
+  switch (kind) {
+  case ReduceKind::Add:
+    rmw = isFloat ? arith::AtomicRMWKind::addf : arith::AtomicRMWKind::addi;
+    break;
+  case ReduceKind::Mul:
+    rmw = isFloat ? arith::AtomicRMWKind::mulf : arith::AtomicRMWKind::muli;
+    break;
+  case ReduceKind::Max:
+    rmw = isFloat ? arith::AtomicRMWKind::maximumf : arith::AtomicRMWKind::maxs;
+    break;
+  case ReduceKind::Min:
+    rmw = isFloat ? arith::AtomicRMWKind::minimumf : arith::AtomicRMWKind::mins;
+    break;
+  }
+  return arith::getIdentityValue(rmw, type, b, loc);
+}
+
+gpu::AllReduceOperation toGpuKind(ReduceKind kind, bool isFloat) {
+  switch (kind) {
+  case ReduceKind::Add:
+    return gpu::AllReduceOperation::ADD;
+  case ReduceKind::Mul:
+    return gpu::AllReduceOperation::MUL;
+  case ReduceKind::Max:
+    return isFloat ? gpu::AllReduceOperation::MAXIMUMF
+                   : gpu::AllReduceOperation::MAXSI;
+  case ReduceKind::Min:
+    return isFloat ? gpu::AllReduceOperation::MINIMUMF
+                   : gpu::AllReduceOperation::MINSI;
+  }
+  llvm_unreachable("unknown reduce kind");
+}
+
+/// Balanced tree: independent ops the scheduler can overlap.
+Value treeCombine(OpBuilder &b, Location loc, ReduceKind kind,
+                  SmallVector<Value> values) {
+  while (values.size() > 1) {
+    SmallVector<Value> next;
+    for (size_t i = 0; i + 1 < values.size(); i += 2)
+      next.push_back(combine(b, loc, kind, values[i], values[i + 1]));
+    if (values.size() % 2)
+      next.push_back(values.back());
+    values = std::move(next);
+  }
+  return values.front();
+}
+
+struct ReduceLowering : OpConversionPattern<ReduceOp> {
+  ReduceLowering(TileTypeConverter &converter, MLIRContext *ctx,
+                 gpu::GPUModuleOp gpuModule)
+      : OpConversionPattern(converter, ctx), gpuModule(gpuModule) {}
+
+  LogicalResult
+  matchAndRewrite(ReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = op.getSrc().getType();
+    auto dist = TileDistribution::get(srcType);
+    if (!dist)
+      return failure();
+    Location loc = op.getLoc();
+    unsigned axis = op.getAxis();
+    ReduceKind kind = op.getKind();
+    Type elementType = srcType.getElementType();
+    bool isFloat = isa<FloatType>(elementType);
+
+    // 1. Inside the lane: group entries by their index without `axis`.
+    //    Keys are the entry with axis index 0.
+    Value base = dist->laneCoordBase(rewriter, loc, axis);
+    Value extent = constI32(rewriter, loc, srcType.getShape()[axis]);
+    llvm::MapVector<unsigned, SmallVector<Value>> groups;
+    for (unsigned f = 0; f < dist->getNumElements(); ++f) {
+      SmallVector<unsigned> index = dist->delinearize(f);
+      unsigned e = index[axis];
+      index[axis] = 0;
+      Value v = vector::ExtractOp::create(rewriter, loc, adaptor.getSrc(),
+                                          int64_t(f));
+      if (dist->wraps(axis)) {
+        // Copies beyond the tile extent must not count twice.
+        Value raw = arith::AddIOp::create(
+            rewriter, loc, base,
+            constI32(rewriter, loc, dist->constantCoord(axis, e)));
+        Value inside = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::ult, raw, extent);
+        v = arith::SelectOp::create(rewriter, loc, inside, v,
+                                    identity(rewriter, loc, kind, elementType));
+      }
+      groups[dist->linearize(index)].push_back(v);
+    }
+
+    // 2. Across the lanes of a wave that split the axis.
+    unsigned lanes = dist->getThreadsAlong(axis);
+    unsigned laneStride = dist->getLaneStrideAlong(axis);
+    SmallVector<std::pair<unsigned, Value>> partials;
+    for (auto &[key, values] : groups) {
+      Value v = treeCombine(rewriter, loc, kind, values);
+      if (lanes > 1) {
+        if (lanes == dist->getWarpSize())
+          v = gpu::SubgroupReduceOp::create(rewriter, loc, v,
+                                            toGpuKind(kind, isFloat),
+                                            /*uniform=*/true);
+        else
+          v = gpu::SubgroupReduceOp::create(
+              rewriter, loc, v, toGpuKind(kind, isFloat), /*uniform=*/true,
+              rewriter.getI32IntegerAttr(lanes), laneStride);
+      }
+      partials.push_back({key, v});
+    }
+
+    // 3. Across the waves that split the axis, through LDS.
+    if (dist->getWarpsAlong(axis) > 1)
+      if (failed(reduceAcrossWaves(op, rewriter, *dist, partials)))
+        return failure();
+
+    // Assemble the result in the slice layout's entry order.
+    if (srcType.getRank() == 1) {
+      rewriter.replaceOp(op, partials.front().second);
+      return success();
+    }
+    llvm::DenseMap<unsigned, Value> byKey(partials.begin(), partials.end());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    auto resultDist = TileDistribution::get(resultType);
+    if (!resultDist)
+      return failure();
+    SmallVector<Value> entries;
+    for (unsigned f = 0; f < resultDist->getNumElements(); ++f) {
+      SmallVector<unsigned> index = resultDist->delinearize(f);
+      index.insert(index.begin() + axis, 0);
+      entries.push_back(byKey.lookup(dist->linearize(index)));
+    }
+    auto vecType = cast<VectorType>(getTypeConverter()->convertType(resultType));
+    rewriter.replaceOp(
+        op, vector::FromElementsOp::create(rewriter, loc, vecType, entries));
+    return success();
+  }
+
+  /// Each wave writes its partial per result element to
+  /// lds[waveAlongAxis][resultElement]; after a barrier every lane combines
+  /// the partials of its result elements. A second barrier keeps a later
+  /// reduction (in a loop) from overwriting slots still being read.
+  LogicalResult
+  reduceAcrossWaves(ReduceOp op, ConversionPatternRewriter &rewriter,
+                    const TileDistribution &dist,
+                    SmallVector<std::pair<unsigned, Value>> &partials) const {
+    Location loc = op.getLoc();
+    unsigned axis = op.getAxis();
+    auto srcType = op.getSrc().getType();
+    Type elementType = srcType.getElementType();
+    unsigned waves = dist.getWarpsAlong(axis);
+    int64_t resultElems = 1;
+    for (unsigned d = 0; d < srcType.getRank(); ++d)
+      if (d != axis)
+        resultElems *= srcType.getShape()[d];
+
+    auto arrayType = LLVM::LLVMArrayType::get(elementType, waves * resultElems);
+    std::string name;
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(gpuModule.getBody());
+      unsigned id = 0;
+      do
+        name = "__rocdsl_reduce_lds_" + std::to_string(id++);
+      while (SymbolTable::lookupSymbolIn(gpuModule, name));
+      LLVM::GlobalOp::create(rewriter, loc, arrayType, /*isConstant=*/false,
+                             LLVM::Linkage::Internal, name, Attribute(),
+                             /*alignment=*/16, /*addrSpace=*/3);
+    }
+    auto ldsPtrType = LLVM::LLVMPointerType::get(getContext(), 3);
+    Value lds = LLVM::AddressOfOp::create(rewriter, loc, ldsPtrType, name);
+
+    // Linear index of each partial's result element in the whole tile.
+    SmallVector<Value> laneBase;
+    for (unsigned d = 0; d < srcType.getRank(); ++d)
+      laneBase.push_back(dist.laneCoordBase(rewriter, loc, d));
+    auto slotOf = [&](unsigned key) {
+      SmallVector<unsigned> index = dist.delinearize(key);
+      Value linear = constI32(rewriter, loc, 0);
+      for (unsigned d = 0; d < srcType.getRank(); ++d) {
+        if (d == axis)
+          continue;
+        Value c = dist.coord(rewriter, loc, d, index[d], laneBase[d]);
+        linear = arith::AddIOp::create(
+            rewriter, loc,
+            arith::MulIOp::create(rewriter, loc, linear,
+                                  constI32(rewriter, loc, srcType.getShape()[d])),
+            c);
+      }
+      return linear;
+    };
+    auto elementPtr = [&](Value index) {
+      return LLVM::GEPOp::create(rewriter, loc, ldsPtrType, elementType, lds,
+                                 ValueRange{index});
+    };
+
+    Value wave = dist.warpIndexAlong(rewriter, loc, axis);
+    Value waveBase = arith::MulIOp::create(rewriter, loc, wave,
+                                           constI32(rewriter, loc, resultElems));
+    SmallVector<Value> slots;
+    for (auto &[key, value] : partials) {
+      Value slot = slotOf(key);
+      slots.push_back(slot);
+      LLVM::StoreOp::create(
+          rewriter, loc, value,
+          elementPtr(arith::AddIOp::create(rewriter, loc, waveBase, slot)));
+    }
+    gpu::BarrierOp::create(rewriter, loc);
+    for (auto [i, entry] : llvm::enumerate(partials)) {
+      SmallVector<Value> values;
+      for (unsigned w = 0; w < waves; ++w) {
+        Value index = arith::AddIOp::create(
+            rewriter, loc, slots[i], constI32(rewriter, loc, w * resultElems));
+        values.push_back(
+            LLVM::LoadOp::create(rewriter, loc, elementType, elementPtr(index)));
+      }
+      entry.second = treeCombine(rewriter, loc, op.getKind(), values);
+    }
+    gpu::BarrierOp::create(rewriter, loc);
+    return success();
+  }
+
+  mutable gpu::GPUModuleOp gpuModule;
+};
+
+} // namespace
+
+void mlir::rocdsl::populateReducePatterns(TileTypeConverter &converter,
+                                          RewritePatternSet &patterns,
+                                          gpu::GPUModuleOp gpuModule) {
+  patterns.add<ReduceLowering>(converter, patterns.getContext(), gpuModule);
+}

@@ -1,0 +1,107 @@
+//===- Pipelines.cpp - registration and named pipelines -------------------===//
+#include "rocdsl/Pipelines/Pipelines.h"
+
+#include "rocdsl/Conversion/Passes.h"
+#include "rocdsl/Dialect/RocDSL/IR/RocDSL.h"
+
+#include "mlir/Conversion/AMDGPUToROCDL/AMDGPUToROCDL.h"
+#include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVM/ROCDL/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Transforms/Passes.h"
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+
+using namespace mlir;
+
+void rocdsl::buildRocDSLToROCDLPipeline(OpPassManager &pm,
+                                        const RocDSLToROCDLOptions &options) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createConvertRocDSLToGPUPass({options.chip}));
+  OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
+  gpuPm.addPass(createRocDSLLowerSubgroupReducePass({options.chip}));
+  gpuPm.addPass(createCanonicalizerPass());
+  gpuPm.addPass(createCSEPass());
+  pm.addPass(createSCFToControlFlowPass());
+  GpuROCDLAttachTargetOptions target;
+  target.chip = options.chip;
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuROCDLAttachTarget(target));
+  OpPassManager &llvmPm = pm.nest<gpu::GPUModuleOp>();
+  ConvertAMDGPUToROCDLPassOptions amdgpu;
+  amdgpu.chipset = options.chip;
+  llvmPm.addPass(createConvertAMDGPUToROCDLPass(amdgpu));
+  ConvertGpuOpsToROCDLOpsOptions rocdl;
+  rocdl.chipset = options.chip;
+  llvmPm.addPass(createConvertGpuOpsToROCDLOps(rocdl));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void rocdsl::registerRocDSLDialects(DialectRegistry &registry) {
+  registry.insert<RocDSLDialect, arith::ArithDialect, math::MathDialect,
+                  scf::SCFDialect, cf::ControlFlowDialect, gpu::GPUDialect,
+                  vector::VectorDialect, LLVM::LLVMDialect, ROCDL::ROCDLDialect,
+                  amdgpu::AMDGPUDialect, memref::MemRefDialect,
+                  func::FuncDialect, ub::UBDialect, index::IndexDialect>();
+  ROCDL::registerROCDLTargetInterfaceExternalModels(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  registerROCDLDialectTranslation(registry);
+  // convert-gpu-to-rocdl discovers lowerings through these interfaces.
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  registerConvertMathToLLVMInterface(registry);
+  vector::registerConvertVectorToLLVMInterface(registry);
+  ub::registerConvertUBToLLVMInterface(registry);
+  index::registerConvertIndexToLLVMInterface(registry);
+  registerConvertMemRefToLLVMInterface(registry);
+  registerConvertFuncToLLVMInterface(registry);
+}
+
+void rocdsl::registerRocDSLPassesAndPipelines() {
+  registerRocDSLConversionPasses();
+  registerCanonicalizerPass();
+  registerCSEPass();
+  registerSCFToControlFlowPass();
+  registerGpuROCDLAttachTarget();
+  registerConvertAMDGPUToROCDLPass();
+  registerConvertGpuOpsToROCDLOpsPass();
+  registerReconcileUnrealizedCastsPass();
+  registerGpuModuleToBinaryPass();
+  PassPipelineRegistration<RocDSLToROCDLOptions>(
+      "rocdsl-to-rocdl",
+      "Lower rocdsl kernels to a gpu.module of ROCDL/LLVM ops with a "
+      "#rocdl.target for the chosen chip",
+      buildRocDSLToROCDLPipeline);
+}

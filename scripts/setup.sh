@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs every Debian package ROCDSL needs to build and test. Idempotent:
+# a machine that already has them all does no network work.
+set -euo pipefail
+
+PACKAGES=(
+  cmake ninja-build ccache g++ pkg-config
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22
+  rocm-device-libs libamdhip64-dev
+  libgtest-dev
+  # MLIR's CMake package configures only when these are present.
+  libzstd-dev zlib1g-dev libxml2-dev libedit-dev libz3-dev libffi-dev
+  libcurl4-openssl-dev libpfm4-dev
+  python3-numpy python3-pytest pybind11-dev
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
