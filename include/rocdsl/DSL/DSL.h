@@ -1,0 +1,205 @@
+//===- DSL.h - C++ builder API for rocdsl kernels ---------------*- C++ -*-===//
+//
+// Kernel authors write tile programs with value types instead of raw MLIR:
+//
+//   KernelBuilder kb(ctx, "scale", /*numWarps=*/4,
+//                    {ArgSpec::ptr("x", DType::F32), ArgSpec::scalar("n", DType::I32)});
+//   Ptr x = kb.ptrArg("x");
+//   Layout layout = kb.defaultLayout({1024}, DType::F32);
+//   AccessOptions masked;
+//   masked.bounds = {kb.scalarArg("n")};
+//   Tile t = kb.load(x, {kb.i32(0)}, {1024}, layout, masked);
+//   kb.store(t * t, x, {kb.i32(0)}, masked);
+//   OwningOpRef<ModuleOp> module = kb.finish();
+//
+// Tiles, scalars and pointers are distinct C++ types, so mixing them up is a
+// compile error; shape and layout mistakes are reported by the op verifiers
+// when the module is finished.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROCDSL_DSL_DSL_H
+#define ROCDSL_DSL_DSL_H
+
+#include "rocdsl/Dialect/RocDSL/IR/RocDSL.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace mlir::rocdsl::dsl {
+
+enum class DType { F32, F16, BF16, I32, I1 };
+
+/// "f32", "f16", "bf16", "i32".
+std::optional<DType> parseDType(StringRef name);
+StringRef toString(DType dtype);
+unsigned bitWidth(DType dtype);
+Type toMLIRType(MLIRContext *ctx, DType dtype);
+
+class KernelBuilder;
+
+/// A uniform scalar (i32 or a float).
+class Scalar {
+public:
+  Scalar() = default;
+  Scalar(KernelBuilder *kb, Value value) : kb(kb), value(value) {}
+  Value getValue() const { return value; }
+  Type getType() const { return value.getType(); }
+
+  Scalar operator+(Scalar rhs) const;
+  Scalar operator-(Scalar rhs) const;
+  Scalar operator*(Scalar rhs) const;
+  Scalar operator/(Scalar rhs) const; // signed for integers
+  Scalar operator+(int64_t rhs) const;
+  Scalar operator*(int64_t rhs) const;
+
+private:
+  KernelBuilder *kb = nullptr;
+  Value value;
+};
+
+/// A kernel argument pointing to global memory.
+class Ptr {
+public:
+  Ptr() = default;
+  Ptr(Value value, DType dtype) : value(value), dtype(dtype) {}
+  Value getValue() const { return value; }
+  DType getDType() const { return dtype; }
+
+private:
+  Value value;
+  DType dtype = DType::F32;
+};
+
+/// A tile layout attribute (#rocdsl.blocked, #rocdsl.slice, ...).
+using Layout = Attribute;
+
+/// A distributed tile value.
+class Tile {
+public:
+  Tile() = default;
+  Tile(KernelBuilder *kb, Value value) : kb(kb), value(value) {}
+  Value getValue() const { return value; }
+  RankedTensorType getType() const {
+    return cast<RankedTensorType>(value.getType());
+  }
+  ArrayRef<int64_t> getShape() const { return getType().getShape(); }
+  Layout getLayout() const { return getType().getEncoding(); }
+
+  Tile operator+(Tile rhs) const;
+  Tile operator-(Tile rhs) const;
+  Tile operator*(Tile rhs) const;
+  Tile operator/(Tile rhs) const;
+  /// Elementwise with a uniform scalar (splatted).
+  Tile operator*(Scalar rhs) const;
+  Tile operator+(Scalar rhs) const;
+
+  /// Element type conversion (float extend/truncate).
+  Tile to(DType dtype) const;
+  Tile rsqrt() const;
+  Tile exp() const;
+  /// Reductions along `axis`; the result has the slice layout.
+  Tile sum(unsigned axis) const;
+  Tile max(unsigned axis) const;
+  /// Reductions of a 1-D tile to a scalar.
+  Scalar sumAll() const;
+  Tile expandDims(unsigned axis) const;
+  Tile broadcastTo(ArrayRef<int64_t> shape) const;
+
+private:
+  KernelBuilder *kb = nullptr;
+  Value value;
+};
+
+struct ArgSpec {
+  std::string name;
+  DType dtype;
+  bool isPointer;
+  static ArgSpec ptr(StringRef name, DType dtype) {
+    return {name.str(), dtype, true};
+  }
+  static ArgSpec scalar(StringRef name, DType dtype) {
+    return {name.str(), dtype, false};
+  }
+};
+
+/// Addressing of a tile access (see rocdsl.load): leading strides, optional
+/// bounds, optional mask, and the `vec` alignment promise.
+struct AccessOptions {
+  SmallVector<Scalar> strides;
+  SmallVector<Scalar> bounds;
+  std::optional<Tile> mask;
+  unsigned vec = 1;
+};
+
+class KernelBuilder {
+public:
+  KernelBuilder(MLIRContext *ctx, StringRef name, unsigned numWarps,
+                ArrayRef<ArgSpec> args);
+
+  MLIRContext *getContext() { return builder.getContext(); }
+  OpBuilder &getBuilder() { return builder; }
+  Location getLoc() const { return loc; }
+  unsigned getNumWarps() const { return numWarps; }
+
+  // Arguments, by name. Asking for a pointer as a scalar is a fatal error.
+  Ptr ptrArg(StringRef name);
+  Scalar scalarArg(StringRef name);
+
+  // Scalars.
+  Scalar i32(int64_t value);
+  Scalar f32(double value);
+  Scalar programId(unsigned axis = 0);
+
+  // Layouts.
+  Layout defaultLayout(ArrayRef<int64_t> shape, DType dtype);
+  Layout blocked(ArrayRef<unsigned> sizePerThread,
+                 ArrayRef<unsigned> threadsPerWarp,
+                 ArrayRef<unsigned> warpsPerCTA, ArrayRef<unsigned> order);
+  Layout slice(Layout parent, unsigned dim);
+
+  // Tiles.
+  Tile full(ArrayRef<int64_t> shape, Layout layout, Scalar value);
+  Tile zeros(ArrayRef<int64_t> shape, Layout layout, DType dtype);
+  Tile iota(int64_t size, Layout layout);
+  Tile load(Ptr ptr, ArrayRef<Scalar> origin, ArrayRef<int64_t> shape,
+            Layout layout, const AccessOptions &options = {});
+  void store(Tile value, Ptr ptr, ArrayRef<Scalar> origin,
+             const AccessOptions &options = {});
+
+  /// scf.for from `lb` to `ub` by `step` carrying `inits`; `body` returns
+  /// the next values of the carried tiles.
+  SmallVector<Tile>
+  forLoop(Scalar lb, Scalar ub, Scalar step, ArrayRef<Tile> inits,
+          function_ref<SmallVector<Tile>(Scalar iv, ArrayRef<Tile> carried)>
+              body);
+
+  /// Escape hatches.
+  void barrier();
+  void wait(std::optional<unsigned> vmcnt, std::optional<unsigned> lgkmcnt);
+  void schedBarrier(unsigned mask = 0);
+
+  /// Terminates the kernel and verifies the module; on failure the
+  /// diagnostics went to the context's handler and the result is null.
+  OwningOpRef<ModuleOp> finish();
+
+private:
+  friend class Tile;
+  friend class Scalar;
+  Tile wrap(Value v) { return Tile(this, v); }
+
+  OpBuilder builder;
+  Location loc;
+  unsigned numWarps;
+  OwningOpRef<ModuleOp> module;
+  FuncOp func;
+  SmallVector<ArgSpec> argSpecs;
+};
+
+} // namespace mlir::rocdsl::dsl
+
+#endif

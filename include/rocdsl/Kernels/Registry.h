@@ -1,0 +1,57 @@
+//===- Registry.h - built-in kernels by name --------------------*- C++ -*-===//
+#ifndef ROCDSL_KERNELS_REGISTRY_H
+#define ROCDSL_KERNELS_REGISTRY_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace mlir::rocdsl {
+
+struct KernelParamSpec {
+  std::string name;
+  std::string defaultValue;
+  std::string help;
+  /// Launch-time only (problem size, eps): does not change the generated code.
+  bool runtimeOnly = false;
+};
+
+/// Parameter values after defaults were applied and names were checked.
+class KernelParams {
+public:
+  void set(llvm::StringRef name, llvm::StringRef value) { values[name] = value.str(); }
+  llvm::StringRef get(llvm::StringRef name) const;
+  /// Typed accessors: on a malformed value they set `error` and fail.
+  LogicalResult getInt(llvm::StringRef name, int64_t &out, std::string &error) const;
+  LogicalResult getFloat(llvm::StringRef name, double &out, std::string &error) const;
+
+private:
+  llvm::StringMap<std::string> values;
+};
+
+struct KernelSpec {
+  std::string name;
+  std::string summary;
+  std::vector<KernelParamSpec> params;
+  /// Builds the rocdsl module; sets `error` for values out of range.
+  std::function<OwningOpRef<ModuleOp>(MLIRContext *, const KernelParams &,
+                                      std::string &error)>
+      build;
+};
+
+const std::vector<KernelSpec> &getBuiltinKernels();
+const KernelSpec *lookupKernel(llvm::StringRef name);
+
+/// Applies `definitions` (NAME=VALUE) over the defaults; unknown names and
+/// malformed definitions set `error`.
+LogicalResult resolveKernelParams(const KernelSpec &spec,
+                                  llvm::ArrayRef<std::string> definitions,
+                                  KernelParams &params, std::string &error);
+
+} // namespace mlir::rocdsl
+
+#endif

@@ -1,0 +1,51 @@
+//===- AMDGPU.h - lowering and serializing rocdsl for AMD GPUs --*- C++ -*-===//
+#ifndef ROCDSL_TARGET_AMDGPU_H
+#define ROCDSL_TARGET_AMDGPU_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::rocdsl {
+
+/// Chips the AMDGPU lowering supports.
+ArrayRef<StringRef> getSupportedAMDGPUChips();
+bool isSupportedAMDGPUChip(StringRef chip);
+
+/// Prefix holding `amdgcn/bitcode` (device libraries) and `llvm/bin/ld.lld`:
+/// $ROCDSL_ROCM_PATH, else the one configured at build time.
+std::string getROCmPath();
+
+enum class AMDGPUOutput { LLVMIR, Assembly, CodeObject };
+
+/// Runs `rocdsl-to-rocdl` on `module` in place. Diagnostics go to the
+/// context's handler.
+LogicalResult lowerToROCDL(ModuleOp module, StringRef chip,
+                           unsigned optLevel = 3);
+
+/// Serializes the (already lowered) gpu.module of `module`: LLVM IR text,
+/// AMDGCN assembly, or an HSA code object (ELF, linked with ld.lld).
+FailureOr<std::string> serializeAMDGPU(ModuleOp module, AMDGPUOutput output);
+
+/// Resources of one kernel, read from a code object's metadata note.
+struct KernelResources {
+  std::string name;
+  unsigned vgprs = 0, agprs = 0, sgprs = 0;
+  unsigned vgprSpills = 0, sgprSpills = 0;
+  unsigned scratchBytes = 0; // private segment per lane
+  unsigned ldsBytes = 0;     // group segment per workgroup
+  unsigned maxFlatWorkgroupSize = 0;
+  unsigned wavefrontSize = 64;
+  /// Waves per SIMD the register and LDS budgets allow (1..8).
+  unsigned wavesPerSimd = 0;
+};
+
+/// Parses the AMDGPU metadata of an HSA code object.
+FailureOr<std::vector<KernelResources>>
+readKernelResources(StringRef codeObject, StringRef chip, std::string &error);
+
+} // namespace mlir::rocdsl
+
+#endif

@@ -1,0 +1,70 @@
+//===- Registry.cpp - built-in kernels by name ----------------------------===//
+#include "rocdsl/Kernels/Registry.h"
+
+#include "norm/RMSNorm.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+
+llvm::StringRef KernelParams::get(llvm::StringRef name) const {
+  auto it = values.find(name);
+  return it == values.end() ? llvm::StringRef() : llvm::StringRef(it->second);
+}
+
+LogicalResult KernelParams::getInt(llvm::StringRef name, int64_t &out,
+                                   std::string &error) const {
+  if (llvm::to_integer(get(name), out, 10))
+    return success();
+  error = "parameter " + name.str() + "='" + get(name).str() +
+          "' is not an integer";
+  return failure();
+}
+
+LogicalResult KernelParams::getFloat(llvm::StringRef name, double &out,
+                                     std::string &error) const {
+  if (llvm::to_float(get(name), out))
+    return success();
+  error = "parameter " + name.str() + "='" + get(name).str() +
+          "' is not a number";
+  return failure();
+}
+
+const std::vector<KernelSpec> &mlir::rocdsl::getBuiltinKernels() {
+  static const std::vector<KernelSpec> kernels = {getRMSNormForwardSpec()};
+  return kernels;
+}
+
+const KernelSpec *mlir::rocdsl::lookupKernel(llvm::StringRef name) {
+  for (const KernelSpec &spec : getBuiltinKernels())
+    if (spec.name == name)
+      return &spec;
+  return nullptr;
+}
+
+LogicalResult mlir::rocdsl::resolveKernelParams(
+    const KernelSpec &spec, llvm::ArrayRef<std::string> definitions,
+    KernelParams &params, std::string &error) {
+  for (const KernelParamSpec &p : spec.params)
+    params.set(p.name, p.defaultValue);
+  for (const std::string &def : definitions) {
+    auto [name, value] = llvm::StringRef(def).split('=');
+    if (name.empty() || value.empty() || !llvm::StringRef(def).contains('=')) {
+      error = "malformed definition '" + def + "' (expected NAME=VALUE)";
+      return failure();
+    }
+    bool known = llvm::any_of(
+        spec.params, [&](const KernelParamSpec &p) { return p.name == name; });
+    if (!known) {
+      std::string names;
+      for (const KernelParamSpec &p : spec.params)
+        names += (names.empty() ? "" : ", ") + p.name;
+      error = "kernel " + spec.name + " has no parameter '" + name.str() +
+              "' (parameters: " + names + ")";
+      return failure();
+    }
+    params.set(name, value);
+  }
+  return success();
+}

@@ -1,0 +1,45 @@
+//===- RMSNorm.h - RMSNorm kernels ------------------------------*- C++ -*-===//
+#ifndef ROCDSL_KERNELS_NORM_RMSNORM_H
+#define ROCDSL_KERNELS_NORM_RMSNORM_H
+
+#include "rocdsl/DSL/DSL.h"
+#include "rocdsl/Kernels/Registry.h"
+
+namespace mlir::rocdsl {
+
+/// How one RMSNorm specialization is tiled. Chosen from N and the dtypes
+/// only, so the same (N, dtype) always yields the same code.
+struct RMSNormConfig {
+  int64_t n = 0;
+  dsl::DType dtype = dsl::DType::BF16;
+  dsl::DType weightDType = dsl::DType::BF16;
+  unsigned vec = 1;        // elements per global access of x and y
+  unsigned weightVec = 1;  // elements per global access of the weight
+  int64_t blockN = 0;      // tile columns (a power of two)
+  unsigned threadsAlongN = 64;
+  unsigned warpsAlongN = 4;
+  unsigned rowsPerProgram = 1;
+  unsigned numWarps = 4;
+  bool singlePass = true;  // the whole row stays in registers
+
+  /// 128-bit accesses (the aligned fast path).
+  bool isVectorized() const { return vec * dsl::bitWidth(dtype) == 128; }
+  /// Programs needed for M rows.
+  int64_t gridSize(int64_t m) const {
+    return (m + rowsPerProgram - 1) / rowsPerProgram;
+  }
+
+  static RMSNormConfig choose(int64_t n, dsl::DType dtype,
+                              dsl::DType weightDType);
+};
+
+/// y[m, :] = x[m, :] * rsqrt(mean(x[m, :]^2) + eps) * w, fp32 accumulation.
+/// Arguments: (x, w, y: pointers; M: i32 rows; eps: f32).
+OwningOpRef<ModuleOp> buildRMSNormForward(MLIRContext *ctx,
+                                          const RMSNormConfig &config);
+
+KernelSpec getRMSNormForwardSpec();
+
+} // namespace mlir::rocdsl
+
+#endif

@@ -1,0 +1,46 @@
+//===- RMSNormConfig.cpp - tiling choices for RMSNorm ---------------------===//
+#include "RMSNorm.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+using namespace mlir::rocdsl::dsl;
+
+/// Rows up to this many elements stay in registers in one pass (32 fp32
+/// values per lane at 256 lanes); longer rows loop over chunks.
+static constexpr int64_t kSinglePassMaxN = 8192;
+/// Columns per chunk of the looping path.
+static constexpr int64_t kLoopBlockN = 4096;
+
+/// Largest power of two <= 128 bits of `dtype` that divides n.
+static unsigned accessWidth(int64_t n, DType dtype) {
+  unsigned vec = 128 / bitWidth(dtype);
+  while (vec > 1 && n % vec != 0)
+    vec /= 2;
+  return vec;
+}
+
+RMSNormConfig RMSNormConfig::choose(int64_t n, DType dtype, DType weightDType) {
+  RMSNormConfig c;
+  c.n = n;
+  c.dtype = dtype;
+  c.weightDType = weightDType;
+  c.vec = accessWidth(n, dtype);
+  c.numWarps = 4;
+  c.singlePass = n <= kSinglePassMaxN;
+  c.blockN = c.singlePass
+                 ? std::max<int64_t>(llvm::PowerOf2Ceil(n), c.vec)
+                 : kLoopBlockN;
+  // Lanes cover a row first; short rows put several rows in one wave and
+  // one workgroup.
+  int64_t groups = c.blockN / c.vec;
+  c.threadsAlongN = static_cast<unsigned>(std::min<int64_t>(64, groups));
+  c.warpsAlongN = static_cast<unsigned>(
+      std::min<int64_t>(c.numWarps, groups / c.threadsAlongN));
+  unsigned rowsPerWave = 64 / c.threadsAlongN;
+  c.rowsPerProgram = rowsPerWave * (c.numWarps / c.warpsAlongN);
+  // The weight shares the layout, so its access width must divide vec.
+  c.weightVec = std::min(c.vec, accessWidth(n, weightDType));
+  return c;
+}

@@ -1,0 +1,362 @@
+//===- KernelBuilder.cpp - the C++ DSL ------------------------------------===//
+#include "rocdsl/DSL/DSL.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/ErrorHandling.h"
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+using namespace mlir::rocdsl::dsl;
+
+//===----------------------------------------------------------------------===//
+// DType
+//===----------------------------------------------------------------------===//
+
+std::optional<DType> dsl::parseDType(StringRef name) {
+  return llvm::StringSwitch<std::optional<DType>>(name)
+      .Case("f32", DType::F32)
+      .Case("f16", DType::F16)
+      .Case("bf16", DType::BF16)
+      .Case("i32", DType::I32)
+      .Default(std::nullopt);
+}
+
+StringRef dsl::toString(DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+    return "f32";
+  case DType::F16:
+    return "f16";
+  case DType::BF16:
+    return "bf16";
+  case DType::I32:
+    return "i32";
+  case DType::I1:
+    return "i1";
+  }
+  llvm_unreachable("unknown dtype");
+}
+
+unsigned dsl::bitWidth(DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+  case DType::I32:
+    return 32;
+  case DType::F16:
+  case DType::BF16:
+    return 16;
+  case DType::I1:
+    return 1;
+  }
+  llvm_unreachable("unknown dtype");
+}
+
+Type dsl::toMLIRType(MLIRContext *ctx, DType dtype) {
+  Builder b(ctx);
+  switch (dtype) {
+  case DType::F32:
+    return b.getF32Type();
+  case DType::F16:
+    return b.getF16Type();
+  case DType::BF16:
+    return b.getBF16Type();
+  case DType::I32:
+    return b.getI32Type();
+  case DType::I1:
+    return b.getI1Type();
+  }
+  llvm_unreachable("unknown dtype");
+}
+
+//===----------------------------------------------------------------------===//
+// Scalar
+//===----------------------------------------------------------------------===//
+
+template <typename IntOp, typename FloatOp>
+static Value binary(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  if (isa<FloatType>(getElementTypeOrSelf(lhs.getType())))
+    return FloatOp::create(b, loc, lhs, rhs);
+  return IntOp::create(b, loc, lhs, rhs);
+}
+
+Scalar Scalar::operator+(Scalar rhs) const {
+  return {kb, binary<arith::AddIOp, arith::AddFOp>(kb->builder, kb->loc, value,
+                                                   rhs.value)};
+}
+Scalar Scalar::operator-(Scalar rhs) const {
+  return {kb, binary<arith::SubIOp, arith::SubFOp>(kb->builder, kb->loc, value,
+                                                   rhs.value)};
+}
+Scalar Scalar::operator*(Scalar rhs) const {
+  return {kb, binary<arith::MulIOp, arith::MulFOp>(kb->builder, kb->loc, value,
+                                                   rhs.value)};
+}
+Scalar Scalar::operator/(Scalar rhs) const {
+  return {kb, binary<arith::DivSIOp, arith::DivFOp>(kb->builder, kb->loc, value,
+                                                    rhs.value)};
+}
+Scalar Scalar::operator+(int64_t rhs) const { return *this + kb->i32(rhs); }
+Scalar Scalar::operator*(int64_t rhs) const { return *this * kb->i32(rhs); }
+
+//===----------------------------------------------------------------------===//
+// Tile
+//===----------------------------------------------------------------------===//
+
+Tile Tile::operator+(Tile rhs) const {
+  return {kb, binary<arith::AddIOp, arith::AddFOp>(kb->builder, kb->loc, value,
+                                                   rhs.value)};
+}
+Tile Tile::operator-(Tile rhs) const {
+  return {kb, binary<arith::SubIOp, arith::SubFOp>(kb->builder, kb->loc, value,
+                                                   rhs.value)};
+}
+Tile Tile::operator*(Tile rhs) const {
+  return {kb, binary<arith::MulIOp, arith::MulFOp>(kb->builder, kb->loc, value,
+                                                   rhs.value)};
+}
+Tile Tile::operator/(Tile rhs) const {
+  return {kb, binary<arith::DivSIOp, arith::DivFOp>(kb->builder, kb->loc, value,
+                                                    rhs.value)};
+}
+Tile Tile::operator*(Scalar rhs) const {
+  return *this * kb->full(getShape(), getLayout(), rhs);
+}
+Tile Tile::operator+(Scalar rhs) const {
+  return *this + kb->full(getShape(), getLayout(), rhs);
+}
+
+Tile Tile::to(DType dtype) const {
+  Type target = toMLIRType(kb->getContext(), dtype);
+  Type source = getType().getElementType();
+  if (source == target)
+    return *this;
+  auto type = RankedTensorType::get(getShape(), target, getLayout());
+  OpBuilder &b = kb->builder;
+  if (!isa<FloatType>(source) || !isa<FloatType>(target))
+    llvm::report_fatal_error("Tile::to converts between float types only");
+  if (target.getIntOrFloatBitWidth() > source.getIntOrFloatBitWidth())
+    return {kb, arith::ExtFOp::create(b, kb->loc, type, value)};
+  return {kb, arith::TruncFOp::create(b, kb->loc, type, value)};
+}
+
+Tile Tile::rsqrt() const {
+  return {kb, math::RsqrtOp::create(kb->builder, kb->loc, value)};
+}
+Tile Tile::exp() const {
+  return {kb, math::ExpOp::create(kb->builder, kb->loc, value)};
+}
+
+static Tile reduce(KernelBuilder *kb, OpBuilder &b, Location loc, Tile tile,
+                   ReduceKind kind, unsigned axis) {
+  RankedTensorType type = tile.getType();
+  SmallVector<int64_t> shape(type.getShape());
+  shape.erase(shape.begin() + axis);
+  auto resultType = RankedTensorType::get(
+      shape, type.getElementType(),
+      SliceAttr::get(b.getContext(), axis, type.getEncoding()));
+  return Tile(kb, ReduceOp::create(b, loc, resultType, kind, tile.getValue(),
+                                   axis));
+}
+
+Tile Tile::sum(unsigned axis) const {
+  return reduce(kb, kb->builder, kb->loc, *this, ReduceKind::Add, axis);
+}
+Tile Tile::max(unsigned axis) const {
+  return reduce(kb, kb->builder, kb->loc, *this, ReduceKind::Max, axis);
+}
+Scalar Tile::sumAll() const {
+  return {kb, ReduceOp::create(kb->builder, kb->loc, getType().getElementType(),
+                               ReduceKind::Add, value, 0)};
+}
+
+Tile Tile::expandDims(unsigned axis) const {
+  auto slice = dyn_cast<SliceAttr>(getLayout());
+  if (!slice)
+    llvm::report_fatal_error("expandDims needs a tile with a slice layout");
+  SmallVector<int64_t> shape(getShape());
+  shape.insert(shape.begin() + axis, 1);
+  auto type =
+      RankedTensorType::get(shape, getType().getElementType(), slice.getParent());
+  return {kb, ExpandDimsOp::create(kb->builder, kb->loc, type, value, axis)};
+}
+
+Tile Tile::broadcastTo(ArrayRef<int64_t> shape) const {
+  auto type =
+      RankedTensorType::get(shape, getType().getElementType(), getLayout());
+  if (type == getType())
+    return *this;
+  return {kb, BroadcastOp::create(kb->builder, kb->loc, type, value)};
+}
+
+//===----------------------------------------------------------------------===//
+// KernelBuilder
+//===----------------------------------------------------------------------===//
+
+KernelBuilder::KernelBuilder(MLIRContext *ctx, StringRef name,
+                             unsigned numWarps, ArrayRef<ArgSpec> args)
+    : builder(ctx), loc(NameLoc::get(builder.getStringAttr(name))),
+      numWarps(numWarps), argSpecs(args) {
+  ctx->loadDialect<RocDSLDialect, arith::ArithDialect, math::MathDialect,
+                   scf::SCFDialect>();
+  module = ModuleOp::create(loc);
+  SmallVector<Type> types;
+  for (const ArgSpec &arg : args) {
+    Type element = toMLIRType(ctx, arg.dtype);
+    types.push_back(arg.isPointer ? PtrType::get(ctx, element) : element);
+  }
+  builder.setInsertionPointToEnd(module->getBody());
+  func = FuncOp::create(builder, loc, name, builder.getFunctionType(types, {}),
+                        numWarps);
+  Block *entry = builder.createBlock(&func.getBody());
+  for (Type type : types)
+    entry->addArgument(type, loc);
+  builder.setInsertionPointToStart(entry);
+}
+
+static unsigned findArg(ArrayRef<ArgSpec> specs, StringRef name,
+                        bool wantPointer) {
+  for (auto [i, spec] : llvm::enumerate(specs))
+    if (spec.name == name) {
+      if (spec.isPointer != wantPointer)
+        llvm::report_fatal_error(llvm::Twine("kernel argument '") + name +
+                                 "' is " +
+                                 (spec.isPointer ? "a pointer" : "a scalar"));
+      return i;
+    }
+  llvm::report_fatal_error(llvm::Twine("no kernel argument named '") + name +
+                           "'");
+}
+
+Ptr KernelBuilder::ptrArg(StringRef name) {
+  unsigned i = findArg(argSpecs, name, /*wantPointer=*/true);
+  return {func.getBody().getArgument(i), argSpecs[i].dtype};
+}
+
+Scalar KernelBuilder::scalarArg(StringRef name) {
+  unsigned i = findArg(argSpecs, name, /*wantPointer=*/false);
+  return {this, func.getBody().getArgument(i)};
+}
+
+Scalar KernelBuilder::i32(int64_t value) {
+  return {this, arith::ConstantIntOp::create(builder, loc, value, 32)};
+}
+
+Scalar KernelBuilder::f32(double value) {
+  return {this, arith::ConstantFloatOp::create(builder, loc, builder.getF32Type(),
+                                               APFloat(float(value)))};
+}
+
+Scalar KernelBuilder::programId(unsigned axis) {
+  return {this, ProgramIdOp::create(builder, loc, builder.getI32Type(), axis)};
+}
+
+Layout KernelBuilder::defaultLayout(ArrayRef<int64_t> shape, DType dtype) {
+  return BlockedAttr::getDefault(getContext(), shape, numWarps, 64,
+                                 bitWidth(dtype));
+}
+
+Layout KernelBuilder::blocked(ArrayRef<unsigned> sizePerThread,
+                              ArrayRef<unsigned> threadsPerWarp,
+                              ArrayRef<unsigned> warpsPerCTA,
+                              ArrayRef<unsigned> order) {
+  return BlockedAttr::get(getContext(), sizePerThread, threadsPerWarp,
+                          warpsPerCTA, order);
+}
+
+Layout KernelBuilder::slice(Layout parent, unsigned dim) {
+  return SliceAttr::get(getContext(), dim, parent);
+}
+
+Tile KernelBuilder::full(ArrayRef<int64_t> shape, Layout layout, Scalar value) {
+  auto type = RankedTensorType::get(shape, value.getType(), layout);
+  return wrap(SplatOp::create(builder, loc, type, value.getValue()));
+}
+
+Tile KernelBuilder::zeros(ArrayRef<int64_t> shape, Layout layout, DType dtype) {
+  auto type =
+      RankedTensorType::get(shape, toMLIRType(getContext(), dtype), layout);
+  return wrap(arith::ConstantOp::create(builder, loc, type,
+                                        builder.getZeroAttr(type)));
+}
+
+Tile KernelBuilder::iota(int64_t size, Layout layout) {
+  auto type = RankedTensorType::get({size}, builder.getI32Type(), layout);
+  return wrap(IotaOp::create(builder, loc, type, 0));
+}
+
+static SmallVector<Value> values(ArrayRef<Scalar> scalars) {
+  return llvm::map_to_vector(scalars, [](Scalar s) { return s.getValue(); });
+}
+
+Tile KernelBuilder::load(Ptr ptr, ArrayRef<Scalar> origin,
+                         ArrayRef<int64_t> shape, Layout layout,
+                         const AccessOptions &options) {
+  auto type = RankedTensorType::get(
+      shape, toMLIRType(getContext(), ptr.getDType()), layout);
+  Value mask = options.mask ? options.mask->getValue() : Value();
+  return wrap(LoadOp::create(builder, loc, type, ptr.getValue(),
+                             values(origin), values(options.strides),
+                             values(options.bounds), mask, /*other=*/Value(),
+                             options.vec));
+}
+
+void KernelBuilder::store(Tile value, Ptr ptr, ArrayRef<Scalar> origin,
+                          const AccessOptions &options) {
+  Value mask = options.mask ? options.mask->getValue() : Value();
+  StoreOp::create(builder, loc, value.getValue(), ptr.getValue(),
+                  values(origin), values(options.strides),
+                  values(options.bounds), mask, options.vec);
+}
+
+SmallVector<Tile> KernelBuilder::forLoop(
+    Scalar lb, Scalar ub, Scalar step, ArrayRef<Tile> inits,
+    function_ref<SmallVector<Tile>(Scalar, ArrayRef<Tile>)> body) {
+  SmallVector<Value> initValues =
+      llvm::map_to_vector(inits, [](Tile t) { return t.getValue(); });
+  auto loop = scf::ForOp::create(builder, loc, lb.getValue(), ub.getValue(),
+                                 step.getValue(), initValues);
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(loop.getBody());
+    SmallVector<Tile> carried;
+    for (Value arg : loop.getRegionIterArgs())
+      carried.push_back(wrap(arg));
+    SmallVector<Tile> next = body(Scalar(this, loop.getInductionVar()), carried);
+    SmallVector<Value> yielded =
+        llvm::map_to_vector(next, [](Tile t) { return t.getValue(); });
+    // The body may have created its own terminator-free block: replace the
+    // implicit yield scf.for::create added when there are no iter args.
+    if (!loop.getBody()->empty() &&
+        isa<scf::YieldOp>(loop.getBody()->back()))
+      loop.getBody()->back().erase();
+    builder.setInsertionPointToEnd(loop.getBody());
+    scf::YieldOp::create(builder, loc, yielded);
+  }
+  return llvm::map_to_vector(loop.getResults(),
+                             [&](Value v) { return wrap(v); });
+}
+
+void KernelBuilder::barrier() { BarrierOp::create(builder, loc); }
+
+void KernelBuilder::wait(std::optional<unsigned> vmcnt,
+                         std::optional<unsigned> lgkmcnt) {
+  auto attr = [&](std::optional<unsigned> v) -> IntegerAttr {
+    return v ? builder.getI32IntegerAttr(*v) : IntegerAttr();
+  };
+  WaitOp::create(builder, loc, attr(vmcnt), attr(lgkmcnt));
+}
+
+void KernelBuilder::schedBarrier(unsigned mask) {
+  SchedBarrierOp::create(builder, loc, mask);
+}
+
+OwningOpRef<ModuleOp> KernelBuilder::finish() {
+  ReturnOp::create(builder, loc);
+  if (failed(verify(*module)))
+    return nullptr;
+  return std::move(module);
+}

@@ -1,0 +1,96 @@
+//===- AMDGPUSerialize.cpp - rocdsl -> LLVM IR / AMDGCN / code object -----===//
+#include "rocdsl/Target/AMDGPU.h"
+
+#include "rocdsl/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+#ifndef ROCDSL_DEFAULT_ROCM_PATH
+#define ROCDSL_DEFAULT_ROCM_PATH ""
+#endif
+
+using namespace mlir;
+
+ArrayRef<StringRef> rocdsl::getSupportedAMDGPUChips() {
+  static const StringRef chips[] = {"gfx942", "gfx950"};
+  return chips;
+}
+
+bool rocdsl::isSupportedAMDGPUChip(StringRef chip) {
+  return llvm::is_contained(getSupportedAMDGPUChips(), chip);
+}
+
+std::string rocdsl::getROCmPath() {
+  if (const char *env = std::getenv("ROCDSL_ROCM_PATH"); env && *env)
+    return env;
+  return ROCDSL_DEFAULT_ROCM_PATH;
+}
+
+LogicalResult rocdsl::lowerToROCDL(ModuleOp module, StringRef chip,
+                                   unsigned optLevel) {
+  if (!isSupportedAMDGPUChip(chip))
+    return module.emitError() << "unsupported chip '" << chip
+                              << "' (supported: gfx942, gfx950)";
+  PassManager pm(module.getContext());
+  RocDSLToROCDLOptions options;
+  options.chip = chip.str();
+  options.optLevel = optLevel;
+  buildRocDSLToROCDLPipeline(pm, options);
+  return pm.run(module);
+}
+
+static FailureOr<gpu::GPUModuleOp> findKernelModule(ModuleOp module) {
+  auto modules = module.getOps<gpu::GPUModuleOp>();
+  if (modules.empty()) {
+    module.emitError() << "no gpu.module to serialize (was the module "
+                          "lowered with rocdsl-to-rocdl?)";
+    return failure();
+  }
+  return *modules.begin();
+}
+
+FailureOr<std::string> rocdsl::serializeAMDGPU(ModuleOp module,
+                                               AMDGPUOutput output) {
+  FailureOr<gpu::GPUModuleOp> gpuModule = findKernelModule(module);
+  if (failed(gpuModule))
+    return failure();
+
+  if (output == AMDGPUOutput::LLVMIR) {
+    llvm::LLVMContext llvmContext;
+    std::unique_ptr<llvm::Module> llvmModule =
+        translateModuleToLLVMIR(*gpuModule, llvmContext, "rocdsl_kernels");
+    if (!llvmModule)
+      return failure();
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    llvmModule->print(os, nullptr);
+    return text;
+  }
+
+  // Serialize a copy so the caller's module stays inspectable.
+  OwningOpRef<ModuleOp> copy = module.clone();
+  PassManager pm(module.getContext());
+  GpuModuleToBinaryPassOptions options;
+  options.toolkitPath = getROCmPath();
+  options.compilationTarget =
+      output == AMDGPUOutput::Assembly ? "isa" : "bin";
+  pm.addPass(createGpuModuleToBinaryPass(options));
+  if (failed(pm.run(*copy)))
+    return failure();
+  for (auto binary : copy->getOps<gpu::BinaryOp>()) {
+    for (Attribute object : binary.getObjects())
+      if (auto obj = dyn_cast<gpu::ObjectAttr>(object))
+        return obj.getObject().getValue().str();
+  }
+  module.emitError() << "gpu-module-to-binary produced no object";
+  return failure();
+}

@@ -1,0 +1,187 @@
+//===- rocdsl-compile.cpp - compile rocdsl kernels for AMD GPUs -----------===//
+//
+//   rocdsl-compile --kernel rmsnorm_fwd -D N=4096 -D dtype=bf16 \
+//       --chip gfx942 --emit asm -o -
+//   rocdsl-compile kernel.mlir --chip gfx950 --emit hsaco -o k.hsaco --stats
+//   rocdsl-compile --list-kernels
+//
+// Every failure is one "rocdsl-compile: error: ..." line (plus MLIR's own
+// diagnostics for invalid IR) and a non-zero exit.
+//
+//===----------------------------------------------------------------------===//
+#include "rocdsl/Kernels/Registry.h"
+#include "rocdsl/Pipelines/Pipelines.h"
+#include "rocdsl/Target/AMDGPU.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("rocdsl-compile options");
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("[input.mlir]"),
+                                      cl::init(""), cl::cat(category));
+static cl::opt<std::string> kernelName("kernel",
+                                       cl::desc("Compile a built-in kernel"),
+                                       cl::value_desc("name"), cl::cat(category));
+static cl::list<std::string>
+    definitions("D", cl::desc("Kernel parameter NAME=VALUE"), cl::Prefix,
+                cl::value_desc("NAME=VALUE"), cl::cat(category));
+static cl::opt<std::string> chip("chip", cl::desc("Target chip: gfx942, gfx950"),
+                                 cl::init("gfx942"), cl::cat(category));
+static cl::opt<std::string>
+    emit("emit",
+         cl::desc("Output: rocdsl (kernel IR), mlir (lowered), llvm, asm, "
+                  "hsaco"),
+         cl::init("asm"), cl::cat(category));
+static cl::opt<std::string> outputFile("o", cl::desc("Output file (- = stdout)"),
+                                       cl::value_desc("file"), cl::init("-"),
+                                       cl::cat(category));
+static cl::opt<bool> listKernels("list-kernels",
+                                 cl::desc("List built-in kernels and exit"),
+                                 cl::cat(category));
+static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
+                                  cl::init(3), cl::Prefix, cl::cat(category));
+
+static int fail(const llvm::Twine &message) {
+  llvm::errs() << "rocdsl-compile: error: " << message << "\n";
+  return 1;
+}
+
+static void printKernelList() {
+  for (const rocdsl::KernelSpec &spec : rocdsl::getBuiltinKernels()) {
+    llvm::outs() << spec.name;
+    for (const rocdsl::KernelParamSpec &p : spec.params)
+      llvm::outs() << " " << p.name << "=" << p.defaultValue;
+    llvm::outs() << "\t# " << spec.summary << "\n";
+  }
+}
+
+static void printStats(llvm::ArrayRef<rocdsl::KernelResources> kernels) {
+  for (const rocdsl::KernelResources &k : kernels)
+    llvm::errs() << "kernel " << k.name << " (" << chip << "): vgpr " << k.vgprs
+                 << ", agpr " << k.agprs << ", sgpr " << k.sgprs
+                 << ", vgpr_spill " << k.vgprSpills << ", sgpr_spill "
+                 << k.sgprSpills << ", scratch " << k.scratchBytes
+                 << " B, lds " << k.ldsBytes << " B, waves/SIMD "
+                 << k.wavesPerSimd << ", workgroup " << k.maxFlatWorkgroupSize
+                 << "\n";
+}
+
+static OwningOpRef<ModuleOp> loadInput(MLIRContext &ctx, std::string &error) {
+  if (!kernelName.empty()) {
+    const rocdsl::KernelSpec *spec = rocdsl::lookupKernel(kernelName);
+    if (!spec) {
+      error = "unknown kernel '" + kernelName +
+              "' (see rocdsl-compile --list-kernels)";
+      return nullptr;
+    }
+    rocdsl::KernelParams params;
+    if (failed(rocdsl::resolveKernelParams(*spec, definitions, params, error)))
+      return nullptr;
+    OwningOpRef<ModuleOp> module = spec->build(&ctx, params, error);
+    if (!module && error.empty())
+      error = "kernel " + kernelName + " failed to build";
+    return module;
+  }
+  if (!definitions.empty()) {
+    error = "-D parameters apply to --kernel only";
+    return nullptr;
+  }
+  std::string readError;
+  auto buffer = openInputFile(inputFile, &readError);
+  if (!buffer) {
+    error = readError;
+    return nullptr;
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+  if (!module)
+    error = "could not parse " + inputFile;
+  return module;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  // LLVM already owns `-stats` (its pass statistics, compiled out of release
+  // builds); reuse that flag for the resource summary rather than clash.
+  auto *statsOption = static_cast<cl::opt<bool> *>(
+      cl::getRegisteredOptions().lookup("stats"));
+  statsOption->setDescription("Print a resource summary of each kernel (read "
+                              "from the code object) to stderr");
+  statsOption->addCategory(category);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv, "ROCDSL kernel compiler\n");
+
+  if (listKernels) {
+    printKernelList();
+    return 0;
+  }
+  if (kernelName.empty() == inputFile.empty())
+    return fail("give exactly one of an input .mlir file or --kernel NAME");
+  if (!rocdsl::isSupportedAMDGPUChip(chip))
+    return fail("unsupported chip '" + chip + "' (supported: gfx942, gfx950)");
+  static const char *const kinds[] = {"rocdsl", "mlir", "llvm", "asm", "hsaco"};
+  if (!llvm::is_contained(kinds, llvm::StringRef(emit)))
+    return fail("unknown --emit=" + emit +
+                " (expected rocdsl, mlir, llvm, asm or hsaco)");
+
+  DialectRegistry registry;
+  rocdsl::registerRocDSLDialects(registry);
+  MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+
+  std::string error;
+  OwningOpRef<ModuleOp> module = loadInput(ctx, error);
+  if (!module)
+    return fail(error);
+
+  std::string output;
+  llvm::raw_string_ostream os(output);
+  if (emit == "rocdsl") {
+    module->print(os);
+  } else {
+    if (failed(rocdsl::lowerToROCDL(*module, chip, optLevel)))
+      return fail("lowering to ROCDL failed");
+    if (emit == "mlir") {
+      module->print(os);
+    } else {
+      rocdsl::AMDGPUOutput kind =
+          emit == "llvm" ? rocdsl::AMDGPUOutput::LLVMIR
+          : emit == "asm" ? rocdsl::AMDGPUOutput::Assembly
+                          : rocdsl::AMDGPUOutput::CodeObject;
+      FailureOr<std::string> bytes = rocdsl::serializeAMDGPU(*module, kind);
+      if (failed(bytes))
+        return fail("serialization for " + chip + " failed");
+      os << *bytes;
+    }
+    if (statsOption->getValue()) {
+      FailureOr<std::string> object = rocdsl::serializeAMDGPU(
+          *module, rocdsl::AMDGPUOutput::CodeObject);
+      if (failed(object))
+        return fail("could not build the code object for --stats");
+      auto kernels = rocdsl::readKernelResources(*object, chip, error);
+      if (failed(kernels))
+        return fail(error);
+      printStats(*kernels);
+    }
+  }
+
+  std::string fileError;
+  auto file = openOutputFile(outputFile, &fileError);
+  if (!file)
+    return fail(fileError);
+  file->os() << output;
+  file->keep();
+  return 0;
+}
