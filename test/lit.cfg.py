@@ -1,0 +1,26 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "ROCDSL"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "unittests", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.rocdsl_obj_root, "test")
+
+# Every FileCheck run scopes [[VAR]] captures to their CHECK-LABEL block.
+config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
+# Tests must not depend on a developer's ROCm override.
+config.environment.pop("ROCDSL_ROCM_PATH", None)
+
+llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.rocdsl_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tools = ["rocdsl-opt", "rocdsl-compile", "FileCheck", "not", "split-file"]
+llvm_config.add_tool_substitutions(
+    tools, [config.rocdsl_tools_dir, config.llvm_tools_dir])
