@@ -17,6 +17,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
@@ -115,8 +116,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   // LLVM already owns `-stats` (its pass statistics, compiled out of release
   // builds); reuse that flag for the resource summary rather than clash.
-  auto *statsOption = static_cast<cl::opt<bool> *>(
-      cl::getRegisteredOptions().lookup("stats"));
+  cl::Option *statsOption = cl::getRegisteredOptions().lookup("stats");
   statsOption->setDescription("Print a resource summary of each kernel (read "
                               "from the code object) to stderr");
   statsOption->addCategory(category);
@@ -165,7 +165,7 @@ int main(int argc, char **argv) {
         return fail("serialization for " + chip + " failed");
       os << *bytes;
     }
-    if (statsOption->getValue()) {
+    if (llvm::AreStatisticsEnabled()) {
       FailureOr<std::string> object = rocdsl::serializeAMDGPU(
           *module, rocdsl::AMDGPUOutput::CodeObject);
       if (failed(object))

@@ -15,7 +15,7 @@ include "mlir/IR/OpAsmInterface.td"
 //===----------------------------------------------------------------------===//
 
 def RocDSL_FuncOp : RocDSL_Op<"func", [
-    FunctionOpInterface, IsolatedFromAbove, Symbol, OpAsmOpInterface]> {
+    FunctionOpInterface, IsolatedFromAbove, Symbol]> {
   let summary = "A GPU kernel: one program instance per workgroup";
   let description = [{
     Arguments are `!rocdsl.ptr` buffers and uniform scalars; the kernel
@@ -49,7 +49,6 @@ def RocDSL_FuncOp : RocDSL_Op<"func", [
       return getFunctionType().getResults();
     }
     ::mlir::Region *getCallableRegion() { return &getBody(); }
-    static ::llvm::StringRef getDefaultDialect() { return "rocdsl"; }
   }];
 }
 

@@ -19,32 +19,36 @@ namespace {
 /// Reports constructs whose lowering does not exist yet with one clear
 /// error each, instead of a generic "failed to legalize".
 LogicalResult checkLowerable(ModuleOp module) {
-  bool ok = true;
-  module.walk([&](Operation *op) {
+  WalkResult result = module.walk([&](Operation *op) {
     if (isa<DotOp, LocalAllocOp, LocalLoadOp, LocalStoreOp, ConvertLayoutOp>(op)) {
       op->emitError() << "'" << op->getName()
                       << "' has no GPU lowering yet (matrix-core and LDS "
                          "lowering is not implemented)";
-      ok = false;
-      return;
+      return WalkResult::interrupt();
     }
     if (!op->getParentOfType<FuncOp>())
-      return;
+      return WalkResult::advance();
     for (Type type : llvm::concat<Type>(op->getOperandTypes(),
                                         op->getResultTypes())) {
       auto tile = dyn_cast<RankedTensorType>(type);
-      if (tile && !TileDistribution::get(tile)) {
+      if (!tile || TileDistribution::get(tile))
+        continue;
+      if (isa_and_nonnull<MfmaAttr, DotOperandAttr>(tile.getEncoding()))
+        op->emitError() << "tile " << tile
+                        << " uses a matrix-core layout, which has no register "
+                           "lowering yet";
+      else
         op->emitError() << "tile " << tile
                         << " has no register lowering: the layout must be "
                            "#rocdsl.blocked (or a slice of it) and each "
                            "dimension a multiple of the layout's repetition "
                            "or smaller than it";
-        ok = false;
-        return;
-      }
+      return WalkResult::interrupt();
     }
+    return WalkResult::advance();
   });
-  return success(ok);
+  // Only the first problem is reported: later ones are usually its echoes.
+  return failure(result.wasInterrupted());
 }
 
 struct ConvertRocDSLToGPUPass
