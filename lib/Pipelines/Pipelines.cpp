@@ -28,6 +28,7 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -67,6 +68,29 @@ void rocdsl::buildRocDSLToROCDLPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+void rocdsl::buildRocDSLToHostPipeline(OpPassManager &pm) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createConvertRocDSLToHostPass());
+  pm.addPass(createCanonicalizerPass());
+  // bf16 <-> f32 as integer ops: CPUs without bf16 instructions would
+  // otherwise call a runtime library per element.
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
 void rocdsl::registerRocDSLDialects(DialectRegistry &registry) {
   registry.insert<RocDSLDialect, arith::ArithDialect, math::MathDialect,
                   scf::SCFDialect, cf::ControlFlowDialect, gpu::GPUDialect,
@@ -96,9 +120,17 @@ void rocdsl::registerRocDSLPassesAndPipelines() {
   registerSCFToControlFlowPass();
   registerGpuROCDLAttachTarget();
   registerConvertAMDGPUToROCDLPass();
+  registerArithToLLVMConversionPass();
+  registerConvertVectorToLLVMPass();
+  registerConvertFuncToLLVMPass();
   registerConvertGpuOpsToROCDLOpsPass();
   registerReconcileUnrealizedCastsPass();
   registerGpuModuleToBinaryPass();
+  PassPipelineRegistration<>(
+      "rocdsl-to-host",
+      "Lower rocdsl kernels to LLVM dialect functions for the host CPU "
+      "(one call per program instance)",
+      buildRocDSLToHostPipeline);
   PassPipelineRegistration<RocDSLToROCDLOptions>(
       "rocdsl-to-rocdl",
       "Lower rocdsl kernels to a gpu.module of ROCDL/LLVM ops with a "

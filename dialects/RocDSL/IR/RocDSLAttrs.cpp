@@ -7,6 +7,10 @@
 using namespace mlir;
 using namespace mlir::rocdsl;
 
+/// Far above any real tile; catches negative numbers that parsed as huge
+/// unsigned values.
+static constexpr unsigned kMaxLayoutEntry = 1u << 16;
+
 static unsigned product(ArrayRef<unsigned> values) {
   unsigned result = 1;
   for (unsigned v : values)
@@ -49,8 +53,9 @@ LogicalResult BlockedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << ", warpsPerCTA " << warpsPerCTA.size() << ")";
   for (unsigned v : llvm::concat<const unsigned>(sizePerThread, threadsPerWarp,
                                                  warpsPerCTA))
-    if (v == 0)
-      return emitError() << "blocked layout entries must be positive";
+    if (v == 0 || v > kMaxLayoutEntry)
+      return emitError() << "blocked layout entries must be in [1, "
+                         << kMaxLayoutEntry << "], got " << v;
   for (unsigned v : llvm::concat<const unsigned>(threadsPerWarp, warpsPerCTA))
     if (!llvm::isPowerOf2_32(v))
       return emitError() << "threadsPerWarp and warpsPerCTA entries must be "

@@ -15,7 +15,13 @@ static LogicalResult verifyTileAccess(Operation *op, RankedTensorType tile,
                                       Value mask, unsigned vec) {
   if (failed(verifyTileType(op, tile, "tile")))
     return failure();
+  if (tile.getRank() == 0)
+    return op->emitOpError() << "tile accesses need a tile of rank >= 1";
   Type elementType = tile.getElementType();
+  if (!elementType.isIntOrFloat())
+    return op->emitOpError() << "tile element type must be an integer or "
+                                "float, got "
+                             << elementType;
   if (ptr.getElementType() != elementType)
     return op->emitOpError() << "pointer element type " << ptr.getElementType()
                              << " does not match tile element type "
@@ -43,10 +49,16 @@ static LogicalResult verifyTileAccess(Operation *op, RankedTensorType tile,
   unsigned bits = elementType.getIntOrFloatBitWidth();
   if (vec == 0 || !llvm::isPowerOf2_32(vec))
     return op->emitOpError() << "vec must be a power of two, got " << vec;
-  if (vec * bits > 128)
+  uint64_t accessBits = uint64_t(vec) * bits;
+  if (accessBits > 128)
     return op->emitOpError() << "vec = " << vec << " of " << elementType
-                             << " is " << vec * bits
+                             << " is " << accessBits
                              << " bits; one access moves at most 128 bits";
+  if (tile.getShape().back() % vec != 0)
+    return op->emitOpError() << "vec = " << vec
+                             << " does not divide the innermost tile "
+                                "dimension "
+                             << tile.getShape().back();
   unsigned contiguous = getContiguousElementsPerThread(tile.getEncoding());
   if (vec > 1 && contiguous % vec != 0)
     return op->emitOpError()

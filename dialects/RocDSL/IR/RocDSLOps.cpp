@@ -257,6 +257,12 @@ LogicalResult ConvertLayoutOp::verify() {
       srcType.getElementType() != resType.getElementType())
     return emitOpError() << "only the layout may change: " << srcType
                          << " vs " << resType;
+  if (getTileLayout(srcType).getLayoutWarpSize() !=
+      getTileLayout(resType).getLayoutWarpSize())
+    return emitOpError() << "layouts assume different wave sizes ("
+                         << getTileLayout(srcType).getLayoutWarpSize()
+                         << " vs " << getTileLayout(resType).getLayoutWarpSize()
+                         << ")";
   return success();
 }
 

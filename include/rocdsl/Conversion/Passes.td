@@ -93,4 +93,50 @@ def RocDSLLowerSubgroupReducePass
                            "::mlir::vector::VectorDialect"];
 }
 
+def ConvertRocDSLToHostPass : Pass<"convert-rocdsl-to-host", "::mlir::ModuleOp"> {
+  let summary = "Run rocdsl kernels on the CPU: rocdsl -> func + vector + LLVM";
+  let description = [{
+    The host target executes one program instance per call, as a single
+    thread that holds whole tiles: layouts do not matter, so every tile
+    becomes an n-D vector of its shape, and reductions, broadcasts and `dot`
+    become `vector` ops. This is how the same kernels run on machines
+    without a GPU, for numerics in CI.
+
+    Each `rocdsl.func @k(args)` becomes `func.func @k(args, pid_x, pid_y,
+    pid_z, num_programs_x, num_programs_y, num_programs_z)`; the runtime
+    calls it once per program id. Barriers and waits disappear. LDS tiles
+    become stack buffers.
+
+    Bounded accesses copy the valid prefix of each row through a stack
+    buffer (`llvm.intr.memcpy` of a computed length), so nothing outside the
+    bounds is read or written; explicit masks use `llvm.intr.masked.load`
+    and `llvm.intr.masked.store`.
+
+    Before:
+    ```mlir
+    rocdsl.func @double(%x: !rocdsl.ptr<f32>) attributes {num_warps = 1 : i32} {
+      %c0 = arith.constant 0 : i32
+      %t = rocdsl.load %x[%c0] : !rocdsl.ptr<f32> -> tensor<256xf32, #blocked>
+      %d = arith.addf %t, %t : tensor<256xf32, #blocked>
+      rocdsl.store %d, %x[%c0] : tensor<256xf32, #blocked>, !rocdsl.ptr<f32>
+      rocdsl.return
+    }
+    ```
+    After (abridged):
+    ```mlir
+    func.func @double(%x: !llvm.ptr, %pid_x: i32, ...) {
+      %t = llvm.load %p {alignment = 4 : i64} : !llvm.ptr -> vector<256xf32>
+      %d = arith.addf %t, %t : vector<256xf32>
+      llvm.store %d, %p {alignment = 4 : i64} : vector<256xf32>, !llvm.ptr
+      return
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::func::FuncDialect", "::mlir::vector::VectorDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
+  ];
+}
+
 #endif // ROCDSL_CONVERSION_PASSES_TD

@@ -26,11 +26,15 @@ struct RocDSLToROCDLOptions
 void buildRocDSLToROCDLPipeline(OpPassManager &pm,
                                 const RocDSLToROCDLOptions &options);
 
+/// rocdsl -> LLVM dialect functions for the host CPU, one call per program
+/// instance (see convert-rocdsl-to-host).
+void buildRocDSLToHostPipeline(OpPassManager &pm);
+
 /// Every dialect and interface ROCDSL's tools need.
 void registerRocDSLDialects(DialectRegistry &registry);
 
 /// ROCDSL's passes, the upstream passes its pipelines use, and the named
-/// pipelines (`rocdsl-to-rocdl`).
+/// pipelines (`rocdsl-to-rocdl`, `rocdsl-to-host`).
 void registerRocDSLPassesAndPipelines();
 
 } // namespace mlir::rocdsl

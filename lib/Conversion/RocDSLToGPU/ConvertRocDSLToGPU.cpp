@@ -31,7 +31,16 @@ LogicalResult checkLowerable(ModuleOp module) {
     for (Type type : llvm::concat<Type>(op->getOperandTypes(),
                                         op->getResultTypes())) {
       auto tile = dyn_cast<RankedTensorType>(type);
-      if (!tile || TileDistribution::get(tile))
+      if (!tile)
+        continue;
+      if (auto layout = getTileLayout(tile);
+          layout && layout.getLayoutWarpSize() != 64) {
+        op->emitError() << "tile " << tile << " assumes waves of "
+                        << layout.getLayoutWarpSize()
+                        << " lanes; gfx942 and gfx950 run wave64";
+        return WalkResult::interrupt();
+      }
+      if (TileDistribution::get(tile))
         continue;
       if (isa_and_nonnull<MfmaAttr, DotOperandAttr>(tile.getEncoding()))
         op->emitError() << "tile " << tile

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "PatternsInternal.h"
+#include "rocdsl/Conversion/TileElementwise.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -37,23 +38,7 @@ Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x, Value y) {
 }
 
 Value identity(OpBuilder &b, Location loc, ReduceKind kind, Type type) {
-  arith::AtomicRMWKind rmw;
-  bool isFloat = isa<FloatType>(type);
-  switch (kind) {
-  case ReduceKind::Add:
-    rmw = isFloat ? arith::AtomicRMWKind::addf : arith::AtomicRMWKind::addi;
-    break;
-  case ReduceKind::Mul:
-    rmw = isFloat ? arith::AtomicRMWKind::mulf : arith::AtomicRMWKind::muli;
-    break;
-  case ReduceKind::Max:
-    rmw = isFloat ? arith::AtomicRMWKind::maximumf : arith::AtomicRMWKind::maxs;
-    break;
-  case ReduceKind::Min:
-    rmw = isFloat ? arith::AtomicRMWKind::minimumf : arith::AtomicRMWKind::mins;
-    break;
-  }
-  return arith::getIdentityValue(rmw, type, b, loc);
+  return arith::ConstantOp::create(b, loc, getReductionIdentity(kind, type));
 }
 
 gpu::AllReduceOperation toGpuKind(ReduceKind kind, bool isFloat) {

@@ -1,8 +1,7 @@
 // RUN: rocdsl-opt %s | rocdsl-opt | FileCheck %s
 // RUN: rocdsl-opt %s --mlir-print-op-generic | rocdsl-opt | FileCheck %s
 
-// Every layout attribute and the !rocdsl.ptr / !rocdsl.lds types print back
-// exactly as written, standalone and as tensor encodings.
+// Checks that every layout attribute and the !rocdsl.ptr / !rocdsl.lds types print back exactly as written.
 
 // CHECK-LABEL: func.func private @blocked(
 // CHECK-SAME: tensor<1024xf32, #rocdsl.blocked<sizePerThread = [4], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]>>,

@@ -5,8 +5,7 @@
 // RUN: rocdsl-opt %s --mlir-print-op-generic | rocdsl-opt > %t.from-generic
 // RUN: diff %t.custom %t.from-generic
 
-// Every rocdsl op and type parses, verifies, prints and re-parses, in both
-// the custom and the generic form (and both forms print back identically).
+// Checks that every rocdsl op round-trips through the custom and the generic form (and both print back identically).
 
 #blk = #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]>
 #row = #rocdsl.slice<dim = 1, parent = #blk>
@@ -24,7 +23,7 @@
 // CHECK-SAME: %arg2: i32 {rocdsl.uniform},
 // CHECK-SAME: %arg3: f32)
 // CHECK-SAME: attributes {num_warps = 8 : i32, waves_per_eu = 2 : i32} {
-// CHECK-NEXT: return
+// CHECK-NEXT: rocdsl.return
 // CHECK-NEXT: }
 // GENERIC-LABEL: "rocdsl.func"() <{
 // GENERIC-SAME: arg_attrs = [{rocdsl.align = 16 : i32, rocdsl.noalias}, {}, {rocdsl.uniform}, {}]
@@ -41,12 +40,12 @@ rocdsl.func @kernel_attrs(%p: !rocdsl.ptr<f32> {rocdsl.noalias, rocdsl.align = 1
 
 // CHECK-LABEL: rocdsl.func @program_ids()
 // CHECK-SAME: attributes {num_warps = 1 : i32} {
-// CHECK-NEXT: [[PX:%.+]] = program_id x : i32
-// CHECK-NEXT: [[PY:%.+]] = program_id y : i32
-// CHECK-NEXT: [[PZ:%.+]] = program_id z : i32
-// CHECK-NEXT: [[NX:%.+]] = num_programs x : i32
-// CHECK-NEXT: [[NY:%.+]] = num_programs y : i32
-// CHECK-NEXT: [[NZ:%.+]] = num_programs z : i32
+// CHECK-NEXT: [[PX:%.+]] = rocdsl.program_id x : i32
+// CHECK-NEXT: [[PY:%.+]] = rocdsl.program_id y : i32
+// CHECK-NEXT: [[PZ:%.+]] = rocdsl.program_id z : i32
+// CHECK-NEXT: [[NX:%.+]] = rocdsl.num_programs x : i32
+// CHECK-NEXT: [[NY:%.+]] = rocdsl.num_programs y : i32
+// CHECK-NEXT: [[NZ:%.+]] = rocdsl.num_programs z : i32
 // CHECK-NEXT: arith.addi [[PX]], [[NZ]] : i32
 // CHECK-NEXT: arith.addi [[PY]], [[NY]] : i32
 // CHECK-NEXT: arith.addi [[PZ]], [[NX]] : i32
@@ -72,18 +71,18 @@ rocdsl.func @program_ids() attributes {num_warps = 1 : i32} {
 
 // CHECK-LABEL: rocdsl.func @tile_construction(
 // CHECK-SAME: [[S:%.+]]: f32, [[I:%.+]]: i32)
-// CHECK: [[SPLAT:%.+]] = splat [[S]] : f32 -> tensor<64xf32, #rocdsl.slice<dim = 1, parent = #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]>>>
-// CHECK: [[ISPLAT:%.+]] = splat [[I]] : i32 -> tensor<64x128xi32, #rocdsl.blocked<
-// CHECK: [[IOTA0:%.+]] = iota : tensor<128xi32, #rocdsl.slice<dim = 0,
-// CHECK: [[IOTA16:%.+]] = iota {start = 16 : i32} : tensor<64xi32, #rocdsl.slice<dim = 1,
-// CHECK: [[ROW:%.+]] = expand_dims [[SPLAT]] {axis = 1 : i32} : tensor<64xf32, #rocdsl.slice<dim = 1, {{.*}}>> -> tensor<64x1xf32, #rocdsl.blocked<{{.*}}>>
-// CHECK: [[COL:%.+]] = expand_dims [[IOTA0]] {axis = 0 : i32} : tensor<128xi32, #rocdsl.slice<dim = 0, {{.*}}>> -> tensor<1x128xi32, #rocdsl.blocked<{{.*}}>>
-// CHECK: [[ROWB:%.+]] = broadcast [[ROW]] : tensor<64x1xf32, #rocdsl.blocked<{{.*}}>> -> tensor<64x128xf32, #rocdsl.blocked<{{.*}}>>
-// CHECK: [[COLB:%.+]] = broadcast [[COL]] : tensor<1x128xi32, {{.*}}> -> tensor<64x128xi32,
+// CHECK: [[SPLAT:%.+]] = rocdsl.splat [[S]] : f32 -> tensor<64xf32, #rocdsl.slice<dim = 1, parent = #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]>>>
+// CHECK: [[ISPLAT:%.+]] = rocdsl.splat [[I]] : i32 -> tensor<64x128xi32, #rocdsl.blocked<
+// CHECK: [[IOTA0:%.+]] = rocdsl.iota : tensor<128xi32, #rocdsl.slice<dim = 0,
+// CHECK: [[IOTA16:%.+]] = rocdsl.iota {start = 16 : i32} : tensor<64xi32, #rocdsl.slice<dim = 1,
+// CHECK: [[ROW:%.+]] = rocdsl.expand_dims [[SPLAT]] {axis = 1 : i32} : tensor<64xf32, #rocdsl.slice<dim = 1, {{.*}}>> -> tensor<64x1xf32, #rocdsl.blocked<{{.*}}>>
+// CHECK: [[COL:%.+]] = rocdsl.expand_dims [[IOTA0]] {axis = 0 : i32} : tensor<128xi32, #rocdsl.slice<dim = 0, {{.*}}>> -> tensor<1x128xi32, #rocdsl.blocked<{{.*}}>>
+// CHECK: [[ROWB:%.+]] = rocdsl.broadcast [[ROW]] : tensor<64x1xf32, #rocdsl.blocked<{{.*}}>> -> tensor<64x128xf32, #rocdsl.blocked<{{.*}}>>
+// CHECK: [[COLB:%.+]] = rocdsl.broadcast [[COL]] : tensor<1x128xi32, {{.*}}> -> tensor<64x128xi32,
 // CHECK: arith.addi [[COLB]], [[ISPLAT]]
-// CHECK: [[CVT:%.+]] = convert_layout [[ROWB]] : tensor<64x128xf32, #rocdsl.blocked<{{.*}}>> -> tensor<64x128xf32, #rocdsl.mfma<version = 3, instrShape = [32, 32, 8], warpsPerCTA = [2, 2]>>
-// CHECK: convert_layout [[CVT]] : tensor<64x128xf32, #rocdsl.mfma<{{.*}}>> -> tensor<64x128xf32, #rocdsl.dot_operand<opIdx = 0, parent = #rocdsl.mfma<version = 3, instrShape = [32, 32, 8], warpsPerCTA = [2, 2]>, kWidth = 4>>
-// CHECK: [[IOTA_E:%.+]] = iota : tensor<128xi32, #rocdsl.slice<dim = 0,
+// CHECK: [[CVT:%.+]] = rocdsl.convert_layout [[ROWB]] : tensor<64x128xf32, #rocdsl.blocked<{{.*}}>> -> tensor<64x128xf32, #rocdsl.mfma<version = 3, instrShape = [32, 32, 8], warpsPerCTA = [2, 2]>>
+// CHECK: rocdsl.convert_layout [[CVT]] : tensor<64x128xf32, #rocdsl.mfma<{{.*}}>> -> tensor<64x128xf32, #rocdsl.dot_operand<opIdx = 0, parent = #rocdsl.mfma<version = 3, instrShape = [32, 32, 8], warpsPerCTA = [2, 2]>, kWidth = 4>>
+// CHECK: [[IOTA_E:%.+]] = rocdsl.iota : tensor<128xi32, #rocdsl.slice<dim = 0,
 // CHECK-SAME: parent = #rocdsl.slice<dim = 2,
 // GENERIC-LABEL: sym_name = "tile_construction"
 // GENERIC: "rocdsl.splat"(%{{.*}}) : (f32) -> tensor<64xf32,
@@ -113,15 +112,15 @@ rocdsl.func @tile_construction(%s: f32, %i: i32) attributes {num_warps = 4 : i32
 // CHECK-SAME: [[X:%.+]]: !rocdsl.ptr<bf16>, [[Y:%.+]]: !rocdsl.ptr<bf16>, [[M:%.+]]: i32, [[N:%.+]]: i32, [[F:%.+]]: !rocdsl.ptr<f32>)
 // CHECK: [[C0:%.+]] = arith.constant 0 : i32
 // CHECK: [[PAD:%.+]] = arith.constant 0.000000e+00 : bf16
-// CHECK: [[L1:%.+]] = load [[F]][[[C0]]] : !rocdsl.ptr<f32> -> tensor<256xf32, #rocdsl.blocked<sizePerThread = [4], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]>>
-// CHECK: [[L2:%.+]] = load [[X]][[[C0]], [[C0]]] strides[[[N]]] : !rocdsl.ptr<bf16> -> tensor<64x128xbf16,
-// CHECK: [[L3:%.+]] = load [[X]][[[C0]], [[C0]]] strides[[[N]]] bounds[[[M]], [[N]]] {vec = 8 : i32} : !rocdsl.ptr<bf16> -> tensor<64x128xbf16,
+// CHECK: [[L1:%.+]] = rocdsl.load [[F]][[[C0]]] : !rocdsl.ptr<f32> -> tensor<256xf32, #rocdsl.blocked<sizePerThread = [4], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]>>
+// CHECK: [[L2:%.+]] = rocdsl.load [[X]][[[C0]], [[C0]]] strides[[[N]]] : !rocdsl.ptr<bf16> -> tensor<64x128xbf16,
+// CHECK: [[L3:%.+]] = rocdsl.load [[X]][[[C0]], [[C0]]] strides[[[N]]] bounds[[[M]], [[N]]] {vec = 8 : i32} : !rocdsl.ptr<bf16> -> tensor<64x128xbf16,
 // CHECK: [[MASK:%.+]] = arith.cmpi slt,
-// CHECK: [[L4:%.+]] = load [[X]][[[C0]], [[C0]]] strides[[[N]]] bounds[[[M]], [[N]]] mask([[MASK]] : tensor<64x128xi1, #rocdsl.blocked<{{.*}}>>) other([[PAD]] : bf16) {vec = 4 : i32} : !rocdsl.ptr<bf16> -> tensor<64x128xbf16,
-// CHECK: [[L5:%.+]] = load [[X]][[[C0]], [[C0]]] strides[[[N]]] other([[PAD]] : bf16) : !rocdsl.ptr<bf16>
-// CHECK: store [[L4]], [[Y]][[[C0]], [[C0]]] strides[[[N]]] bounds[[[M]], [[N]]] mask([[MASK]] : tensor<64x128xi1, {{.*}}>) {vec = 8 : i32} : tensor<64x128xbf16, {{.*}}>, !rocdsl.ptr<bf16>
-// CHECK: store [[L3]], [[Y]][[[C0]], [[C0]]] strides[[[N]]] : tensor<64x128xbf16,
-// CHECK: store [[L1]], [[F]][[[C0]]] bounds[[[N]]] {vec = 4 : i32} : tensor<256xf32,
+// CHECK: [[L4:%.+]] = rocdsl.load [[X]][[[C0]], [[C0]]] strides[[[N]]] bounds[[[M]], [[N]]] mask([[MASK]] : tensor<64x128xi1, #rocdsl.blocked<{{.*}}>>) other([[PAD]] : bf16) {vec = 4 : i32} : !rocdsl.ptr<bf16> -> tensor<64x128xbf16,
+// CHECK: [[L5:%.+]] = rocdsl.load [[X]][[[C0]], [[C0]]] strides[[[N]]] other([[PAD]] : bf16) : !rocdsl.ptr<bf16>
+// CHECK: rocdsl.store [[L4]], [[Y]][[[C0]], [[C0]]] strides[[[N]]] bounds[[[M]], [[N]]] mask([[MASK]] : tensor<64x128xi1, {{.*}}>) {vec = 8 : i32} : tensor<64x128xbf16, {{.*}}>, !rocdsl.ptr<bf16>
+// CHECK: rocdsl.store [[L3]], [[Y]][[[C0]], [[C0]]] strides[[[N]]] : tensor<64x128xbf16,
+// CHECK: rocdsl.store [[L1]], [[F]][[[C0]]] bounds[[[N]]] {vec = 4 : i32} : tensor<256xf32,
 // GENERIC-LABEL: sym_name = "global_memory"
 // GENERIC: "rocdsl.load"(%{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0>, vec = 1 : i32}>
 // GENERIC: "rocdsl.load"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 2, 1, 0, 0, 0>, vec = 1 : i32}>
@@ -151,15 +150,15 @@ rocdsl.func @global_memory(%x: !rocdsl.ptr<bf16>, %y: !rocdsl.ptr<bf16>, %m: i32
 
 // CHECK-LABEL: rocdsl.func @reductions(
 // CHECK-SAME: [[P:%.+]]: !rocdsl.ptr<f32>)
-// CHECK: [[T:%.+]] = load [[P]]
-// CHECK: [[ADD:%.+]] = reduce add [[T]] {axis = 1 : i32} : tensor<64x128xf32, #rocdsl.blocked<{{.*}}>> -> tensor<64xf32, #rocdsl.slice<dim = 1, parent = #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]>>>
-// CHECK: [[MUL:%.+]] = reduce mul [[T]] {axis = 0 : i32} : tensor<64x128xf32, #rocdsl.blocked<{{.*}}>> -> tensor<128xf32, #rocdsl.slice<dim = 0,
-// CHECK: [[MAX:%.+]] = reduce max [[T]] {axis = 1 : i32}
-// CHECK: [[MIN:%.+]] = reduce min [[T]] {axis = 0 : i32}
-// CHECK: [[SUM:%.+]] = reduce add [[ADD]] {axis = 0 : i32} : tensor<64xf32, #rocdsl.slice<dim = 1, {{.*}}>> -> f32
-// CHECK: [[TOP:%.+]] = reduce max [[MAX]] {axis = 0 : i32} : tensor<64xf32, {{.*}}> -> f32
+// CHECK: [[T:%.+]] = rocdsl.load [[P]]
+// CHECK: [[ADD:%.+]] = rocdsl.reduce add [[T]] {axis = 1 : i32} : tensor<64x128xf32, #rocdsl.blocked<{{.*}}>> -> tensor<64xf32, #rocdsl.slice<dim = 1, parent = #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]>>>
+// CHECK: [[MUL:%.+]] = rocdsl.reduce mul [[T]] {axis = 0 : i32} : tensor<64x128xf32, #rocdsl.blocked<{{.*}}>> -> tensor<128xf32, #rocdsl.slice<dim = 0,
+// CHECK: [[MAX:%.+]] = rocdsl.reduce max [[T]] {axis = 1 : i32}
+// CHECK: [[MIN:%.+]] = rocdsl.reduce min [[T]] {axis = 0 : i32}
+// CHECK: [[SUM:%.+]] = rocdsl.reduce add [[ADD]] {axis = 0 : i32} : tensor<64xf32, #rocdsl.slice<dim = 1, {{.*}}>> -> f32
+// CHECK: [[TOP:%.+]] = rocdsl.reduce max [[MAX]] {axis = 0 : i32} : tensor<64xf32, {{.*}}> -> f32
 // CHECK: arith.addf [[SUM]], [[TOP]] : f32
-// CHECK: reduce min {{%.+}} {axis = 0 : i32} : tensor<64xi32, #rocdsl.blocked<sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]>> -> i32
+// CHECK: rocdsl.reduce min {{%.+}} {axis = 0 : i32} : tensor<64xi32, #rocdsl.blocked<sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]>> -> i32
 // GENERIC-LABEL: sym_name = "reductions"
 // GENERIC: "rocdsl.reduce"(%{{.*}}) <{axis = 1 : i32, kind = #rocdsl<reduce_kind add>}>
 // GENERIC: "rocdsl.reduce"(%{{.*}}) <{axis = 0 : i32, kind = #rocdsl<reduce_kind mul>}>
@@ -199,16 +198,16 @@ func.func @matmul(%a: tensor<64x32xbf16, #dotA>, %b: tensor<32x64xbf16, #dotB>, 
 
 // CHECK-LABEL: rocdsl.func @lds(
 // CHECK-SAME: [[P:%.+]]: !rocdsl.ptr<bf16>)
-// CHECK: [[T:%.+]] = load [[P]]
-// CHECK: [[BUF:%.+]] = local_alloc -> !rocdsl.lds<64x32xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>
-// CHECK: [[INIT:%.+]] = local_alloc [[T]] : tensor<64x32xbf16, #rocdsl.blocked<{{.*}}>> -> !rocdsl.lds<64x32xbf16, #rocdsl.shared<{{.*}}>>
-// CHECK: local_store [[T]], [[BUF]] : tensor<64x32xbf16, #rocdsl.blocked<{{.*}}>>, !rocdsl.lds<64x32xbf16, #rocdsl.shared<{{.*}}>>
-// CHECK: barrier
-// CHECK: [[OPA:%.+]] = local_load [[BUF]] : !rocdsl.lds<64x32xbf16, {{.*}}> -> tensor<64x32xbf16, #rocdsl.dot_operand<opIdx = 0,
-// CHECK: [[BT:%.+]] = local_alloc -> !rocdsl.lds<32x64xbf16,
-// CHECK: [[OPB:%.+]] = local_load [[BT]] : !rocdsl.lds<32x64xbf16, {{.*}}> -> tensor<32x64xbf16, #rocdsl.dot_operand<opIdx = 1,
-// CHECK-NOT: local_load
-// CHECK: dot [[OPA]], [[OPB]], %{{.+}}
+// CHECK: [[T:%.+]] = rocdsl.load [[P]]
+// CHECK: [[BUF:%.+]] = rocdsl.local_alloc -> !rocdsl.lds<64x32xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>
+// CHECK: [[INIT:%.+]] = rocdsl.local_alloc [[T]] : tensor<64x32xbf16, #rocdsl.blocked<{{.*}}>> -> !rocdsl.lds<64x32xbf16, #rocdsl.shared<{{.*}}>>
+// CHECK: rocdsl.local_store [[T]], [[BUF]] : tensor<64x32xbf16, #rocdsl.blocked<{{.*}}>>, !rocdsl.lds<64x32xbf16, #rocdsl.shared<{{.*}}>>
+// CHECK: rocdsl.barrier
+// CHECK: [[OPA:%.+]] = rocdsl.local_load [[BUF]] : !rocdsl.lds<64x32xbf16, {{.*}}> -> tensor<64x32xbf16, #rocdsl.dot_operand<opIdx = 0,
+// CHECK: [[BT:%.+]] = rocdsl.local_alloc -> !rocdsl.lds<32x64xbf16,
+// CHECK: [[OPB:%.+]] = rocdsl.local_load [[BT]] : !rocdsl.lds<32x64xbf16, {{.*}}> -> tensor<32x64xbf16, #rocdsl.dot_operand<opIdx = 1,
+// CHECK-NOT: rocdsl.local_load
+// CHECK: rocdsl.dot [[OPA]], [[OPB]], %{{.+}}
 // GENERIC-LABEL: sym_name = "lds"
 // GENERIC: "rocdsl.local_alloc"() : () -> !rocdsl.lds<64x32xbf16,
 // GENERIC: "rocdsl.local_alloc"(%{{.*}}) : (tensor<64x32xbf16, {{.*}}>) -> !rocdsl.lds<64x32xbf16,
@@ -233,13 +232,13 @@ rocdsl.func @lds(%p: !rocdsl.ptr<bf16>) attributes {num_warps = 4 : i32} {
 
 // CHECK-LABEL: rocdsl.func @sync()
 // CHECK-SAME: attributes {num_warps = 8 : i32} {
-// CHECK-NEXT: barrier
-// CHECK-NEXT: wait {vmcnt = 0 : i32}
-// CHECK-NEXT: wait {lgkmcnt = 0 : i32}
-// CHECK-NEXT: wait {lgkmcnt = 15 : i32, vmcnt = 63 : i32}
-// CHECK-NEXT: sched_barrier{{$}}
-// CHECK-NEXT: sched_barrier {mask = 6 : i32}
-// CHECK-NEXT: return
+// CHECK-NEXT: rocdsl.barrier
+// CHECK-NEXT: rocdsl.wait {vmcnt = 0 : i32}
+// CHECK-NEXT: rocdsl.wait {lgkmcnt = 0 : i32}
+// CHECK-NEXT: rocdsl.wait {lgkmcnt = 15 : i32, vmcnt = 63 : i32}
+// CHECK-NEXT: rocdsl.sched_barrier{{$}}
+// CHECK-NEXT: rocdsl.sched_barrier {mask = 6 : i32}
+// CHECK-NEXT: rocdsl.return
 // GENERIC-LABEL: sym_name = "sync"
 // GENERIC: "rocdsl.barrier"() : () -> ()
 // GENERIC-NEXT: "rocdsl.wait"() <{vmcnt = 0 : i32}> : () -> ()
@@ -258,7 +257,7 @@ rocdsl.func @sync() attributes {num_warps = 8 : i32} {
 }
 
 // CHECK-LABEL: rocdsl.func @eight_waves(
-// CHECK: iota {start = 3 : i32} : tensor<512xi32, #rocdsl.blocked<sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [8], order = [0]>>
+// CHECK: rocdsl.iota {start = 3 : i32} : tensor<512xi32, #rocdsl.blocked<sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [8], order = [0]>>
 rocdsl.func @eight_waves(%p: !rocdsl.ptr<i32>) attributes {num_warps = 8 : i32} {
   %c0 = arith.constant 0 : i32
   %i = rocdsl.iota {start = 3 : i32} : tensor<512xi32, #b1w8>

@@ -1,11 +1,11 @@
-//===- ElementwiseLowering.cpp - arith/math on tiles and shape ops --------===//
+//===- ShapeOpLowering.cpp - splat, iota, expand_dims, broadcast ----------===//
 //
-// Elementwise math needs no communication: every lane applies the op to the
-// entries it owns. Shape ops (expand_dims, broadcast) only re-index a lane's
-// own entries, so they become vector.shuffle.
+// Shape ops only re-index the entries a lane owns, so they become
+// vector.shuffle; iota needs the lane's coordinates.
 //
 //===----------------------------------------------------------------------===//
 #include "PatternsInternal.h"
+#include "rocdsl/Conversion/TileElementwise.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -15,47 +15,6 @@ using namespace mlir;
 using namespace mlir::rocdsl;
 
 namespace {
-
-/// Any elementwise arith/math op on tiles -> the same op on per-lane vectors.
-struct ElementwiseLowering : ConversionPattern {
-  ElementwiseLowering(TypeConverter &converter, MLIRContext *ctx)
-      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
-
-  LogicalResult
-  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
-      return failure();
-    if (getTypeConverter()->isLegal(op))
-      return failure();
-    if (auto constant = dyn_cast<arith::ConstantOp>(op))
-      return lowerConstant(constant, rewriter);
-    if (!OpTrait::hasElementwiseMappableTraits(op))
-      return rewriter.notifyMatchFailure(op, "not elementwise");
-    SmallVector<Type> resultTypes;
-    if (failed(getTypeConverter()->convertTypes(op->getResultTypes(),
-                                                resultTypes)))
-      return failure();
-    OperationState state(op->getLoc(), op->getName(), operands, resultTypes,
-                         op->getAttrs());
-    rewriter.replaceOp(op, rewriter.create(state)->getResults());
-    return success();
-  }
-
-  LogicalResult lowerConstant(arith::ConstantOp op,
-                              ConversionPatternRewriter &rewriter) const {
-    auto splat = dyn_cast<SplatElementsAttr>(op.getValue());
-    if (!splat)
-      return rewriter.notifyMatchFailure(op, "only splat tile constants");
-    auto type = dyn_cast_or_null<VectorType>(
-        getTypeConverter()->convertType(op.getType()));
-    if (!type)
-      return failure();
-    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
-        op, type, SplatElementsAttr::get(type, splat.getSplatValue<Attribute>()));
-    return success();
-  }
-};
 
 struct SplatLowering : OpConversionPattern<SplatOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -168,7 +127,7 @@ struct BroadcastLowering : OpConversionPattern<BroadcastOp> {
 
 void mlir::rocdsl::populateElementwisePatterns(TileTypeConverter &converter,
                                                RewritePatternSet &patterns) {
-  patterns.add<ElementwiseLowering, SplatLowering, IotaLowering,
-               ExpandDimsLowering, BroadcastLowering>(converter,
-                                                      patterns.getContext());
+  populateTileElementwisePatterns(converter, patterns);
+  patterns.add<SplatLowering, IotaLowering, ExpandDimsLowering,
+               BroadcastLowering>(converter, patterns.getContext());
 }

@@ -1,0 +1,280 @@
+//===- HostKernelLowering.cpp - kernels, program ids, tile ops on the CPU -===//
+//
+// On the host one thread runs a whole program instance, so a tile is simply
+// an n-D vector: shape ops are vector reshapes and broadcasts, reductions are
+// vector.multi_reduction, and dot is vector.contract.
+//
+//===----------------------------------------------------------------------===//
+#include "HostPatterns.h"
+#include "rocdsl/Conversion/TileElementwise.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/AffineMap.h"
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+
+HostTypeConverter::HostTypeConverter(MLIRContext *ctx) {
+  addConversion([](Type type) { return type; });
+  addConversion([](RankedTensorType type) -> Type {
+    return VectorType::get(type.getShape(), type.getElementType());
+  });
+  addConversion([ctx](PtrType) -> Type { return LLVM::LLVMPointerType::get(ctx); });
+  addConversion([](LdsTileType type) -> Type {
+    return MemRefType::get(type.getShape(), type.getElementType());
+  });
+  auto cast = [](OpBuilder &b, Type type, ValueRange inputs,
+                 Location loc) -> Value {
+    return UnrealizedConversionCastOp::create(b, loc, type, inputs).getResult(0);
+  };
+  addSourceMaterialization(cast);
+  addTargetMaterialization(cast);
+}
+
+namespace {
+
+struct FuncToHost : OpConversionPattern<FuncOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(FuncOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    TypeConverter::SignatureConversion signature(op.getNumArguments());
+    for (auto [i, type] : llvm::enumerate(op.getArgumentTypes()))
+      signature.addInputs(i, getTypeConverter()->convertType(type));
+    SmallVector<Type> inputs(signature.getConvertedTypes());
+    inputs.append(kHostGridArgs, rewriter.getI32Type());
+    auto func = func::FuncOp::create(rewriter, op.getLoc(), op.getName(),
+                                     rewriter.getFunctionType(inputs, {}));
+    rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
+    Block *entry = rewriter.applySignatureConversion(
+        &func.getBody().front(), signature, getTypeConverter());
+    for (unsigned i = 0; i < kHostGridArgs; ++i)
+      entry->addArgument(rewriter.getI32Type(), op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The i-th grid argument of the enclosing host function.
+Value gridArg(Operation *op, unsigned i) {
+  auto func = op->getParentOfType<func::FuncOp>();
+  Block &entry = func.getBody().front();
+  return entry.getArgument(entry.getNumArguments() - kHostGridArgs + i);
+}
+
+struct ProgramIdToHost : OpConversionPattern<ProgramIdOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ProgramIdOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, gridArg(op, op.getAxis()));
+    return success();
+  }
+};
+
+struct NumProgramsToHost : OpConversionPattern<NumProgramsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(NumProgramsOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, gridArg(op, 3 + op.getAxis()));
+    return success();
+  }
+};
+
+struct ReturnToHost : OpConversionPattern<ReturnOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReturnOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<func::ReturnOp>(op);
+    return success();
+  }
+};
+
+/// Barriers, waits and scheduling fences order lanes and memory traffic of
+/// one workgroup; a single host thread needs none of them.
+template <typename OpTy>
+struct EraseOnHost : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+template <typename OpTy, typename Fn>
+struct LambdaPattern : OpConversionPattern<OpTy> {
+  LambdaPattern(const TypeConverter &converter, MLIRContext *ctx, Fn fn)
+      : OpConversionPattern<OpTy>(converter, ctx), fn(fn) {}
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = op->getNumResults()
+                    ? this->getTypeConverter()->convertType(
+                          op->getResult(0).getType())
+                    : Type();
+    Value result = fn(op, adaptor, type, rewriter);
+    if (op->getNumResults() == 0) {
+      rewriter.eraseOp(op);
+      return success();
+    }
+    if (!result)
+      return failure();
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+  Fn fn;
+};
+
+template <typename OpTy, typename Fn>
+void addLambda(RewritePatternSet &patterns, const TypeConverter &converter,
+               Fn fn) {
+  patterns.add(std::make_unique<LambdaPattern<OpTy, Fn>>(
+      converter, patterns.getContext(), fn));
+}
+
+vector::CombiningKind toCombiningKind(ReduceKind kind, bool isFloat) {
+  switch (kind) {
+  case ReduceKind::Add:
+    return vector::CombiningKind::ADD;
+  case ReduceKind::Mul:
+    return vector::CombiningKind::MUL;
+  case ReduceKind::Max:
+    return isFloat ? vector::CombiningKind::MAXIMUMF
+                   : vector::CombiningKind::MAXSI;
+  case ReduceKind::Min:
+    return isFloat ? vector::CombiningKind::MINIMUMF
+                   : vector::CombiningKind::MINSI;
+  }
+  llvm_unreachable("unknown reduce kind");
+}
+
+/// dot: a (MxK) and b (KxN) are widened to f32, then one vector.contract.
+Value lowerDot(DotOp op, DotOp::Adaptor adaptor, Type type,
+               ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  auto widen = [&](Value v) -> Value {
+    auto vt = cast<VectorType>(v.getType());
+    if (vt.getElementType().isF32())
+      return v;
+    return arith::ExtFOp::create(rewriter, loc, vt.clone(rewriter.getF32Type()),
+                                 v);
+  };
+  MLIRContext *ctx = rewriter.getContext();
+  AffineExpr m, n, k;
+  bindDims(ctx, m, n, k);
+  SmallVector<SmallVector<AffineExpr, 4>> exprs = {{m, k}, {k, n}, {m, n}};
+  auto maps = AffineMap::inferFromExprList(exprs, ctx);
+  auto iterators = rewriter.getArrayAttr(
+      {vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel),
+       vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel),
+       vector::IteratorTypeAttr::get(ctx, vector::IteratorType::reduction)});
+  return vector::ContractionOp::create(
+      rewriter, loc, widen(adaptor.getA()), widen(adaptor.getB()),
+      adaptor.getC(), rewriter.getAffineMapArrayAttr(maps), iterators);
+}
+
+SmallVector<Value> zeroIndices(OpBuilder &b, Location loc, unsigned rank) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  return SmallVector<Value>(rank, zero);
+}
+
+} // namespace
+
+void mlir::rocdsl::populateHostKernelPatterns(HostTypeConverter &converter,
+                                              RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<FuncToHost, ProgramIdToHost, NumProgramsToHost, ReturnToHost,
+               EraseOnHost<BarrierOp>, EraseOnHost<WaitOp>,
+               EraseOnHost<SchedBarrierOp>>(converter, ctx);
+}
+
+void mlir::rocdsl::populateHostTilePatterns(HostTypeConverter &converter,
+                                            RewritePatternSet &patterns) {
+  using Rewriter = ConversionPatternRewriter;
+  addLambda<SplatOp>(patterns, converter,
+                     [](SplatOp op, SplatOp::Adaptor a, Type t, Rewriter &r) -> Value {
+                       return vector::BroadcastOp::create(r, op.getLoc(), t,
+                                                          a.getValue());
+                     });
+  addLambda<IotaOp>(patterns, converter,
+                    [](IotaOp op, IotaOp::Adaptor, Type t, Rewriter &r) -> Value {
+                      SmallVector<int32_t> values;
+                      for (int64_t i = 0; i < op.getType().getDimSize(0); ++i)
+                        values.push_back(op.getStart() + i);
+                      return arith::ConstantOp::create(
+                          r, op.getLoc(), t,
+                          DenseElementsAttr::get(cast<VectorType>(t),
+                                                 ArrayRef(values)));
+                    });
+  addLambda<ExpandDimsOp>(
+      patterns, converter,
+      [](ExpandDimsOp op, ExpandDimsOp::Adaptor a, Type t, Rewriter &r) -> Value {
+        return vector::ShapeCastOp::create(r, op.getLoc(), t, a.getSrc());
+      });
+  addLambda<BroadcastOp>(
+      patterns, converter,
+      [](BroadcastOp op, BroadcastOp::Adaptor a, Type t, Rewriter &r) -> Value {
+        return vector::BroadcastOp::create(r, op.getLoc(), t, a.getSrc());
+      });
+  addLambda<ConvertLayoutOp>(
+      patterns, converter,
+      [](ConvertLayoutOp, ConvertLayoutOp::Adaptor a, Type, Rewriter &) -> Value {
+        return a.getSrc(); // one thread holds the whole tile in any layout
+      });
+  addLambda<ReduceOp>(
+      patterns, converter,
+      [](ReduceOp op, ReduceOp::Adaptor a, Type t, Rewriter &r) -> Value {
+        Type element = op.getSrc().getType().getElementType();
+        auto kind = toCombiningKind(op.getKind(), isa<FloatType>(element));
+        if (op.getSrc().getType().getRank() == 1)
+          return vector::ReductionOp::create(r, op.getLoc(), kind, a.getSrc());
+        auto vt = cast<VectorType>(t);
+        Value init = arith::ConstantOp::create(
+            r, op.getLoc(), vt,
+            SplatElementsAttr::get(vt, getReductionIdentity(op.getKind(),
+                                                            element)));
+        SmallVector<bool> reduced(op.getSrc().getType().getRank(), false);
+        reduced[op.getAxis()] = true;
+        return vector::MultiDimReductionOp::create(r, op.getLoc(), a.getSrc(),
+                                                   init, reduced, kind);
+      });
+  addLambda<DotOp>(patterns, converter, lowerDot);
+  addLambda<LocalAllocOp>(
+      patterns, converter,
+      [](LocalAllocOp op, LocalAllocOp::Adaptor a, Type t, Rewriter &r) -> Value {
+        Value buffer =
+            memref::AllocaOp::create(r, op.getLoc(), cast<MemRefType>(t));
+        if (a.getInit())
+          vector::TransferWriteOp::create(
+              r, op.getLoc(), a.getInit(), buffer,
+              zeroIndices(r, op.getLoc(), op.getType().getRank()));
+        return buffer;
+      });
+  addLambda<LocalLoadOp>(
+      patterns, converter,
+      [](LocalLoadOp op, LocalLoadOp::Adaptor a, Type t, Rewriter &r) -> Value {
+        auto vt = cast<VectorType>(t);
+        Value pad = arith::ConstantOp::create(
+            r, op.getLoc(), r.getZeroAttr(vt.getElementType()));
+        return vector::TransferReadOp::create(
+            r, op.getLoc(), vt, a.getSrc(),
+            zeroIndices(r, op.getLoc(), vt.getRank()), pad);
+      });
+  addLambda<LocalStoreOp>(
+      patterns, converter,
+      [](LocalStoreOp op, LocalStoreOp::Adaptor a, Type, Rewriter &r) -> Value {
+        vector::TransferWriteOp::create(
+            r, op.getLoc(), a.getValue(), a.getDst(),
+            zeroIndices(r, op.getLoc(), op.getDst().getType().getRank()));
+        return Value();
+      });
+}

@@ -1,0 +1,250 @@
+//===- HostMemoryLowering.cpp - rocdsl.load/store on the CPU --------------===//
+//
+// A tile access is done row by row (the innermost dimension is contiguous).
+// Bounded rows copy exactly their valid prefix through a stack buffer with
+// llvm.intr.memcpy, so out-of-bounds memory is never touched and no
+// per-element masking is needed; explicit masks use masked load/store.
+//
+//===----------------------------------------------------------------------===//
+#include "HostPatterns.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+
+namespace {
+
+Value i64(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, v, 64);
+}
+
+Value toI64(OpBuilder &b, Location loc, Value v) {
+  return arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
+}
+
+/// Everything a row-by-row access needs.
+struct RowAccess {
+  RankedTensorType tile;
+  Value base;           // !llvm.ptr at the tile origin
+  ValueRange origin, strides, bounds;
+  Value mask;           // converted mask (n-D vector of i1) or null
+  unsigned alignment;   // bytes, from the vec promise
+
+  int64_t rowLength() const { return tile.getShape().back(); }
+  unsigned elementBytes() const {
+    return tile.getElementType().getIntOrFloatBitWidth() / 8;
+  }
+  VectorType rowType() const {
+    return VectorType::get({rowLength()}, tile.getElementType());
+  }
+
+  /// Calls `fn(leadingIndex)` for every row of the tile.
+  void forEachRow(function_ref<void(ArrayRef<int64_t>)> fn) const {
+    ArrayRef<int64_t> shape = tile.getShape().drop_back();
+    SmallVector<int64_t> index(shape.size(), 0);
+    while (true) {
+      fn(index);
+      int d = static_cast<int>(shape.size()) - 1;
+      for (; d >= 0; --d) {
+        if (++index[d] < shape[d])
+          break;
+        index[d] = 0;
+      }
+      if (d < 0)
+        return;
+    }
+  }
+
+  Value rowPointer(OpBuilder &b, Location loc, ArrayRef<int64_t> lead) const {
+    Value offset = i64(b, loc, 0);
+    for (auto [d, i] : llvm::enumerate(lead))
+      offset = arith::AddIOp::create(
+          b, loc, offset,
+          arith::MulIOp::create(b, loc, i64(b, loc, i),
+                                toI64(b, loc, strides[d])));
+    return LLVM::GEPOp::create(b, loc, base.getType(), tile.getElementType(),
+                               base, ValueRange{offset});
+  }
+
+  /// i1: this row lies inside the leading bounds.
+  Value rowInBounds(OpBuilder &b, Location loc, ArrayRef<int64_t> lead) const {
+    Value valid = arith::ConstantIntOp::create(b, loc, 1, 1);
+    for (auto [d, i] : llvm::enumerate(lead)) {
+      Value at = arith::AddIOp::create(
+          b, loc, origin[d], arith::ConstantIntOp::create(b, loc, i, 32));
+      valid = arith::AndIOp::create(
+          b, loc, valid,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, at,
+                                bounds[d]));
+    }
+    return valid;
+  }
+
+  /// Bytes of the row that are in bounds: a prefix, clamped to [0, row].
+  Value validBytes(OpBuilder &b, Location loc, ArrayRef<int64_t> lead) const {
+    Value left = toI64(b, loc,
+                       arith::SubIOp::create(b, loc, bounds.back(), origin.back()));
+    Value count = arith::MaxSIOp::create(
+        b, loc, i64(b, loc, 0),
+        arith::MinSIOp::create(b, loc, left, i64(b, loc, rowLength())));
+    count = arith::SelectOp::create(b, loc, rowInBounds(b, loc, lead), count,
+                                    i64(b, loc, 0));
+    return arith::MulIOp::create(b, loc, count, i64(b, loc, elementBytes()));
+  }
+
+  /// Per-element validity of a row: bounds and mask.
+  Value rowMask(OpBuilder &b, Location loc, ArrayRef<int64_t> lead) const {
+    auto maskType = VectorType::get({rowLength()}, b.getI1Type());
+    Value m = lead.empty() ? mask
+                           : vector::ExtractOp::create(b, loc, mask, lead)
+                                 .getResult();
+    if (bounds.empty())
+      return m;
+    SmallVector<int32_t> columns;
+    for (int64_t i = 0; i < rowLength(); ++i)
+      columns.push_back(i);
+    auto i32Row = VectorType::get({rowLength()}, b.getI32Type());
+    Value cols = arith::AddIOp::create(
+        b, loc,
+        arith::ConstantOp::create(b, loc, i32Row,
+                                  DenseElementsAttr::get(i32Row, ArrayRef(columns))),
+        vector::BroadcastOp::create(b, loc, i32Row, origin.back()));
+    Value inCols = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::slt, cols,
+        vector::BroadcastOp::create(b, loc, i32Row, bounds.back()));
+    Value inRow = vector::BroadcastOp::create(b, loc, maskType,
+                                              rowInBounds(b, loc, lead));
+    return arith::AndIOp::create(b, loc, m,
+                                 arith::AndIOp::create(b, loc, inCols, inRow));
+  }
+
+  /// A row-sized stack buffer, allocated once at function entry.
+  Value stackRow(OpBuilder &b, Location loc, Operation *op) const {
+    OpBuilder::InsertionGuard guard(b);
+    auto func = op->getParentOfType<func::FuncOp>();
+    b.setInsertionPointToStart(&func.getBody().front());
+    auto array = LLVM::LLVMArrayType::get(tile.getElementType(), rowLength());
+    return LLVM::AllocaOp::create(b, loc, base.getType(), array,
+                                  i64(b, loc, 1), /*alignment=*/16);
+  }
+};
+
+template <typename OpTy>
+RowAccess makeAccess(OpTy op, typename OpTy::Adaptor adaptor,
+                     RankedTensorType tile, OpBuilder &b) {
+  Location loc = op.getLoc();
+  unsigned rank = tile.getRank();
+  Value offset = toI64(b, loc, adaptor.getOrigin()[rank - 1]);
+  for (unsigned d = 0; d + 1 < rank; ++d)
+    offset = arith::AddIOp::create(
+        b, loc, offset,
+        arith::MulIOp::create(b, loc, toI64(b, loc, adaptor.getOrigin()[d]),
+                              toI64(b, loc, adaptor.getStrides()[d])));
+  Value base = LLVM::GEPOp::create(b, loc, adaptor.getPtr().getType(),
+                                   tile.getElementType(), adaptor.getPtr(),
+                                   ValueRange{offset});
+  unsigned bytes = tile.getElementType().getIntOrFloatBitWidth() / 8;
+  return RowAccess{tile,
+                   base,
+                   adaptor.getOrigin(),
+                   adaptor.getStrides(),
+                   adaptor.getBounds(),
+                   adaptor.getMask(),
+                   static_cast<unsigned>(op.getVec()) * bytes};
+}
+
+struct LoadToHost : OpConversionPattern<LoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RowAccess access = makeAccess(op, adaptor, op.getType(), rewriter);
+    VectorType rowType = access.rowType();
+    auto resultType = cast<VectorType>(getTypeConverter()->convertType(op.getType()));
+    Value padding =
+        adaptor.getOther()
+            ? vector::BroadcastOp::create(rewriter, loc, rowType,
+                                          adaptor.getOther())
+                  .getResult()
+            : arith::ConstantOp::create(rewriter, loc, rowType,
+                                        rewriter.getZeroAttr(rowType))
+                  .getResult();
+    Value buffer;
+    if (!access.bounds.empty() && !access.mask)
+      buffer = access.stackRow(rewriter, loc, op);
+
+    Value result = arith::ConstantOp::create(rewriter, loc, resultType,
+                                             rewriter.getZeroAttr(resultType));
+    access.forEachRow([&](ArrayRef<int64_t> lead) {
+      Value rowPtr = access.rowPointer(rewriter, loc, lead);
+      Value row;
+      if (access.mask) {
+        row = LLVM::MaskedLoadOp::create(
+            rewriter, loc, rowType, rowPtr, access.rowMask(rewriter, loc, lead),
+            padding, access.alignment);
+      } else if (buffer) {
+        LLVM::StoreOp::create(rewriter, loc, padding, buffer, 16);
+        LLVM::MemcpyOp::create(rewriter, loc, buffer, rowPtr,
+                               access.validBytes(rewriter, loc, lead),
+                               /*isVolatile=*/false);
+        row = LLVM::LoadOp::create(rewriter, loc, rowType, buffer, 16);
+      } else {
+        row = LLVM::LoadOp::create(rewriter, loc, rowType, rowPtr,
+                                   access.alignment);
+      }
+      result = lead.empty() ? row
+                            : vector::InsertOp::create(rewriter, loc, row,
+                                                       result, lead)
+                                  .getResult();
+    });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct StoreToHost : OpConversionPattern<StoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RowAccess access =
+        makeAccess(op, adaptor, op.getValue().getType(), rewriter);
+    Value buffer;
+    if (!access.bounds.empty() && !access.mask)
+      buffer = access.stackRow(rewriter, loc, op);
+    access.forEachRow([&](ArrayRef<int64_t> lead) {
+      Value rowPtr = access.rowPointer(rewriter, loc, lead);
+      Value row = lead.empty() ? adaptor.getValue()
+                               : vector::ExtractOp::create(
+                                     rewriter, loc, adaptor.getValue(), lead)
+                                     .getResult();
+      if (access.mask) {
+        LLVM::MaskedStoreOp::create(rewriter, loc, row, rowPtr,
+                                    access.rowMask(rewriter, loc, lead),
+                                    access.alignment);
+      } else if (buffer) {
+        LLVM::StoreOp::create(rewriter, loc, row, buffer, 16);
+        LLVM::MemcpyOp::create(rewriter, loc, rowPtr, buffer,
+                               access.validBytes(rewriter, loc, lead),
+                               /*isVolatile=*/false);
+      } else {
+        LLVM::StoreOp::create(rewriter, loc, row, rowPtr, access.alignment);
+      }
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::rocdsl::populateHostMemoryPatterns(HostTypeConverter &converter,
+                                              RewritePatternSet &patterns) {
+  patterns.add<LoadToHost, StoreToHost>(converter, patterns.getContext());
+}

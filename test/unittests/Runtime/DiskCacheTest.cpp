@@ -1,0 +1,776 @@
+//===- DiskCacheTest.cpp - compiled-kernel cache tiers and logging --------===//
+#include "rocdsl/Runtime/DiskCache.h"
+#include "rocdsl/Runtime/Log.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+
+namespace {
+
+const char *const kDigest =
+    "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+
+bool fileExists(const std::string &path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+void writeFile(const std::string &path, const std::string &contents) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << contents;
+}
+
+/// Every byte value, several times.
+std::string makeBinaryPayload(size_t size) {
+  std::string payload(size, '\0');
+  for (size_t i = 0; i < size; ++i)
+    payload[i] = static_cast<char>((i * 131 + i / 256) & 0xff);
+  return payload;
+}
+
+std::vector<std::string> splitLines(llvm::StringRef text) {
+  llvm::SmallVector<llvm::StringRef> parts;
+  text.split(parts, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  return std::vector<std::string>(parts.begin(), parts.end());
+}
+
+/// A fresh temporary directory, captured warnings, and the cache environment
+/// variables restored afterwards.
+class DiskCacheTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    const char *base = std::getenv("TMPDIR");
+    std::string pattern =
+        std::string(base && *base ? base : "/tmp") + "/rocdsl-cache-test.XXXXXX";
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr) << pattern;
+    tmp = pattern;
+    for (const char *name : kEnvNames) {
+      const char *value = std::getenv(name);
+      savedEnv.emplace_back(name, value ? std::optional<std::string>(value)
+                                        : std::nullopt);
+    }
+    previousHandler = setLogHandler([this](LogLevel level, llvm::StringRef msg) {
+      // Called under the log mutex: no extra locking needed.
+      if (level == LogLevel::Warning)
+        warnings.push_back(msg.str());
+    });
+  }
+
+  void TearDown() override {
+    setLogHandler(std::move(previousHandler));
+    for (const auto &[name, value] : savedEnv) {
+      if (value)
+        ::setenv(name.c_str(), value->c_str(), 1);
+      else
+        ::unsetenv(name.c_str());
+    }
+    if (!tmp.empty()) {
+      // Undo the permission changes some tests make before deleting.
+      ::chmod(tmp.c_str(), 0700);
+      EXPECT_FALSE(llvm::sys::fs::remove_directories(tmp)) << tmp;
+    }
+  }
+
+  /// Warnings so far that contain all of `needles`.
+  size_t countWarnings(std::initializer_list<llvm::StringRef> needles) {
+    size_t count = 0;
+    for (const std::string &warning : warnings)
+      if (llvm::all_of(needles, [&](llvm::StringRef needle) {
+            return llvm::StringRef(warning).contains(needle);
+          }))
+        ++count;
+    return count;
+  }
+
+  std::string allWarnings() const { return llvm::join(warnings, "\n"); }
+
+  std::string path(llvm::StringRef name) const {
+    return (llvm::Twine(tmp) + "/" + name).str();
+  }
+
+  /// Stores `payload` and returns the entry file's path.
+  std::string storeEntry(DiskCache &cache, const std::string &payload) {
+    llvm::Error err = cache.store(kDigest, payload);
+    EXPECT_FALSE(err) << llvm::toString(std::move(err));
+    std::string entry = cache.getEntryPath(kDigest);
+    EXPECT_TRUE(fileExists(entry)) << entry;
+    return entry;
+  }
+
+  /// load() of kDigest, which must not fail.
+  std::optional<std::string> loadEntry(DiskCache &cache) {
+    llvm::Expected<std::optional<std::string>> loaded = cache.load(kDigest);
+    if (!loaded) {
+      ADD_FAILURE() << llvm::toString(loaded.takeError());
+      return std::nullopt;
+    }
+    return *loaded;
+  }
+
+  static constexpr const char *kEnvNames[] = {
+      "ROCDSL_CACHE_DIR", "ROCDSL_CACHE_DISABLE", "XDG_CACHE_HOME", "HOME"};
+
+  std::string tmp;
+  std::vector<std::pair<std::string, std::optional<std::string>>> savedEnv;
+  std::vector<std::string> warnings;
+  LogHandler previousHandler;
+};
+
+//===----------------------------------------------------------------------===//
+// Store / load
+//===----------------------------------------------------------------------===//
+
+TEST_F(DiskCacheTest, StoreLoadRoundTrip) {
+  DiskCache cache(path("cache"));
+  std::string payload = makeBinaryPayload(300 * 1024);
+  std::string entry = storeEntry(cache, payload);
+  EXPECT_EQ(entry, path("cache") + "/" + kDigest + ".rocdsl");
+
+  std::optional<std::string> loaded = loadEntry(cache);
+  ASSERT_TRUE(loaded);
+  EXPECT_TRUE(*loaded == payload) << "payload differs after round trip";
+
+  // The file is the documented header followed by the payload.
+  std::string contents = readFile(entry);
+  ASSERT_EQ(contents.size(), DiskCache::kHeaderSize + payload.size());
+  EXPECT_EQ(contents.substr(0, 8), "ROCDSLKC");
+  EXPECT_TRUE(contents.substr(DiskCache::kHeaderSize) == payload);
+
+  // An empty payload is a valid entry, not a miss.
+  ASSERT_FALSE(llvm::errorToBool(cache.store("empty", "")));
+  llvm::Expected<std::optional<std::string>> empty = cache.load("empty");
+  ASSERT_TRUE(bool(empty)) << llvm::toString(empty.takeError());
+  ASSERT_TRUE(empty->has_value());
+  EXPECT_EQ(**empty, "");
+  EXPECT_EQ(warnings.size(), 0u) << allWarnings();
+}
+
+TEST_F(DiskCacheTest, StoreReplacesAndLeavesNoTemporaryFiles) {
+  DiskCache cache(tmp);
+  storeEntry(cache, "first");
+  storeEntry(cache, "second");
+  EXPECT_EQ(loadEntry(cache), std::optional<std::string>("second"));
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(tmp, ec), end; it != end && !ec;
+       it.increment(ec))
+    EXPECT_FALSE(llvm::StringRef(it->path()).contains(".tmp."))
+        << "left behind: " << it->path();
+  EXPECT_FALSE(ec) << ec.message();
+}
+
+TEST_F(DiskCacheTest, MissingEntryIsNotAnError) {
+  DiskCache cache(path("never-created"));
+  EXPECT_EQ(loadEntry(cache), std::nullopt);
+  // Reading does not create the directory.
+  EXPECT_FALSE(fileExists(path("never-created")));
+}
+
+TEST_F(DiskCacheTest, RemoveDeletesEntry) {
+  DiskCache cache(tmp);
+  std::string entry = storeEntry(cache, "payload");
+  EXPECT_FALSE(llvm::errorToBool(cache.remove(kDigest)));
+  EXPECT_FALSE(fileExists(entry));
+  EXPECT_EQ(loadEntry(cache), std::nullopt);
+  // Removing what is not there succeeds.
+  EXPECT_FALSE(llvm::errorToBool(cache.remove(kDigest)));
+}
+
+TEST_F(DiskCacheTest, InvalidDigestsAreRejected) {
+  DiskCache cache(path("cache"));
+  int compiles = 0;
+  auto compile = [&]() -> llvm::Expected<std::string> {
+    ++compiles;
+    return std::string("payload");
+  };
+  for (llvm::StringRef digest :
+       {"", "../escape", "a/b", "a.b", "with space", std::string(129, 'a')}) {
+    llvm::Error err = cache.store(digest, "x");
+    ASSERT_TRUE(bool(err)) << "'" << digest.str() << "'";
+    EXPECT_NE(llvm::toString(std::move(err)).find("invalid cache digest"),
+              std::string::npos);
+    EXPECT_TRUE(llvm::errorToBool(cache.load(digest).takeError()));
+    EXPECT_TRUE(llvm::errorToBool(cache.remove(digest)));
+    CacheTier tier = CacheTier::Disk;
+    EXPECT_TRUE(llvm::errorToBool(
+        cache.getOrCompute(digest, compile, tier).takeError()));
+  }
+  EXPECT_EQ(compiles, 0);
+  EXPECT_FALSE(fileExists(path("escape")));
+  EXPECT_TRUE(DiskCache::isValidDigest(kDigest));
+  EXPECT_TRUE(DiskCache::isValidDigest(std::string(128, 'a')));
+}
+
+TEST_F(DiskCacheTest, DirectoryIsCreatedOnDemandWithMode0700) {
+  std::string dir = path("a/b/c");
+  DiskCache cache(dir);
+  EXPECT_EQ(cache.directory(), dir);
+  EXPECT_FALSE(fileExists(path("a")));
+  storeEntry(cache, "payload");
+  struct stat st;
+  ASSERT_EQ(::stat(dir.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISDIR(st.st_mode));
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+}
+
+//===----------------------------------------------------------------------===//
+// Environment
+//===----------------------------------------------------------------------===//
+
+TEST_F(DiskCacheTest, CacheDirEnvironmentVariableIsHonoured) {
+  std::string dir = path("from-env");
+  ::setenv("ROCDSL_CACHE_DIR", dir.c_str(), 1);
+  ::unsetenv("ROCDSL_CACHE_DISABLE");
+  ::setenv("XDG_CACHE_HOME", path("xdg").c_str(), 1);
+  std::unique_ptr<DiskCache> cache = DiskCache::fromEnvironment();
+  ASSERT_TRUE(cache);
+  EXPECT_EQ(cache->directory(), dir);
+
+  CacheTier tier = CacheTier::Disk;
+  llvm::Expected<std::string> payload = cache->getOrCompute(
+      kDigest, [] { return llvm::Expected<std::string>("code object"); }, tier);
+  ASSERT_TRUE(bool(payload)) << llvm::toString(payload.takeError());
+  EXPECT_EQ(tier, CacheTier::Miss);
+  EXPECT_TRUE(fileExists(dir + "/" + kDigest + ".rocdsl"));
+  EXPECT_FALSE(fileExists(path("xdg")));
+
+  // Another cache from the same environment sees the entry.
+  std::unique_ptr<DiskCache> other = DiskCache::fromEnvironment();
+  ASSERT_TRUE(other);
+  int compiles = 0;
+  payload = other->getOrCompute(
+      kDigest,
+      [&]() -> llvm::Expected<std::string> {
+        ++compiles;
+        return std::string("recompiled");
+      },
+      tier);
+  ASSERT_TRUE(bool(payload)) << llvm::toString(payload.takeError());
+  EXPECT_EQ(*payload, "code object");
+  EXPECT_EQ(tier, CacheTier::Disk);
+  EXPECT_EQ(compiles, 0);
+}
+
+TEST_F(DiskCacheTest, DefaultDirectoryFollowsXdgThenHome) {
+  ::unsetenv("ROCDSL_CACHE_DIR");
+  ::unsetenv("ROCDSL_CACHE_DISABLE");
+  ::setenv("XDG_CACHE_HOME", path("xdg").c_str(), 1);
+  ::setenv("HOME", path("home").c_str(), 1);
+  EXPECT_EQ(DiskCache::getDirectoryFromEnvironment(), path("xdg/rocdsl"));
+
+  // The XDG specification says to ignore a relative XDG_CACHE_HOME.
+  ::setenv("XDG_CACHE_HOME", "relative/dir", 1);
+  EXPECT_EQ(DiskCache::getDirectoryFromEnvironment(),
+            path("home/.cache/rocdsl"));
+  ::unsetenv("XDG_CACHE_HOME");
+  EXPECT_EQ(DiskCache::getDirectoryFromEnvironment(),
+            path("home/.cache/rocdsl"));
+  std::unique_ptr<DiskCache> cache = DiskCache::fromEnvironment();
+  ASSERT_TRUE(cache);
+  EXPECT_EQ(cache->directory(), path("home/.cache/rocdsl"));
+
+  ::unsetenv("HOME");
+  EXPECT_EQ(DiskCache::getDirectoryFromEnvironment(), std::nullopt);
+  EXPECT_EQ(DiskCache::fromEnvironment(), nullptr);
+}
+
+TEST_F(DiskCacheTest, DisableEnvironmentVariableTurnsDiskTierOff) {
+  ::setenv("ROCDSL_CACHE_DIR", path("cache").c_str(), 1);
+  ::setenv("ROCDSL_CACHE_DISABLE", "1", 1);
+  EXPECT_TRUE(DiskCache::isDisabledByEnvironment());
+  EXPECT_EQ(DiskCache::fromEnvironment(), nullptr);
+  EXPECT_FALSE(fileExists(path("cache")));
+
+  for (const char *off : {"0", "", "false", "off"}) {
+    ::setenv("ROCDSL_CACHE_DISABLE", off, 1);
+    EXPECT_FALSE(DiskCache::isDisabledByEnvironment()) << "'" << off << "'";
+    EXPECT_NE(DiskCache::fromEnvironment(), nullptr) << "'" << off << "'";
+  }
+  ::unsetenv("ROCDSL_CACHE_DISABLE");
+  EXPECT_NE(DiskCache::fromEnvironment(), nullptr);
+}
+
+//===----------------------------------------------------------------------===//
+// getOrCompute
+//===----------------------------------------------------------------------===//
+
+TEST_F(DiskCacheTest, GetOrComputeCompilesOnceThenReadsDisk) {
+  DiskCache cache(tmp);
+  int compiles = 0;
+  auto compile = [&]() -> llvm::Expected<std::string> {
+    ++compiles;
+    return "code object #" + std::to_string(compiles);
+  };
+  CacheTier tier = CacheTier::Disk;
+  llvm::Expected<std::string> first = cache.getOrCompute(kDigest, compile, tier);
+  ASSERT_TRUE(bool(first)) << llvm::toString(first.takeError());
+  EXPECT_EQ(*first, "code object #1");
+  EXPECT_EQ(tier, CacheTier::Miss);
+  EXPECT_TRUE(fileExists(cache.getLockPath(kDigest)));
+
+  llvm::Expected<std::string> second =
+      cache.getOrCompute(kDigest, compile, tier);
+  ASSERT_TRUE(bool(second)) << llvm::toString(second.takeError());
+  EXPECT_EQ(*second, "code object #1");
+  EXPECT_EQ(tier, CacheTier::Disk);
+  EXPECT_EQ(compiles, 1);
+  EXPECT_EQ(getCacheTierName(tier), "disk");
+}
+
+TEST_F(DiskCacheTest, CompileErrorIsReturnedAndNothingIsStored) {
+  DiskCache cache(tmp);
+  CacheTier tier = CacheTier::Disk;
+  llvm::Expected<std::string> result = cache.getOrCompute(
+      kDigest,
+      []() -> llvm::Expected<std::string> {
+        return llvm::createStringError("lowering failed");
+      },
+      tier);
+  ASSERT_FALSE(bool(result));
+  EXPECT_EQ(llvm::toString(result.takeError()), "lowering failed");
+  EXPECT_EQ(tier, CacheTier::Miss);
+  EXPECT_FALSE(fileExists(cache.getEntryPath(kDigest)));
+
+  // The lock was released: the next call compiles.
+  result = cache.getOrCompute(
+      kDigest, [] { return llvm::Expected<std::string>("ok"); }, tier);
+  ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
+  EXPECT_EQ(*result, "ok");
+  EXPECT_EQ(tier, CacheTier::Miss);
+}
+
+TEST_F(DiskCacheTest, UnusableDirectoryStillCompilesAndWarnsOnce) {
+  // A regular file where a directory should be: fails even for root.
+  writeFile(path("file"), "not a directory");
+  std::string dir = path("file/cache");
+  DiskCache cache(dir);
+  int compiles = 0;
+  auto compile = [&]() -> llvm::Expected<std::string> {
+    ++compiles;
+    return std::string("code object");
+  };
+  for (int i = 0; i < 3; ++i) {
+    CacheTier tier = CacheTier::Disk;
+    llvm::Expected<std::string> payload =
+        cache.getOrCompute(kDigest, compile, tier);
+    ASSERT_TRUE(bool(payload)) << llvm::toString(payload.takeError());
+    EXPECT_EQ(*payload, "code object");
+    EXPECT_EQ(tier, CacheTier::Miss);
+  }
+  EXPECT_EQ(compiles, 3);
+  EXPECT_EQ(warnings.size(), 1u) << allWarnings();
+  EXPECT_EQ(countWarnings({dir, "not cached on disk"}), 1u) << allWarnings();
+
+  // The direct API reports the path in an llvm::Error.
+  llvm::Error err = cache.store(kDigest, "x");
+  ASSERT_TRUE(bool(err));
+  EXPECT_NE(llvm::toString(std::move(err)).find(dir), std::string::npos);
+}
+
+TEST_F(DiskCacheTest, ReadOnlyEntryDirectoryStillCompiles) {
+  if (::geteuid() == 0)
+    GTEST_SKIP() << "root ignores directory permissions";
+  std::string dir = path("ro");
+  DiskCache cache(dir);
+  storeEntry(cache, "old");
+  ASSERT_FALSE(llvm::errorToBool(cache.remove(kDigest)));
+  ASSERT_EQ(::chmod(dir.c_str(), 0500), 0);
+  CacheTier tier = CacheTier::Disk;
+  llvm::Expected<std::string> payload = cache.getOrCompute(
+      kDigest, [] { return llvm::Expected<std::string>("new"); }, tier);
+  ::chmod(dir.c_str(), 0700);
+  ASSERT_TRUE(bool(payload)) << llvm::toString(payload.takeError());
+  EXPECT_EQ(*payload, "new");
+  EXPECT_EQ(tier, CacheTier::Miss);
+  EXPECT_EQ(countWarnings({dir}), 1u) << allWarnings();
+}
+
+//===----------------------------------------------------------------------===//
+// Damaged entries
+//===----------------------------------------------------------------------===//
+
+TEST_F(DiskCacheTest, TruncatedEntryIsReportedOnceAndRebuilt) {
+  DiskCache cache(tmp);
+  std::string entry = storeEntry(cache, "original code object payload");
+  ASSERT_EQ(::truncate(entry.c_str(), readFile(entry).size() - 5), 0);
+
+  int compiles = 0;
+  auto compile = [&]() -> llvm::Expected<std::string> {
+    ++compiles;
+    return std::string("rebuilt code object payload");
+  };
+  CacheTier tier = CacheTier::Disk;
+  llvm::Expected<std::string> payload =
+      cache.getOrCompute(kDigest, compile, tier);
+  ASSERT_TRUE(bool(payload)) << llvm::toString(payload.takeError());
+  EXPECT_EQ(*payload, "rebuilt code object payload");
+  EXPECT_EQ(tier, CacheTier::Miss);
+  EXPECT_EQ(compiles, 1);
+  EXPECT_EQ(warnings.size(), 1u) << allWarnings();
+  EXPECT_EQ(countWarnings({entry, "truncated"}), 1u) << allWarnings();
+
+  // The rebuilt entry is on disk, valid, and used from now on.
+  EXPECT_EQ(loadEntry(cache),
+            std::optional<std::string>("rebuilt code object payload"));
+  payload = cache.getOrCompute(kDigest, compile, tier);
+  ASSERT_TRUE(bool(payload)) << llvm::toString(payload.takeError());
+  EXPECT_EQ(*payload, "rebuilt code object payload");
+  EXPECT_EQ(tier, CacheTier::Disk);
+  EXPECT_EQ(compiles, 1);
+  EXPECT_EQ(warnings.size(), 1u) << allWarnings();
+}
+
+TEST_F(DiskCacheTest, TruncatedHeaderIsDetected) {
+  DiskCache cache(tmp);
+  std::string entry = storeEntry(cache, "payload");
+  ASSERT_EQ(::truncate(entry.c_str(), 20), 0);
+  EXPECT_EQ(loadEntry(cache), std::nullopt);
+  EXPECT_EQ(countWarnings({entry, "truncated", "header"}), 1u) << allWarnings();
+  EXPECT_FALSE(fileExists(entry));
+  // Deleted, so not reported again.
+  EXPECT_EQ(loadEntry(cache), std::nullopt);
+  EXPECT_EQ(warnings.size(), 1u) << allWarnings();
+}
+
+TEST_F(DiskCacheTest, FlippedPayloadByteIsDetected) {
+  DiskCache cache(tmp);
+  std::string payload = makeBinaryPayload(4096);
+  std::string entry = storeEntry(cache, payload);
+  std::string contents = readFile(entry);
+  contents[DiskCache::kHeaderSize + 1000] ^= 0x01;
+  writeFile(entry, contents);
+
+  EXPECT_EQ(loadEntry(cache), std::nullopt);
+  EXPECT_EQ(warnings.size(), 1u) << allWarnings();
+  EXPECT_EQ(countWarnings({entry, "checksum"}), 1u) << allWarnings();
+  EXPECT_FALSE(fileExists(entry));
+  EXPECT_EQ(loadEntry(cache), std::nullopt);
+  EXPECT_EQ(warnings.size(), 1u) << allWarnings();
+}
+
+TEST_F(DiskCacheTest, FlippedChecksumByteIsDetected) {
+  DiskCache cache(tmp);
+  std::string entry = storeEntry(cache, "payload");
+  std::string contents = readFile(entry);
+  contents[25] ^= 0x80;
+  writeFile(entry, contents);
+  EXPECT_EQ(loadEntry(cache), std::nullopt);
+  EXPECT_EQ(countWarnings({entry, "checksum"}), 1u) << allWarnings();
+}
+
+TEST_F(DiskCacheTest, BadMagicIsDetected) {
+  DiskCache cache(tmp);
+  std::string entry = storeEntry(cache, "payload");
+  std::string contents = readFile(entry);
+  contents[0] = 'X';
+  writeFile(entry, contents);
+
+  CacheTier tier = CacheTier::Disk;
+  llvm::Expected<std::string> result = cache.getOrCompute(
+      kDigest, [] { return llvm::Expected<std::string>("fresh"); }, tier);
+  ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
+  EXPECT_EQ(*result, "fresh");
+  EXPECT_EQ(tier, CacheTier::Miss);
+  EXPECT_EQ(warnings.size(), 1u) << allWarnings();
+  EXPECT_EQ(countWarnings({entry, "magic"}), 1u) << allWarnings();
+}
+
+TEST_F(DiskCacheTest, OtherFormatVersionIsDetected) {
+  DiskCache cache(tmp);
+  std::string entry = storeEntry(cache, "payload");
+  std::string contents = readFile(entry);
+  contents[8] = static_cast<char>(DiskCache::kFormatVersion + 1);
+  writeFile(entry, contents);
+  EXPECT_EQ(loadEntry(cache), std::nullopt);
+  EXPECT_EQ(countWarnings({entry, "version"}), 1u) << allWarnings();
+  EXPECT_FALSE(fileExists(entry));
+}
+
+TEST_F(DiskCacheTest, TrailingBytesAreDetected) {
+  DiskCache cache(tmp);
+  std::string entry = storeEntry(cache, "payload");
+  writeFile(entry, readFile(entry) + "junk");
+  EXPECT_EQ(loadEntry(cache), std::nullopt);
+  EXPECT_EQ(countWarnings({entry, "size mismatch"}), 1u) << allWarnings();
+}
+
+TEST_F(DiskCacheTest, EmptyEntryFileIsDetected) {
+  DiskCache cache(tmp);
+  std::string entry = storeEntry(cache, "payload");
+  writeFile(entry, "");
+  EXPECT_EQ(loadEntry(cache), std::nullopt);
+  EXPECT_EQ(countWarnings({entry, "truncated"}), 1u) << allWarnings();
+}
+
+//===----------------------------------------------------------------------===//
+// Concurrency
+//===----------------------------------------------------------------------===//
+
+/// Body of one child process of ConcurrentProcessesCompileOnce. Returns the
+/// exit code.
+int runCompilingChild(int gateFd, const std::string &dir,
+                      const std::string &counterPath,
+                      const std::string &resultPath) {
+  // Wait until the parent closes the gate, so that all children start at
+  // once.
+  char byte;
+  while (::read(gateFd, &byte, 1) < 0 && errno == EINTR) {
+  }
+  ::close(gateFd);
+
+  DiskCache cache(dir);
+  CacheTier tier = CacheTier::Disk;
+  llvm::Expected<std::string> payload = cache.getOrCompute(
+      kDigest,
+      [&]() -> llvm::Expected<std::string> {
+        ::usleep(200 * 1000);
+        int fd = ::open(counterPath.c_str(),
+                        O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+        if (fd < 0)
+          return llvm::createStringError("cannot open counter file");
+        std::string line = "compiled by " + std::to_string(::getpid()) + "\n";
+        bool ok = ::write(fd, line.data(), line.size()) ==
+                  static_cast<ssize_t>(line.size());
+        ::close(fd);
+        if (!ok)
+          return llvm::createStringError("cannot write counter file");
+        return "code object of " + std::to_string(::getpid());
+      },
+      tier);
+  if (!payload) {
+    llvm::consumeError(payload.takeError());
+    return 2;
+  }
+  std::ofstream out(resultPath, std::ios::binary);
+  out << getCacheTierName(tier).str() << "\n"
+      << ::getpid() << "\n"
+      << *payload << "\n";
+  out.close();
+  return out ? 0 : 3;
+}
+
+TEST_F(DiskCacheTest, ConcurrentProcessesCompileOnce) {
+  constexpr int kChildren = 8;
+  std::string dir = path("shared");
+  std::string counterPath = path("compile-count");
+  int gate[2];
+  ASSERT_EQ(::pipe(gate), 0);
+
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::vector<pid_t> children;
+  for (int i = 0; i < kChildren; ++i) {
+    pid_t pid = ::fork();
+    if (pid == 0) {
+      ::close(gate[1]);
+      ::_exit(runCompilingChild(gate[0], dir, counterPath,
+                                path("result." + std::to_string(i))));
+    }
+    EXPECT_GT(pid, 0) << "fork failed";
+    if (pid < 0)
+      break;
+    children.push_back(pid);
+  }
+  ::close(gate[0]);
+  ::close(gate[1]); // Starts the children.
+
+  for (pid_t pid : children) {
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status)) << "child " << pid << " status " << status;
+    EXPECT_EQ(WEXITSTATUS(status), 0) << "child " << pid;
+  }
+  ASSERT_EQ(children.size(), static_cast<size_t>(kChildren));
+
+  // Compiled exactly once.
+  std::vector<std::string> lines = splitLines(readFile(counterPath));
+  ASSERT_EQ(lines.size(), 1u) << readFile(counterPath);
+
+  // Every child got the payload of the one that compiled, which reported a
+  // miss; the others read it from disk.
+  std::string compiledPayload;
+  int misses = 0, diskHits = 0;
+  std::set<std::string> payloads;
+  for (int i = 0; i < kChildren; ++i) {
+    std::vector<std::string> result =
+        splitLines(readFile(path("result." + std::to_string(i))));
+    ASSERT_EQ(result.size(), 3u) << "child " << i;
+    payloads.insert(result[2]);
+    if (result[0] == "miss") {
+      ++misses;
+      EXPECT_EQ(lines[0], "compiled by " + result[1]);
+      compiledPayload = result[2];
+    } else if (result[0] == "disk") {
+      ++diskHits;
+    }
+  }
+  EXPECT_EQ(misses, 1);
+  EXPECT_EQ(diskHits, kChildren - 1);
+  EXPECT_EQ(payloads.size(), 1u);
+  EXPECT_EQ(*payloads.begin(), compiledPayload);
+
+  DiskCache cache(dir);
+  EXPECT_EQ(loadEntry(cache), std::optional<std::string>(compiledPayload));
+  EXPECT_EQ(warnings.size(), 0u) << allWarnings();
+}
+
+TEST_F(DiskCacheTest, ConcurrentThreadsCompileOnce) {
+  constexpr int kThreads = 8;
+  DiskCache shared(tmp);
+  std::atomic<int> compiles{0};
+  std::vector<std::string> payloads(kThreads);
+  std::vector<CacheTier> tiers(kThreads, CacheTier::Memory);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i) {
+    threads.emplace_back([&, i] {
+      // Half share one DiskCache, half have their own.
+      DiskCache own(tmp);
+      DiskCache &cache = i % 2 ? shared : own;
+      llvm::Expected<std::string> payload = cache.getOrCompute(
+          kDigest,
+          [&]() -> llvm::Expected<std::string> {
+            int n = ++compiles;
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            return "code object #" + std::to_string(n);
+          },
+          tiers[i]);
+      if (payload)
+        payloads[i] = *payload;
+      else
+        payloads[i] = "error: " + llvm::toString(payload.takeError());
+    });
+  }
+  for (std::thread &thread : threads)
+    thread.join();
+  EXPECT_EQ(compiles.load(), 1);
+  for (int i = 0; i < kThreads; ++i)
+    EXPECT_EQ(payloads[i], "code object #1") << "thread " << i;
+  EXPECT_EQ(llvm::count(tiers, CacheTier::Miss), 1);
+  EXPECT_EQ(llvm::count(tiers, CacheTier::Disk), kThreads - 1);
+}
+
+//===----------------------------------------------------------------------===//
+// MemoryCache
+//===----------------------------------------------------------------------===//
+
+TEST(MemoryCacheTest, ReturnsTheSameObjectAndCounts) {
+  MemoryCache<std::string> cache;
+  EXPECT_EQ(cache.lookup("k"), nullptr);
+  EXPECT_EQ(cache.hits(), 0u);
+  EXPECT_EQ(cache.misses(), 1u);
+
+  auto first = std::make_shared<std::string>("first");
+  auto second = std::make_shared<std::string>("second");
+  EXPECT_EQ(cache.insert("k", first), first);
+  // The later insert loses and gets the present object.
+  EXPECT_EQ(cache.insert("k", second), first);
+  EXPECT_EQ(cache.size(), 1u);
+
+  EXPECT_EQ(cache.lookup("k"), first);
+  EXPECT_EQ(cache.lookup("k"), first);
+  EXPECT_EQ(cache.hits(), 2u);
+  EXPECT_EQ(cache.misses(), 1u);
+
+  EXPECT_EQ(cache.lookup("other"), nullptr);
+  EXPECT_EQ(cache.misses(), 2u);
+  EXPECT_TRUE(cache.erase("k"));
+  EXPECT_FALSE(cache.erase("k"));
+  EXPECT_EQ(cache.lookup("k"), nullptr);
+  EXPECT_EQ(cache.misses(), 3u);
+  EXPECT_EQ(cache.hits(), 2u);
+}
+
+TEST(MemoryCacheTest, ConcurrentUsersShareOneObject) {
+  constexpr int kThreads = 8, kRounds = 500;
+  MemoryCache<int> cache;
+  std::vector<std::vector<const int *>> seen(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int r = 0; r < kRounds; ++r) {
+        std::string digest = "kernel" + std::to_string(r % 4);
+        std::shared_ptr<int> value = cache.lookup(digest);
+        if (!value)
+          value = cache.insert(digest, std::make_shared<int>(t));
+        seen[t].push_back(value.get());
+      }
+    });
+  }
+  for (std::thread &thread : threads)
+    thread.join();
+
+  EXPECT_EQ(cache.size(), 4u);
+  // Every user of a digest got the object now cached for it.
+  for (int r = 0; r < kRounds; ++r) {
+    std::shared_ptr<int> cached =
+        cache.lookup("kernel" + std::to_string(r % 4));
+    ASSERT_NE(cached, nullptr);
+    for (int t = 0; t < kThreads; ++t)
+      ASSERT_EQ(seen[t][r], cached.get()) << "thread " << t << " round " << r;
+  }
+  // Each thread misses a digest at most once; all other lookups hit.
+  uint64_t threadLookups = uint64_t(kThreads) * kRounds;
+  EXPECT_GE(cache.misses(), 4u);
+  EXPECT_LE(cache.misses(), uint64_t(kThreads) * 4);
+  EXPECT_EQ(cache.hits() + cache.misses(), threadLookups + kRounds);
+}
+
+//===----------------------------------------------------------------------===//
+// Log
+//===----------------------------------------------------------------------===//
+
+TEST(LogTest, ParsesLevels) {
+  EXPECT_EQ(parseLogLevel(""), LogLevel::Warning);
+  EXPECT_EQ(parseLogLevel("warning"), LogLevel::Warning);
+  EXPECT_EQ(parseLogLevel("info"), LogLevel::Info);
+  EXPECT_EQ(parseLogLevel("INFO"), LogLevel::Info);
+  EXPECT_EQ(parseLogLevel("debug"), LogLevel::Debug);
+  EXPECT_EQ(parseLogLevel("verbose"), std::nullopt);
+  EXPECT_TRUE(logEnabled(LogLevel::Warning));
+}
+
+TEST(LogTest, HandlerReceivesEnabledMessagesOnly) {
+  std::vector<std::pair<LogLevel, std::string>> got;
+  LogHandler previous = setLogHandler(
+      [&](LogLevel level, llvm::StringRef msg) { got.emplace_back(level, msg.str()); });
+  logWarning("warned " + llvm::Twine(42));
+  logInfo("informed");
+  logDebug("debugged");
+  setLogHandler(std::move(previous));
+
+  std::vector<std::pair<LogLevel, std::string>> expected = {
+      {LogLevel::Warning, "warned 42"}};
+  if (logEnabled(LogLevel::Info))
+    expected.emplace_back(LogLevel::Info, "informed");
+  if (logEnabled(LogLevel::Debug))
+    expected.emplace_back(LogLevel::Debug, "debugged");
+  EXPECT_EQ(got, expected);
+}
+
+} // namespace
