@@ -52,8 +52,9 @@ std::string abbreviate(StringRef s) {
   constexpr size_t kMaxInline = 64;
   if (s.size() <= kMaxInline && !s.contains('\n') && !s.contains('\r'))
     return s.str();
-  std::string hex = llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(s)),
-                                /*LowerCase=*/true);
+  std::string hex =
+      llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(s)),
+                  /*LowerCase=*/true);
   return "<" + std::to_string(s.size()) + " bytes, sha256 " +
          hex.substr(0, 12) + ">";
 }

@@ -91,8 +91,8 @@ int openRetryingEINTR(const std::string &path, int flags, mode_t mode = 0) {
 llvm::Error createDirectory(StringRef dir) {
   if (std::error_code ec = llvm::sys::fs::create_directories(
           dir, /*IgnoreExisting=*/true, llvm::sys::fs::owner_all))
-    return llvm::createStringError(ec, "cannot create cache directory '" +
-                                           dir + "': " + ec.message());
+    return llvm::createStringError(ec, "cannot create cache directory '" + dir +
+                                           "': " + ec.message());
   return llvm::Error::success();
 }
 
@@ -253,7 +253,8 @@ llvm::Expected<EntryState> readEntry(const std::string &path) {
   std::string contents;
   if (llvm::Error err = readAll(fd.get(), contents, path))
     return err;
-  if (std::optional<std::string> problem = decodeEntry(contents, state.payload)) {
+  if (std::optional<std::string> problem =
+          decodeEntry(contents, state.payload)) {
     state.kind = EntryState::Corrupt;
     state.problem = std::move(*problem);
   } else {
@@ -268,9 +269,9 @@ llvm::Expected<EntryState> readEntry(const std::string &path) {
 void discardCorruptEntry(const std::string &path, StringRef problem) {
   if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
     std::error_code ec = errnoCode(errno);
-    rocdsl::logWarning("corrupt cache entry '" + path + "': " + problem +
-                       "; ignoring it, but it cannot be deleted: " +
-                       ec.message());
+    rocdsl::logWarning(
+        "corrupt cache entry '" + path + "': " + problem +
+        "; ignoring it, but it cannot be deleted: " + ec.message());
     return;
   }
   rocdsl::logWarning("corrupt cache entry '" + path + "': " + problem +
@@ -311,7 +312,8 @@ StringRef rocdsl::getCacheTierName(CacheTier tier) {
   return "unknown";
 }
 
-rocdsl::DiskCache::DiskCache(std::string directory) : dir(std::move(directory)) {}
+rocdsl::DiskCache::DiskCache(std::string directory)
+    : dir(std::move(directory)) {}
 
 bool rocdsl::DiskCache::isDisabledByEnvironment() {
   const char *value = std::getenv("ROCDSL_CACHE_DISABLE");
@@ -335,8 +337,8 @@ std::optional<std::string> rocdsl::DiskCache::getDirectoryFromEnvironment() {
   }
   // Keep meaning the same directory if the process changes directory.
   if (std::error_code ec = llvm::sys::fs::make_absolute(path))
-    logDebug("cannot make cache directory '" + path + "' absolute: " +
-             ec.message());
+    logDebug("cannot make cache directory '" + path +
+             "' absolute: " + ec.message());
   llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/false);
   return std::string(path.str());
 }
@@ -359,9 +361,8 @@ std::unique_ptr<rocdsl::DiskCache> rocdsl::DiskCache::fromEnvironment() {
 bool rocdsl::DiskCache::isValidDigest(StringRef digest) {
   if (digest.empty() || digest.size() > 128)
     return false;
-  return llvm::all_of(digest, [](char c) {
-    return llvm::isAlnum(c) || c == '_' || c == '-';
-  });
+  return llvm::all_of(
+      digest, [](char c) { return llvm::isAlnum(c) || c == '_' || c == '-'; });
 }
 
 static llvm::Error makeInvalidDigestError(StringRef digest) {
@@ -467,16 +468,15 @@ llvm::Error rocdsl::DiskCache::store(StringRef digest, StringRef payload) {
   if (int err = fd.close())
     return fail(makeFileError("cannot close", tempPath, err));
   if (::rename(tempPath.c_str(), finalPath.c_str()) != 0)
-    return fail(makeFileError("cannot rename '" + tempPath + "' to",
-                              finalPath, errno));
+    return fail(
+        makeFileError("cannot rename '" + tempPath + "' to", finalPath, errno));
 
   // Make the rename itself durable. Best effort: the entry is complete.
   FileDescriptor dirFd(openRetryingEINTR(dir, O_RDONLY | O_DIRECTORY));
   if (!dirFd || ::fsync(dirFd.get()) != 0)
     logDebug("cannot fsync cache directory '" + dir +
              "': " + errnoCode(errno).message());
-  logDebug("stored " + Twine(payload.size()) + " bytes in '" + finalPath +
-           "'");
+  logDebug("stored " + Twine(payload.size()) + " bytes in '" + finalPath + "'");
   return llvm::Error::success();
 }
 

@@ -1,6 +1,7 @@
 //===- RocDSLMemoryOps.cpp - global and LDS tile accesses -----------------===//
 #include "RocDSLVerifyUtils.h"
 
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -11,8 +12,9 @@ using mlir::rocdsl::detail::verifyTileType;
 /// counts, mask shape and the `vec` promise.
 static LogicalResult verifyTileAccess(Operation *op, RankedTensorType tile,
                                       PtrType ptr, size_t numOrigin,
-                                      size_t numStrides, size_t numBounds,
+                                      size_t numStrides, ValueRange bounds,
                                       Value mask, unsigned vec) {
+  size_t numBounds = bounds.size();
   if (failed(verifyTileType(op, tile, "tile")))
     return failure();
   if (tile.getRank() == 0)
@@ -59,6 +61,15 @@ static LogicalResult verifyTileAccess(Operation *op, RankedTensorType tile,
                              << " does not divide the innermost tile "
                                 "dimension "
                              << tile.getShape().back();
+  APInt innerBound;
+  if (vec > 1 && numBounds &&
+      matchPattern(bounds.back(), m_ConstantInt(&innerBound)) &&
+      innerBound.getSExtValue() % vec != 0)
+    return op->emitOpError() << "vec = " << vec
+                             << " but the innermost bound "
+                             << innerBound.getSExtValue()
+                             << " is not a multiple of it; groups would "
+                                "cross the bound";
   unsigned contiguous = getContiguousElementsPerThread(tile.getEncoding());
   if (vec > 1 && contiguous % vec != 0)
     return op->emitOpError()
@@ -70,7 +81,7 @@ static LogicalResult verifyTileAccess(Operation *op, RankedTensorType tile,
 LogicalResult LoadOp::verify() {
   if (failed(verifyTileAccess(*this, getType(), getPtr().getType(),
                               getOrigin().size(), getStrides().size(),
-                              getBounds().size(), getMask(), getVec())))
+                              getBounds(), getMask(), getVec())))
     return failure();
   if (getOther() && getOther().getType() != getType().getElementType())
     return emitOpError() << "'other' must be a " << getType().getElementType()
@@ -81,7 +92,7 @@ LogicalResult LoadOp::verify() {
 LogicalResult StoreOp::verify() {
   return verifyTileAccess(*this, getValue().getType(), getPtr().getType(),
                           getOrigin().size(), getStrides().size(),
-                          getBounds().size(), getMask(), getVec());
+                          getBounds(), getMask(), getVec());
 }
 
 /// Register tile and LDS tile must hold the same elements.

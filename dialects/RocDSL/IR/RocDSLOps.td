@@ -151,10 +151,11 @@ def RocDSL_LoadOp : RocDSL_Op<"load", [AttrSizedOperandSegments,
     and its `mask` element is true; invalid elements read `other` (0 when
     absent) and never touch memory.
 
-    `vec` promises that the base pointer, every stride and the innermost
-    origin are multiples of `vec` elements, so the compiler may read `vec`
-    consecutive elements in one access (up to 128 bits). With `vec > 1`,
-    bounds and masks are taken per group of `vec` elements.
+    `vec` promises that the base pointer, every stride, the innermost origin
+    and the innermost bound are multiples of `vec` elements, so the compiler
+    may read `vec` consecutive elements in one access (up to 128 bits). With
+    `vec > 1`, bounds and masks are taken per group of `vec` elements. The
+    verifier rejects a constant innermost bound that breaks the promise.
 
     ```mlir
     %x = rocdsl.load %ptr[%row, %c0] strides [%n] bounds [%m, %n] {vec = 8 : i32}

@@ -67,10 +67,12 @@ def RocDSLLowerSubgroupReducePass
     : Pass<"rocdsl-lower-subgroup-reduce", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Lower gpu.subgroup_reduce to DPP cross-lane moves";
   let description = [{
-    Cross-lane reductions stay in registers: row-level steps use DPP
-    (`row_shr`, `row_bcast`, `row_half_mirror`) and wave-level steps use
-    `v_permlane32_swap`/readlane where the chip has them, instead of
-    round-tripping through LDS. Scalars wider than 32 bits are split first.
+    Cross-lane reductions stay in registers instead of round-tripping
+    through LDS: steps within a row of 16 lanes use DPP (`quad_perm`,
+    `row_half_mirror`, `row_mirror`), steps across rows use `row_bcast:15`
+    and `row_bcast:31` and a final `readlane` (the same sequence on gfx942
+    and gfx950). Clusters DPP cannot express (strided ones) fall back to
+    butterfly shuffles (`ds_bpermute`/`ds_swizzle`).
 
     Before:
     ```mlir

@@ -1,4 +1,4 @@
-//===- DiskCache.h - compiled-kernel cache: memory and disk tiers -*- C++ -*-=//
+//===- DiskCache.h - compiled-kernel cache tiers ----------------*- C++ -*-===//
 //
 // Compiled kernels are cached by the digest of their CacheKey, in two tiers:
 // MemoryCache (per process, holds loaded objects) and DiskCache (shared by
@@ -58,8 +58,7 @@ llvm::StringRef getCacheTierName(CacheTier tier);
 
 /// Thread-safe map digest -> shared object, for reuse within a process.
 /// Counts lookups that found an entry (hits) and those that did not (misses).
-template <typename V>
-class MemoryCache {
+template <typename V> class MemoryCache {
 public:
   /// The entry for `digest`, or null. Counts a hit or a miss.
   std::shared_ptr<V> lookup(llvm::StringRef digest) {

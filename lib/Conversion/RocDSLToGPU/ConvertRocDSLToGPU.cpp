@@ -2,7 +2,6 @@
 #include "PatternsInternal.h"
 #include "rocdsl/Conversion/Passes.h"
 
-#include "mlir/Dialect/AMDGPU/Utils/Chipset.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 
@@ -67,9 +66,7 @@ struct ConvertRocDSLToGPUPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
-    FailureOr<amdgpu::Chipset> chipset = amdgpu::Chipset::parse(chip);
-    if (failed(chipset) || chipset->majorVersion != 9 ||
-        (chipset->minorVersion != 4 && chipset->minorVersion != 5)) {
+    if (chip != "gfx942" && chip != "gfx950") {
       module.emitError() << "unsupported chip '" << chip
                          << "' (supported: gfx942, gfx950)";
       return signalPassFailure();

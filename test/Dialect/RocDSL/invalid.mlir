@@ -939,3 +939,14 @@ rocdsl.func @convert_between_wave_sizes(%x: f32) attributes {num_warps = 1 : i32
   %u = rocdsl.convert_layout %t : tensor<64xf32, #w64> -> tensor<64xf32, #w32>
   rocdsl.return
 }
+
+// -----
+
+#s4 = #rocdsl.blocked<sizePerThread = [4], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]>
+rocdsl.func @vec_crosses_constant_bound(%p: !rocdsl.ptr<f32>) attributes {num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c6 = arith.constant 6 : i32
+  // expected-error@+1 {{vec = 4 but the innermost bound 6 is not a multiple of it; groups would cross the bound}}
+  %t = rocdsl.load %p[%c0] bounds [%c6] {vec = 4 : i32} : !rocdsl.ptr<f32> -> tensor<8xf32, #s4>
+  rocdsl.return
+}

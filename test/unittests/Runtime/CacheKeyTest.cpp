@@ -50,10 +50,9 @@ TEST(CacheKeyTest, DigestIsHexSHA256OfCanonicalForm) {
   for (char c : digest)
     EXPECT_TRUE(llvm::isDigit(c) || (c >= 'a' && c <= 'f')) << digest;
   std::string canonical = key.canonicalForm();
-  EXPECT_EQ(digest,
-            llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(
-                            llvm::StringRef(canonical))),
-                        /*LowerCase=*/true));
+  EXPECT_EQ(digest, llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(
+                                    llvm::StringRef(canonical))),
+                                /*LowerCase=*/true));
 }
 
 TEST(CacheKeyTest, EqualKeysHaveEqualDigests) {
