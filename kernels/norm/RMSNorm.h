@@ -38,6 +38,15 @@ struct RMSNormConfig {
 OwningOpRef<ModuleOp> buildRMSNormForward(MLIRContext *ctx,
                                           const RMSNormConfig &config);
 
+/// Arguments (x, w, y, M, eps) and grid for M rows.
+LaunchPlan planRMSNormForward(const RMSNormConfig &config, int64_t m);
+
+/// y = x * rsqrt(mean(x^2) + eps) * w in float64, row-major [m, n].
+void rmsNormForwardReference(int64_t m, int64_t n, double eps,
+                             const std::vector<double> &x,
+                             const std::vector<double> &w,
+                             std::vector<double> &y);
+
 KernelSpec getRMSNormForwardSpec();
 
 } // namespace mlir::rocdsl

@@ -81,36 +81,64 @@ KernelSpec mlir::rocdsl::getRMSNormForwardSpec() {
       {"M", "4096", "rows (launch-time)", true},
       {"eps", "1e-6", "epsilon (launch-time)", true},
   };
-  spec.build = [](MLIRContext *ctx, const KernelParams &params,
-                  std::string &error) -> OwningOpRef<ModuleOp> {
-    int64_t n = 0, m = 0;
+  // Parses and checks the parameters once for build and plan.
+  auto configure = [](const KernelParams &params, RMSNormConfig &config,
+                      int64_t &m, std::string &error) -> LogicalResult {
+    int64_t n = 0;
     double eps = 0;
     if (failed(params.getInt("N", n, error)) ||
         failed(params.getInt("M", m, error)) ||
         failed(params.getFloat("eps", eps, error)))
-      return nullptr;
+      return failure();
     if (n < 1 || n > (1 << 24)) {
       error = "N=" + std::to_string(n) + " out of range [1, 16777216]";
-      return nullptr;
+      return failure();
     }
-    if (m < 1) {
-      error = "M=" + std::to_string(m) + " must be at least 1";
-      return nullptr;
+    if (m < 1 || m > INT32_MAX) {
+      error = "M=" + std::to_string(m) + " out of range [1, 2147483647]";
+      return failure();
     }
     auto dtype = parseDType(params.get("dtype"));
     if (!dtype || *dtype == DType::I32) {
       error = "dtype='" + params.get("dtype").str() +
               "' is not one of f32, f16, bf16";
-      return nullptr;
+      return failure();
     }
     std::optional<DType> wdtype =
         params.get("wdtype") == "same" ? dtype : parseDType(params.get("wdtype"));
     if (!wdtype || *wdtype == DType::I32) {
       error = "wdtype='" + params.get("wdtype").str() +
               "' is not one of same, f32, f16, bf16";
-      return nullptr;
+      return failure();
     }
-    return buildRMSNormForward(ctx, RMSNormConfig::choose(n, *dtype, *wdtype));
+    config = RMSNormConfig::choose(n, *dtype, *wdtype);
+    return success();
+  };
+  spec.build = [configure](MLIRContext *ctx, const KernelParams &params,
+                           std::string &error) -> OwningOpRef<ModuleOp> {
+    RMSNormConfig config;
+    int64_t m = 0;
+    if (failed(configure(params, config, m, error)))
+      return nullptr;
+    return buildRMSNormForward(ctx, config);
+  };
+  spec.plan = [configure](const KernelParams &params, LaunchPlan &plan,
+                          std::string &error) -> LogicalResult {
+    RMSNormConfig config;
+    int64_t m = 0;
+    if (failed(configure(params, config, m, error)))
+      return failure();
+    plan = planRMSNormForward(config, m);
+    return success();
+  };
+  spec.reference = [](const KernelParams &params,
+                      std::vector<std::vector<double>> &tensors,
+                      const std::vector<double> &scalars) {
+    int64_t n = 0;
+    std::string error;
+    (void)params.getInt("N", n, error);
+    rmsNormForwardReference(static_cast<int64_t>(scalars[0]), n, scalars[1],
+                            tensors[0], tensors[1], tensors[2]);
   };
   return spec;
 }

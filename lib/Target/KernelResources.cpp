@@ -103,6 +103,30 @@ rocdsl::readKernelResources(StringRef codeObject, StringRef chip,
         k.ldsBytes = getUInt(map, ".group_segment_fixed_size");
         k.maxFlatWorkgroupSize = getUInt(map, ".max_flat_workgroup_size");
         k.wavefrontSize = std::max(1u, getUInt(map, ".wavefront_size"));
+        if (auto it = map.find(".symbol"); it != map.end())
+          k.symbol = it->second.getString().str();
+        k.kernargSegmentSize = getUInt(map, ".kernarg_segment_size");
+        if (auto it = map.find(".reqd_workgroup_size");
+            it != map.end() && it->second.getKind() == msgpack::Type::Array) {
+          auto &dims = it->second.getArray();
+          for (unsigned d = 0; d < 3 && d < dims.size(); ++d)
+            if (dims[d].getKind() == msgpack::Type::UInt)
+              k.requiredWorkgroupSize[d] = dims[d].getUInt();
+        }
+        if (auto it = map.find(".args");
+            it != map.end() && it->second.getKind() == msgpack::Type::Array) {
+          for (msgpack::DocNode &argNode : it->second.getArray()) {
+            auto &arg = argNode.getMap();
+            KernelArgInfo info;
+            if (auto n = arg.find(".name"); n != arg.end())
+              info.name = n->second.getString().str();
+            if (auto v = arg.find(".value_kind"); v != arg.end())
+              info.valueKind = v->second.getString().str();
+            info.offset = getUInt(arg, ".offset");
+            info.size = getUInt(arg, ".size");
+            k.args.push_back(std::move(info));
+          }
+        }
         k.wavesPerSimd = computeWavesPerSimd(k, chip);
         result.push_back(std::move(k));
       }

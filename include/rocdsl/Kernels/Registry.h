@@ -2,6 +2,8 @@
 #ifndef ROCDSL_KERNELS_REGISTRY_H
 #define ROCDSL_KERNELS_REGISTRY_H
 
+#include "rocdsl/DSL/DSL.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringMap.h"
@@ -33,6 +35,25 @@ private:
   llvm::StringMap<std::string> values;
 };
 
+enum class ArgKind { Tensor, Int32, Float32 };
+
+/// What a kernel argument must be at launch.
+struct ArgSignature {
+  std::string name;
+  ArgKind kind = ArgKind::Tensor;
+  dsl::DType dtype = dsl::DType::F32; // tensors
+  std::vector<int64_t> shape;         // tensors: exact, contiguous row-major
+  unsigned alignment = 1;             // bytes the compiled code relies on
+  bool isOutput = false;
+};
+
+/// How to launch one specialization: its arguments in order and the grid.
+struct LaunchPlan {
+  std::string kernelName;
+  std::vector<ArgSignature> args;
+  uint32_t grid[3] = {1, 1, 1};
+};
+
 struct KernelSpec {
   std::string name;
   std::string summary;
@@ -41,6 +62,15 @@ struct KernelSpec {
   std::function<OwningOpRef<ModuleOp>(MLIRContext *, const KernelParams &,
                                       std::string &error)>
       build;
+  /// Arguments and grid for `params`.
+  std::function<LogicalResult(const KernelParams &, LaunchPlan &,
+                              std::string &error)>
+      plan;
+  /// The float64 reference: `tensors[i]` holds the i-th tensor argument
+  /// (inputs given, outputs to fill), `scalars[i]` the i-th scalar argument.
+  std::function<void(const KernelParams &, std::vector<std::vector<double>> &tensors,
+                     const std::vector<double> &scalars)>
+      reference;
 };
 
 const std::vector<KernelSpec> &getBuiltinKernels();

@@ -29,9 +29,22 @@ LogicalResult lowerToROCDL(ModuleOp module, StringRef chip,
 /// AMDGCN assembly, or an HSA code object (ELF, linked with ld.lld).
 FailureOr<std::string> serializeAMDGPU(ModuleOp module, AMDGPUOutput output);
 
+/// One kernel argument as the code object lays it out in the kernarg
+/// segment.
+struct KernelArgInfo {
+  std::string name;
+  std::string valueKind; // by_value, global_buffer, hidden_block_count_x, ...
+  unsigned offset = 0, size = 0;
+  bool isHidden() const { return llvm::StringRef(valueKind).starts_with("hidden_"); }
+};
+
 /// Resources of one kernel, read from a code object's metadata note.
 struct KernelResources {
   std::string name;
+  std::string symbol; // the kernel descriptor, "<name>.kd"
+  std::vector<KernelArgInfo> args;
+  unsigned kernargSegmentSize = 0;
+  unsigned requiredWorkgroupSize[3] = {0, 0, 0}; // 0: not fixed
   unsigned vgprs = 0, agprs = 0, sgprs = 0;
   unsigned vgprSpills = 0, sgprSpills = 0;
   unsigned scratchBytes = 0; // private segment per lane

@@ -1,0 +1,88 @@
+//===- BuiltinKernel.h - run a built-in kernel on a device ------*- C++ -*-===//
+//
+//   auto kernel = BuiltinKernel::create("rmsnorm_fwd", {"N=4096", "M=8"},
+//                                       DeviceKind::Host);
+//   RunInfo info;
+//   if (llvm::Error err = (*kernel)->run(args, info)) ...
+//
+// Arguments are checked against the specialization before anything runs:
+// kind, dtype, rank, shape, strides (contiguous rows) and the alignment the
+// compiled code relies on; the error names the argument.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROCDSL_RUNTIME_BUILTINKERNEL_H
+#define ROCDSL_RUNTIME_BUILTINKERNEL_H
+
+#include "rocdsl/Kernels/Registry.h"
+#include "rocdsl/Runtime/Runtime.h"
+
+namespace mlir::rocdsl {
+
+struct TensorArg {
+  void *data = nullptr; // host pointer (host device) or device pointer
+  dsl::DType dtype = dsl::DType::F32;
+  std::vector<int64_t> shape;
+  std::vector<int64_t> strides; // in elements; empty = contiguous
+};
+
+struct ArgValue {
+  ArgKind kind = ArgKind::Tensor;
+  TensorArg tensor;
+  int32_t i32 = 0;
+  float f32 = 0;
+  static ArgValue of(TensorArg t) {
+    ArgValue v;
+    v.tensor = std::move(t);
+    return v;
+  }
+  static ArgValue ofI32(int32_t x) {
+    ArgValue v;
+    v.kind = ArgKind::Int32;
+    v.i32 = x;
+    return v;
+  }
+  static ArgValue ofF32(float x) {
+    ArgValue v;
+    v.kind = ArgKind::Float32;
+    v.f32 = x;
+    return v;
+  }
+};
+
+struct RunInfo {
+  CacheTier tier = CacheTier::Miss;
+  double compileMilliseconds = 0;
+  double kernelMicroseconds = 0;
+  const Launcher *launcher = nullptr; // identity of the compiled launcher
+};
+
+class BuiltinKernel {
+public:
+  static llvm::Expected<std::unique_ptr<BuiltinKernel>>
+  create(llvm::StringRef name, llvm::ArrayRef<std::string> definitions,
+         DeviceKind device, llvm::StringRef chip = "gfx942");
+
+  const LaunchPlan &getPlan() const { return plan; }
+  const KernelParams &getParams() const { return params; }
+  const KernelSpec &getSpec() const { return *spec; }
+  const CompileRequest &getRequest() const { return request; }
+  DeviceKind getDevice() const { return device; }
+
+  /// Checks `args` against the plan; the error names the argument.
+  llvm::Error validate(llvm::ArrayRef<ArgValue> args) const;
+  /// Validates, gets the launcher (memory tier, disk tier or compile), and
+  /// launches on the plan's grid.
+  llvm::Error run(llvm::ArrayRef<ArgValue> args, RunInfo &info);
+
+private:
+  BuiltinKernel() = default;
+  const KernelSpec *spec = nullptr;
+  KernelParams params;
+  LaunchPlan plan;
+  DeviceKind device = DeviceKind::Host;
+  CompileRequest request;
+};
+
+} // namespace mlir::rocdsl
+
+#endif

@@ -1,0 +1,59 @@
+//===- HostData.h - host buffers for checking kernels -----------*- C++ -*-===//
+//
+// Random inputs, poisoned outputs and float64 comparisons with tolerances
+// by dtype: what every numerics check (tests, rocdsl-run) shares.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROCDSL_RUNTIME_HOSTDATA_H
+#define ROCDSL_RUNTIME_HOSTDATA_H
+
+#include "rocdsl/DSL/DSL.h"
+
+#include <cstddef>
+#include <memory>
+#include <random>
+#include <vector>
+
+namespace mlir::rocdsl {
+
+/// A 64-byte aligned host buffer of `count` elements of `dtype`.
+class HostBuffer {
+public:
+  HostBuffer(dsl::DType dtype, size_t count);
+  void *data() { return storage.get(); }
+  const void *data() const { return storage.get(); }
+  size_t bytes() const { return size; }
+  size_t count() const { return elements; }
+  dsl::DType dtype() const { return type; }
+
+  /// Normally distributed values (mean 0, stddev 1), rounded to the dtype.
+  void fillRandom(std::mt19937_64 &rng);
+  /// NaN in every element, so anything a kernel fails to write shows up.
+  void poison();
+  std::vector<double> toDoubles() const;
+
+private:
+  struct Free {
+    void operator()(void *p) const;
+  };
+  std::unique_ptr<void, Free> storage;
+  dsl::DType type;
+  size_t elements, size;
+};
+
+struct Comparison {
+  size_t count = 0, mismatches = 0, nonFinite = 0;
+  double maxAbsError = 0, maxRelError = 0;
+  double atol = 0, rtol = 0;
+  bool passed() const { return mismatches == 0 && nonFinite == 0; }
+};
+
+/// |out - ref| <= atol + rtol * |ref| per element, tolerances by dtype (the
+/// rounding of one final cast plus fp32 accumulation); non-finite outputs
+/// always fail.
+Comparison compareToReference(const HostBuffer &out,
+                              const std::vector<double> &reference);
+
+} // namespace mlir::rocdsl
+
+#endif

@@ -1,0 +1,97 @@
+//===- Runtime.h - devices, compiled launchers and their cache --*- C++ -*-===//
+//
+// Runtime::getLauncher returns a compiled kernel for one device from, in
+// order: this process's memory tier (the same Launcher object every time),
+// the disk tier (ROCDSL_CACHE_DIR, see DiskCache.h), or a fresh compile.
+//
+// Environment:
+//   ROCDSL_CACHE_DIR, ROCDSL_CACHE_DISABLE  disk tier (DiskCache.h)
+//   ROCDSL_DUMP_DIR   on every compile, write <kernel>-<digest>.{rocdsl.mlir,
+//                     lowered.mlir,s|o} there: the kernel IR, the IR after the
+//                     pipeline, and the AMDGCN assembly or host object
+//   ROCDSL_LOG        info: one line per compile with its time; debug: also
+//                     every cache lookup (Log.h)
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROCDSL_RUNTIME_RUNTIME_H
+#define ROCDSL_RUNTIME_RUNTIME_H
+
+#include "rocdsl/Runtime/CacheKey.h"
+#include "rocdsl/Runtime/DiskCache.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace mlir::rocdsl {
+
+enum class DeviceKind { Host, HIP, CUDA };
+llvm::StringRef toString(DeviceKind kind);
+std::optional<DeviceKind> parseDeviceKind(llvm::StringRef name);
+
+struct LaunchGrid {
+  uint32_t x = 1, y = 1, z = 1;
+};
+
+/// One compiled kernel, loaded on one device.
+class Launcher {
+public:
+  virtual ~Launcher();
+  /// `args[i]` points to the value of the i-th kernel argument: for a
+  /// pointer argument, to the (device) pointer.
+  virtual llvm::Error launch(llvm::ArrayRef<void *> args, LaunchGrid grid) = 0;
+  /// Device time of the last launch in microseconds, where the device can
+  /// measure it (host: wall time of the launch).
+  virtual double lastLaunchMicroseconds() const = 0;
+  virtual DeviceKind getDevice() const = 0;
+};
+
+/// What to compile, and everything the compiled code depends on.
+struct CompileRequest {
+  std::string kernelName;
+  /// Builds the rocdsl module; called only when no tier has the kernel.
+  std::function<OwningOpRef<ModuleOp>(MLIRContext *, std::string &error)> build;
+  CacheKey key;
+};
+
+struct RuntimeStats {
+  uint64_t memoryHits = 0, diskHits = 0, compiles = 0;
+  double compileMilliseconds = 0; // sum over compiles in this process
+};
+
+class Runtime {
+public:
+  static Runtime &get();
+
+  /// The compiled launcher for `request` on `device`; `tier` says which tier
+  /// served it and `compileMs` how long compiling took (0 unless Miss).
+  llvm::Expected<std::shared_ptr<Launcher>>
+  getLauncher(DeviceKind device, const CompileRequest &request,
+              CacheTier &tier, double &compileMs);
+
+  RuntimeStats getStats() const;
+
+  /// The compiler's own fingerprint (version, build id, pipeline, ISA-check
+  /// version) for `device`.
+  static CompilerFingerprint getCompilerFingerprint(DeviceKind device);
+  /// Target description for cache keys: chip for GPUs, CPU for the host.
+  static CacheTarget getTarget(DeviceKind device, llvm::StringRef chip);
+
+  /// Whether `device` can run kernels here; `why` says what is missing.
+  static bool isAvailable(DeviceKind device, std::string &why);
+
+private:
+  Runtime();
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+} // namespace mlir::rocdsl
+
+#endif

@@ -1,0 +1,133 @@
+//===- BuiltinKernel.cpp - run a built-in kernel on a device --------------===//
+#include "rocdsl/Runtime/BuiltinKernel.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+
+static std::string shapeString(llvm::ArrayRef<int64_t> shape) {
+  return "[" + llvm::join(llvm::map_range(shape, [](int64_t d) {
+                            return std::to_string(d);
+                          }),
+                          ", ") +
+         "]";
+}
+
+static llvm::StringRef kindName(ArgKind kind) {
+  switch (kind) {
+  case ArgKind::Tensor:
+    return "a tensor";
+  case ArgKind::Int32:
+    return "an i32 scalar";
+  case ArgKind::Float32:
+    return "an f32 scalar";
+  }
+  return "?";
+}
+
+llvm::Expected<std::unique_ptr<BuiltinKernel>>
+BuiltinKernel::create(llvm::StringRef name,
+                      llvm::ArrayRef<std::string> definitions,
+                      DeviceKind device, llvm::StringRef chip) {
+  std::unique_ptr<BuiltinKernel> k(new BuiltinKernel());
+  k->spec = lookupKernel(name);
+  if (!k->spec)
+    return llvm::createStringError("unknown kernel '" + name.str() + "'");
+  std::string error;
+  if (failed(resolveKernelParams(*k->spec, definitions, k->params, error)) ||
+      failed(k->spec->plan(k->params, k->plan, error)))
+    return llvm::createStringError(error);
+  k->device = device;
+
+  CacheKey &key = k->request.key;
+  // The kernel's source is compiled into ROCDSL, so the build id in the
+  // compiler fingerprint already covers it.
+  key.kernelFingerprint = "builtin:" + name.str();
+  for (const KernelParamSpec &p : k->spec->params)
+    if (!p.runtimeOnly)
+      key.constexprs[p.name] = k->params.get(p.name).str();
+  for (const ArgSignature &a : k->plan.args)
+    key.argSignature.push_back(
+        a.name + ":" + kindName(a.kind).str() + ":" +
+        dsl::toString(a.dtype).str() + ":rank" + std::to_string(a.shape.size()) +
+        ":align" + std::to_string(a.alignment));
+  key.target = Runtime::getTarget(device, chip);
+  key.compileOptions["opt-level"] = "3";
+  key.compiler = Runtime::getCompilerFingerprint(device);
+  k->request.kernelName = k->plan.kernelName;
+  const KernelSpec *spec = k->spec;
+  KernelParams params = k->params;
+  k->request.build = [spec, params](MLIRContext *ctx, std::string &error) {
+    return spec->build(ctx, params, error);
+  };
+  return k;
+}
+
+llvm::Error BuiltinKernel::validate(llvm::ArrayRef<ArgValue> args) const {
+  if (args.size() != plan.args.size())
+    return llvm::createStringError(
+        plan.kernelName + " takes " + std::to_string(plan.args.size()) +
+        " arguments, got " + std::to_string(args.size()));
+  for (auto [sig, arg] : llvm::zip(plan.args, args)) {
+    std::string where = "argument '" + sig.name + "': ";
+    if (arg.kind != sig.kind)
+      return llvm::createStringError(where + "expected " +
+                                     kindName(sig.kind).str() + ", got " +
+                                     kindName(arg.kind).str());
+    if (sig.kind != ArgKind::Tensor)
+      continue;
+    const TensorArg &t = arg.tensor;
+    if (t.dtype != sig.dtype)
+      return llvm::createStringError(where + "expected dtype " +
+                                     dsl::toString(sig.dtype).str() + ", got " +
+                                     dsl::toString(t.dtype).str());
+    if (t.shape.size() != sig.shape.size())
+      return llvm::createStringError(
+          where + "expected rank " + std::to_string(sig.shape.size()) +
+          ", got " + std::to_string(t.shape.size()));
+    if (t.shape != sig.shape)
+      return llvm::createStringError(where + "expected shape " +
+                                     shapeString(sig.shape) + ", got " +
+                                     shapeString(t.shape));
+    if (!t.strides.empty()) {
+      std::vector<int64_t> contiguous(t.shape.size(), 1);
+      for (int d = int(t.shape.size()) - 2; d >= 0; --d)
+        contiguous[d] = contiguous[d + 1] * t.shape[d + 1];
+      if (t.strides != contiguous)
+        return llvm::createStringError(
+            where + "expected contiguous strides " + shapeString(contiguous) +
+            ", got " + shapeString(t.strides));
+    }
+    if (!t.data)
+      return llvm::createStringError(where + "null data pointer");
+    if (reinterpret_cast<uintptr_t>(t.data) % sig.alignment != 0)
+      return llvm::createStringError(
+          where + "data must be " + std::to_string(sig.alignment) +
+          "-byte aligned (this specialization uses " +
+          std::to_string(sig.alignment * 8) + "-bit accesses)");
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error BuiltinKernel::run(llvm::ArrayRef<ArgValue> args, RunInfo &info) {
+  if (llvm::Error err = validate(args))
+    return err;
+  auto launcher = Runtime::get().getLauncher(device, request, info.tier,
+                                             info.compileMilliseconds);
+  if (!launcher)
+    return launcher.takeError();
+  info.launcher = launcher->get();
+  SmallVector<void *> pointers;
+  for (const ArgValue &a : args)
+    pointers.push_back(a.kind == ArgKind::Tensor
+                           ? const_cast<void **>(&a.tensor.data)
+                           : a.kind == ArgKind::Int32
+                                 ? static_cast<void *>(const_cast<int32_t *>(&a.i32))
+                                 : static_cast<void *>(const_cast<float *>(&a.f32)));
+  LaunchGrid grid{plan.grid[0], plan.grid[1], plan.grid[2]};
+  if (llvm::Error err = (*launcher)->launch(pointers, grid))
+    return err;
+  info.kernelMicroseconds = (*launcher)->lastLaunchMicroseconds();
+  return llvm::Error::success();
+}

@@ -1,0 +1,158 @@
+//===- CudaDriver.cpp - the CUDA driver API, loaded at run time -----------===//
+#include "rocdsl/Runtime/CudaDriver.h"
+
+#include <dlfcn.h>
+#include <mutex>
+
+using namespace mlir::rocdsl;
+
+struct CudaDriver::Api {
+  int (*init)(unsigned);
+  int (*deviceGetCount)(int *);
+  int (*deviceGet)(int *, int);
+  int (*primaryCtxRetain)(void **, int);
+  int (*ctxSetCurrent)(void *);
+  int (*moduleLoadData)(void **, const void *);
+  int (*moduleGetFunction)(void **, void *, const char *);
+  int (*launchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned,
+                      unsigned, unsigned, void *, void **, void **);
+  int (*ctxSynchronize)();
+  int (*memAlloc)(uint64_t *, size_t);
+  int (*memFree)(uint64_t);
+  int (*memcpyHtoD)(uint64_t, const void *, size_t);
+  int (*memcpyDtoH)(void *, uint64_t, size_t);
+  int (*eventCreate)(void **, unsigned);
+  int (*eventRecord)(void *, void *);
+  int (*eventSynchronize)(void *);
+  int (*eventElapsedTime)(float *, void *, void *);
+  int (*getErrorString)(int, const char **);
+};
+
+bool CudaDriver::check(int result, const char *what, std::string &error) {
+  if (result == 0)
+    return true;
+  const char *text = "unknown error";
+  if (api->getErrorString)
+    api->getErrorString(result, &text);
+  error = std::string(what) + " failed: " + text + " (" +
+          std::to_string(result) + ")";
+  return false;
+}
+
+CudaDriver *CudaDriver::get(std::string &why) {
+  static std::once_flag once;
+  static CudaDriver driver;
+  static Api api;
+  static std::string failure;
+  std::call_once(once, [] {
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+      lib = dlopen("libcuda.so", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+      failure = "CUDA driver not found (tried libcuda.so.1, libcuda.so): no "
+                "NVIDIA driver installed";
+      return;
+    }
+    auto bind = [&](auto &fn, const char *symbol) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
+          dlsym(lib, symbol));
+      if (!fn && failure.empty())
+        failure = std::string("the CUDA driver lacks ") + symbol;
+    };
+    bind(api.init, "cuInit");
+    bind(api.deviceGetCount, "cuDeviceGetCount");
+    bind(api.deviceGet, "cuDeviceGet");
+    bind(api.primaryCtxRetain, "cuDevicePrimaryCtxRetain");
+    bind(api.ctxSetCurrent, "cuCtxSetCurrent");
+    bind(api.moduleLoadData, "cuModuleLoadData");
+    bind(api.moduleGetFunction, "cuModuleGetFunction");
+    bind(api.launchKernel, "cuLaunchKernel");
+    bind(api.ctxSynchronize, "cuCtxSynchronize");
+    bind(api.memAlloc, "cuMemAlloc_v2");
+    bind(api.memFree, "cuMemFree_v2");
+    bind(api.memcpyHtoD, "cuMemcpyHtoD_v2");
+    bind(api.memcpyDtoH, "cuMemcpyDtoH_v2");
+    bind(api.eventCreate, "cuEventCreate");
+    bind(api.eventRecord, "cuEventRecord");
+    bind(api.eventSynchronize, "cuEventSynchronize");
+    bind(api.eventElapsedTime, "cuEventElapsedTime_v2");
+    if (!api.eventElapsedTime) {
+      failure.clear();
+      bind(api.eventElapsedTime, "cuEventElapsedTime");
+    }
+    bind(api.getErrorString, "cuGetErrorString");
+    if (!failure.empty())
+      return;
+    driver.api = &api;
+    std::string error;
+    int count = 0, device = 0;
+    if (!driver.check(api.init(0), "cuInit (no NVIDIA GPU driver?)", error) ||
+        !driver.check(api.deviceGetCount(&count), "cuDeviceGetCount", error)) {
+      failure = error;
+      return;
+    }
+    if (count == 0) {
+      failure = "no NVIDIA GPU found (cuDeviceGetCount reports none)";
+      return;
+    }
+    if (!driver.check(api.deviceGet(&device, 0), "cuDeviceGet", error) ||
+        !driver.check(api.primaryCtxRetain(&driver.context, device),
+                      "cuDevicePrimaryCtxRetain", error) ||
+        !driver.check(api.ctxSetCurrent(driver.context), "cuCtxSetCurrent",
+                      error))
+      failure = error;
+  });
+  why = failure;
+  return failure.empty() ? &driver : nullptr;
+}
+
+bool CudaDriver::loadKernel(const std::string &ptx, const std::string &kernel,
+                            void **function, std::string &error) {
+  void *module = nullptr;
+  api->ctxSetCurrent(context);
+  return check(api->moduleLoadData(&module, ptx.c_str()), "cuModuleLoadData",
+               error) &&
+         check(api->moduleGetFunction(function, module, kernel.c_str()),
+               "cuModuleGetFunction", error);
+}
+
+bool CudaDriver::launch(void *function, const unsigned grid[3],
+                        const unsigned block[3], void **args,
+                        float *microseconds, std::string &error) {
+  api->ctxSetCurrent(context);
+  void *start = nullptr, *stop = nullptr;
+  if (!check(api->eventCreate(&start, 0), "cuEventCreate", error) ||
+      !check(api->eventCreate(&stop, 0), "cuEventCreate", error) ||
+      !check(api->eventRecord(start, nullptr), "cuEventRecord", error) ||
+      !check(api->launchKernel(function, grid[0], grid[1], grid[2], block[0],
+                               block[1], block[2], 0, nullptr, args, nullptr),
+             "cuLaunchKernel", error) ||
+      !check(api->eventRecord(stop, nullptr), "cuEventRecord", error) ||
+      !check(api->eventSynchronize(stop), "cuEventSynchronize", error) ||
+      !check(api->ctxSynchronize(), "kernel execution", error))
+    return false;
+  float ms = 0;
+  if (!check(api->eventElapsedTime(&ms, start, stop), "cuEventElapsedTime",
+             error))
+    return false;
+  if (microseconds)
+    *microseconds = ms * 1000.0f;
+  return true;
+}
+
+bool CudaDriver::allocate(uint64_t *ptr, size_t bytes, std::string &error) {
+  api->ctxSetCurrent(context);
+  return check(api->memAlloc(ptr, bytes), "cuMemAlloc", error);
+}
+
+bool CudaDriver::free(uint64_t ptr) { return api->memFree(ptr) == 0; }
+
+bool CudaDriver::copyToDevice(uint64_t dst, const void *src, size_t bytes,
+                              std::string &error) {
+  return check(api->memcpyHtoD(dst, src, bytes), "cuMemcpyHtoD", error);
+}
+
+bool CudaDriver::copyToHost(void *dst, uint64_t src, size_t bytes,
+                            std::string &error) {
+  return check(api->memcpyDtoH(dst, src, bytes), "cuMemcpyDtoH", error);
+}

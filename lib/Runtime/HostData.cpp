@@ -1,0 +1,122 @@
+//===- HostData.cpp - host buffers for checking kernels -------------------===//
+#include "rocdsl/Runtime/HostData.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+using namespace mlir::rocdsl;
+using dsl::DType;
+
+static uint16_t floatToBF16(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  if (std::isnan(f))
+    return 0x7fc0;
+  bits += 0x7fff + ((bits >> 16) & 1); // round to nearest even
+  return static_cast<uint16_t>(bits >> 16);
+}
+
+static float bf16ToFloat(uint16_t h) {
+  uint32_t bits = uint32_t(h) << 16;
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+static void store(void *data, DType dtype, size_t i, double v) {
+  switch (dtype) {
+  case DType::F32:
+    static_cast<float *>(data)[i] = static_cast<float>(v);
+    return;
+  case DType::F16:
+    static_cast<_Float16 *>(data)[i] = static_cast<_Float16>(v);
+    return;
+  case DType::BF16:
+    static_cast<uint16_t *>(data)[i] = floatToBF16(static_cast<float>(v));
+    return;
+  case DType::I32:
+    static_cast<int32_t *>(data)[i] = static_cast<int32_t>(v);
+    return;
+  case DType::I1:
+    static_cast<uint8_t *>(data)[i] = v != 0;
+    return;
+  }
+}
+
+static double load(const void *data, DType dtype, size_t i) {
+  switch (dtype) {
+  case DType::F32:
+    return static_cast<const float *>(data)[i];
+  case DType::F16:
+    return static_cast<double>(static_cast<const _Float16 *>(data)[i]);
+  case DType::BF16:
+    return bf16ToFloat(static_cast<const uint16_t *>(data)[i]);
+  case DType::I32:
+    return static_cast<const int32_t *>(data)[i];
+  case DType::I1:
+    return static_cast<const uint8_t *>(data)[i];
+  }
+  return 0;
+}
+
+void HostBuffer::Free::operator()(void *p) const { std::free(p); }
+
+HostBuffer::HostBuffer(DType dtype, size_t count)
+    : type(dtype), elements(count) {
+  size = count * std::max(1u, dsl::bitWidth(dtype) / 8);
+  size_t rounded = (std::max<size_t>(size, 1) + 63) / 64 * 64;
+  storage.reset(std::aligned_alloc(64, rounded));
+}
+
+void HostBuffer::fillRandom(std::mt19937_64 &rng) {
+  std::normal_distribution<double> dist(0.0, 1.0);
+  for (size_t i = 0; i < elements; ++i)
+    store(data(), type, i, dist(rng));
+}
+
+void HostBuffer::poison() {
+  for (size_t i = 0; i < elements; ++i)
+    store(data(), type, i, std::numeric_limits<double>::quiet_NaN());
+}
+
+std::vector<double> HostBuffer::toDoubles() const {
+  std::vector<double> out(elements);
+  for (size_t i = 0; i < elements; ++i)
+    out[i] = load(data(), type, i);
+  return out;
+}
+
+Comparison mlir::rocdsl::compareToReference(const HostBuffer &out,
+                                            const std::vector<double> &ref) {
+  Comparison c;
+  switch (out.dtype()) {
+  case DType::F32:
+    c.atol = 1e-5, c.rtol = 1e-5;
+    break;
+  case DType::F16:
+    c.atol = 1e-3, c.rtol = 2e-3; // one rounding: 2^-11 relative
+    break;
+  case DType::BF16:
+    c.atol = 1e-2, c.rtol = 1e-2; // one rounding: 2^-8 relative
+    break;
+  default:
+    break;
+  }
+  std::vector<double> got = out.toDoubles();
+  c.count = got.size();
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (!std::isfinite(got[i])) {
+      ++c.nonFinite;
+      continue;
+    }
+    double err = std::fabs(got[i] - ref[i]);
+    c.maxAbsError = std::max(c.maxAbsError, err);
+    if (ref[i] != 0)
+      c.maxRelError = std::max(c.maxRelError, err / std::fabs(ref[i]));
+    if (err > c.atol + c.rtol * std::fabs(ref[i]))
+      ++c.mismatches;
+  }
+  return c;
+}

@@ -1,0 +1,224 @@
+//===- Runtime.cpp - compiled launchers from memory, disk or compiler -----===//
+#include "Devices.h"
+#include "rocdsl/Runtime/Log.h"
+
+#include "rocdsl/Pipelines/Pipelines.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "rocdsl/Runtime/HostJIT.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "rocdsl_build_id.inc"
+
+#include <chrono>
+#include <cstdlib>
+#include <mutex>
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+
+static constexpr const char *kVersion = "0.1.0";
+/// Version of the emitted-ISA checks applied to AMDGPU code: part of every
+/// cache key, so binaries checked by an older rule set are never served.
+static constexpr const char *kIsaCheckVersion = "store-soffset-constant-1";
+
+Launcher::~Launcher() = default;
+
+llvm::StringRef mlir::rocdsl::toString(DeviceKind kind) {
+  switch (kind) {
+  case DeviceKind::Host:
+    return "host";
+  case DeviceKind::HIP:
+    return "hip";
+  case DeviceKind::CUDA:
+    return "cuda";
+  }
+  llvm_unreachable("unknown device");
+}
+
+std::optional<DeviceKind> mlir::rocdsl::parseDeviceKind(llvm::StringRef name) {
+  if (name == "host")
+    return DeviceKind::Host;
+  if (name == "hip")
+    return DeviceKind::HIP;
+  if (name == "cuda")
+    return DeviceKind::CUDA;
+  return std::nullopt;
+}
+
+CompilerFingerprint Runtime::getCompilerFingerprint(DeviceKind device) {
+  CompilerFingerprint f;
+  f.version = kVersion;
+  f.buildId = ROCDSL_BUILD_ID;
+  f.pipeline = device == DeviceKind::Host   ? "rocdsl-to-host,O3"
+               : device == DeviceKind::HIP ? "rocdsl-to-rocdl,O3,hsaco"
+                                            : "rocdsl-to-nvvm,ptx";
+  f.isaCheckVersion = device == DeviceKind::HIP ? kIsaCheckVersion : "none";
+  return f;
+}
+
+CacheTarget Runtime::getTarget(DeviceKind device, llvm::StringRef chip) {
+  CacheTarget t;
+  switch (device) {
+  case DeviceKind::Host:
+    t.chip = "host";
+    t.features = getHostTargetDescription();
+    t.waveSize = 1;
+    break;
+  case DeviceKind::HIP:
+    t.chip = chip.str();
+    t.waveSize = 64;
+    break;
+  case DeviceKind::CUDA:
+    t.chip = chip.str();
+    t.waveSize = 32;
+    break;
+  }
+  return t;
+}
+
+bool Runtime::isAvailable(DeviceKind device, std::string &why) {
+  switch (device) {
+  case DeviceKind::Host:
+    return isHostAvailable(why);
+  case DeviceKind::HIP:
+    return isHipAvailable(why);
+  case DeviceKind::CUDA:
+    return isCudaAvailable(why);
+  }
+  return false;
+}
+
+struct Runtime::Impl {
+  Impl() : disk(DiskCache::fromEnvironment()) {
+    DialectRegistry registry;
+    registerRocDSLDialects(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+    // Compiles run one at a time; the context needs no thread pool.
+    context.disableMultithreading();
+  }
+
+  MLIRContext context;
+  std::mutex compileMutex; // guards `context`
+  std::unique_ptr<DiskCache> disk;
+  MemoryCache<Launcher> memory;
+  std::atomic<uint64_t> diskHits{0}, compiles{0};
+  std::atomic<double> compileMs{0};
+};
+
+Runtime::Runtime() : impl(std::make_unique<Impl>()) {}
+
+Runtime &Runtime::get() {
+  static Runtime runtime;
+  return runtime;
+}
+
+RuntimeStats Runtime::getStats() const {
+  RuntimeStats s;
+  s.memoryHits = impl->memory.hits();
+  s.diskHits = impl->diskHits;
+  s.compiles = impl->compiles;
+  s.compileMilliseconds = impl->compileMs;
+  return s;
+}
+
+/// ROCDSL_DUMP_DIR: keep what each compile produced, for debugging.
+static void dump(llvm::StringRef kernel, llvm::StringRef digest,
+                 llvm::StringRef suffix, llvm::StringRef text) {
+  const char *dir = std::getenv("ROCDSL_DUMP_DIR");
+  if (!dir || !*dir || text.empty())
+    return;
+  llvm::sys::fs::create_directories(dir);
+  llvm::SmallString<256> path(dir);
+  llvm::sys::path::append(path, (kernel + "-" + digest.take_front(16) + "." +
+                                 suffix)
+                                    .str());
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec) {
+    logWarning("cannot write " + path + ": " + ec.message());
+    return;
+  }
+  os << text;
+  logDebug("wrote " + path);
+}
+
+llvm::Expected<std::shared_ptr<Launcher>>
+Runtime::getLauncher(DeviceKind device, const CompileRequest &request,
+                     CacheTier &tier, double &compileMs) {
+  compileMs = 0;
+  // The memory tier keys on the full canonical key (device included), so a
+  // change to any component misses.
+  std::string memoryKey =
+      (toString(device) + "\n" + request.key.canonicalForm()).str();
+  if (std::shared_ptr<Launcher> hit = impl->memory.lookup(memoryKey)) {
+    tier = CacheTier::Memory;
+    return hit;
+  }
+  std::string digest = request.key.digest();
+  logDebug("cache lookup " + request.kernelName + " " + digest);
+
+  auto compile = [&]() -> llvm::Expected<std::string> {
+    std::lock_guard<std::mutex> lock(impl->compileMutex);
+    auto start = std::chrono::steady_clock::now();
+    std::string error;
+    OwningOpRef<ModuleOp> module = request.build(&impl->context, error);
+    if (!module)
+      return llvm::createStringError(
+          "building " + request.kernelName + " failed" +
+          (error.empty() ? std::string() : ": " + error));
+    std::string source, lowered, code;
+    {
+      llvm::raw_string_ostream os(source);
+      module->print(os);
+    }
+    llvm::Expected<std::string> payload =
+        device == DeviceKind::Host
+            ? compileForHost(*module, &lowered)
+        : device == DeviceKind::HIP
+            ? compileForHip(*module, request.key.target.chip, &lowered, &code)
+            : compileForCuda(*module, request.key.target.chip);
+    if (!payload)
+      return payload.takeError();
+    compileMs = std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - start)
+                    .count();
+    impl->compiles++;
+    impl->compileMs = impl->compileMs + compileMs;
+    logInfo("compiled " + request.kernelName + " for " + toString(device) +
+            " in " + llvm::formatv("{0:F1}", compileMs).str() + " ms");
+    dump(request.kernelName, digest, "rocdsl.mlir", source);
+    dump(request.kernelName, digest, "lowered.mlir", lowered);
+    dump(request.kernelName, digest, device == DeviceKind::HIP ? "s" : "o",
+         device == DeviceKind::HIP ? llvm::StringRef(code)
+                                   : llvm::StringRef(*payload));
+    return payload;
+  };
+
+  llvm::Expected<std::string> payload = llvm::createStringError("unset");
+  llvm::consumeError(payload.takeError());
+  if (impl->disk) {
+    payload = impl->disk->getOrCompute(digest, compile, tier);
+  } else {
+    tier = CacheTier::Miss;
+    payload = compile();
+  }
+  if (!payload)
+    return payload.takeError();
+  if (tier == CacheTier::Disk)
+    impl->diskHits++;
+
+  llvm::Expected<std::shared_ptr<Launcher>> launcher =
+      device == DeviceKind::Host  ? loadOnHost(*payload, request.kernelName)
+      : device == DeviceKind::HIP ? loadOnHip(*payload, request.kernelName)
+                                  : loadOnCuda(*payload, request.kernelName);
+  if (!launcher)
+    return launcher.takeError();
+  // If another thread loaded the same kernel meanwhile, both get its copy.
+  return impl->memory.insert(memoryKey, std::move(*launcher));
+}
