@@ -41,6 +41,20 @@ struct RowAccess {
   VectorType rowType() const {
     return VectorType::get({rowLength()}, tile.getElementType());
   }
+  /// Rows travel through memory as integers of the element's width: CPU
+  /// backends cannot legalize every operation on odd-length vectors of
+  /// 16-bit floats, which LLVM's memory optimizations would otherwise form.
+  VectorType memoryRowType() const {
+    return VectorType::get({rowLength()},
+                           IntegerType::get(tile.getContext(),
+                                            elementBytes() * 8));
+  }
+  Value toMemory(OpBuilder &b, Location loc, Value row) const {
+    return LLVM::BitcastOp::create(b, loc, memoryRowType(), row);
+  }
+  Value fromMemory(OpBuilder &b, Location loc, Value row) const {
+    return LLVM::BitcastOp::create(b, loc, rowType(), row);
+  }
 
   /// Calls `fn(leadingIndex)` for every row of the tile.
   void forEachRow(function_ref<void(ArrayRef<int64_t>)> fn) const {
@@ -127,7 +141,8 @@ struct RowAccess {
     OpBuilder::InsertionGuard guard(b);
     auto func = op->getParentOfType<func::FuncOp>();
     b.setInsertionPointToStart(&func.getBody().front());
-    auto array = LLVM::LLVMArrayType::get(tile.getElementType(), rowLength());
+    auto array = LLVM::LLVMArrayType::get(
+        IntegerType::get(tile.getContext(), elementBytes() * 8), rowLength());
     return LLVM::AllocaOp::create(b, loc, base.getType(), array,
                                   i64(b, loc, 1), /*alignment=*/16);
   }
@@ -183,20 +198,25 @@ struct LoadToHost : OpConversionPattern<LoadOp> {
     access.forEachRow([&](ArrayRef<int64_t> lead) {
       Value rowPtr = access.rowPointer(rewriter, loc, lead);
       Value row;
+      VectorType memoryType = access.memoryRowType();
       if (access.mask) {
         row = LLVM::MaskedLoadOp::create(
-            rewriter, loc, rowType, rowPtr, access.rowMask(rewriter, loc, lead),
-            padding, access.alignment);
+            rewriter, loc, memoryType, rowPtr,
+            access.rowMask(rewriter, loc, lead),
+            access.toMemory(rewriter, loc, padding), access.alignment);
       } else if (buffer) {
-        LLVM::StoreOp::create(rewriter, loc, padding, buffer, 16);
+        LLVM::StoreOp::create(rewriter, loc,
+                              access.toMemory(rewriter, loc, padding), buffer,
+                              16);
         LLVM::MemcpyOp::create(rewriter, loc, buffer, rowPtr,
                                access.validBytes(rewriter, loc, lead),
                                /*isVolatile=*/false);
-        row = LLVM::LoadOp::create(rewriter, loc, rowType, buffer, 16);
+        row = LLVM::LoadOp::create(rewriter, loc, memoryType, buffer, 16);
       } else {
-        row = LLVM::LoadOp::create(rewriter, loc, rowType, rowPtr,
+        row = LLVM::LoadOp::create(rewriter, loc, memoryType, rowPtr,
                                    access.alignment);
       }
+      row = access.fromMemory(rewriter, loc, row);
       result = lead.empty() ? row
                             : vector::InsertOp::create(rewriter, loc, row,
                                                        result, lead)
@@ -224,6 +244,7 @@ struct StoreToHost : OpConversionPattern<StoreOp> {
                                : vector::ExtractOp::create(
                                      rewriter, loc, adaptor.getValue(), lead)
                                      .getResult();
+      row = access.toMemory(rewriter, loc, row);
       if (access.mask) {
         LLVM::MaskedStoreOp::create(rewriter, loc, row, rowPtr,
                                     access.rowMask(rewriter, loc, lead),
