@@ -61,6 +61,7 @@ BuiltinKernel::create(llvm::StringRef name,
   k->request.build = [spec, params](MLIRContext *ctx, std::string &error) {
     return spec->build(ctx, params, error);
   };
+  k->request.finalize();
   return k;
 }
 

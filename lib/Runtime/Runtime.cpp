@@ -152,10 +152,13 @@ llvm::Expected<std::shared_ptr<Launcher>>
 Runtime::getLauncher(DeviceKind device, const CompileRequest &request,
                      CacheTier &tier, double &compileMs) {
   compileMs = 0;
-  // The memory tier keys on the full canonical key (device included), so a
-  // change to any component misses.
-  std::string memoryKey =
-      (toString(device) + "\n" + request.key.canonicalForm()).str();
+  // The memory tier keys on the full canonical key (its target and pipeline
+  // name the device), so a change to any component misses.
+  std::string computedKey;
+  if (request.canonicalKey.empty())
+    computedKey = request.key.canonicalForm();
+  llvm::StringRef memoryKey =
+      request.canonicalKey.empty() ? computedKey : request.canonicalKey;
   if (std::shared_ptr<Launcher> hit = impl->memory.lookup(memoryKey)) {
     tier = CacheTier::Memory;
     return hit;

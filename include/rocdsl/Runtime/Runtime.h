@@ -58,6 +58,10 @@ struct CompileRequest {
   /// Builds the rocdsl module; called only when no tier has the kernel.
   std::function<OwningOpRef<ModuleOp>(MLIRContext *, std::string &error)> build;
   CacheKey key;
+  /// key.canonicalForm(), computed once by finalize(): the memory tier's
+  /// lookup key, so a cached launch does not rebuild it.
+  std::string canonicalKey;
+  void finalize() { canonicalKey = key.canonicalForm(); }
 };
 
 struct RuntimeStats {
