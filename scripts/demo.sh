@@ -38,4 +38,10 @@ echo "== the same kernel as a code object"
 file_size=$(stat -c %s "$OUT/rmsnorm.hsaco")
 echo "   rmsnorm.hsaco: $file_size bytes, ELF magic: $(head -c 4 "$OUT/rmsnorm.hsaco" | tail -c 3)"
 echo
-echo "No AMD GPU is used: AMDGCN is generated and checked statically."
+echo "== the same kernel run on this CPU (host target) against a float64 reference"
+ROCDSL_CACHE_DIR="$OUT/cache" "$BIN/rocdsl-run" --kernel rmsnorm_fwd -D M=256 -D N=4096 -D dtype=bf16 --check
+echo "-- again, from the disk cache"
+ROCDSL_CACHE_DIR="$OUT/cache" "$BIN/rocdsl-run" --kernel rmsnorm_fwd -D M=256 -D N=4096 -D dtype=bf16 --check | grep -E "cache|compile"
+
+echo
+echo "No AMD GPU is used: AMDGCN is generated and checked statically; numerics run on the host target."
