@@ -49,7 +49,11 @@ void rocdsl::buildRocDSLToROCDLPipeline(OpPassManager &pm,
                                         const RocDSLToROCDLOptions &options) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createConvertRocDSLToGPUPass({options.chip}));
+  ConvertRocDSLToGPUPassOptions toGpu;
+  toGpu.chip = options.chip;
+  toGpu.maxStoreBits = options.maxStoreBits;
+  toGpu.padWideStores = options.padWideStores;
+  pm.addPass(createConvertRocDSLToGPUPass(toGpu));
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
   gpuPm.addPass(createRocDSLLowerSubgroupReducePass({options.chip}));
   gpuPm.addPass(createCanonicalizerPass());

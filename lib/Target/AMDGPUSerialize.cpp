@@ -36,7 +36,7 @@ std::string rocdsl::getROCmPath() {
 }
 
 LogicalResult rocdsl::lowerToROCDL(ModuleOp module, StringRef chip,
-                                   unsigned optLevel) {
+                                   unsigned optLevel, StoreForm storeForm) {
   if (!isSupportedAMDGPUChip(chip))
     return module.emitError() << "unsupported chip '" << chip
                               << "' (supported: gfx942, gfx950)";
@@ -44,6 +44,8 @@ LogicalResult rocdsl::lowerToROCDL(ModuleOp module, StringRef chip,
   RocDSLToROCDLOptions options;
   options.chip = chip.str();
   options.optLevel = optLevel;
+  options.maxStoreBits = storeForm == StoreForm::Split64 ? 64 : 128;
+  options.padWideStores = storeForm == StoreForm::Padded;
   buildRocDSLToROCDLPipeline(pm, options);
   return pm.run(module);
 }

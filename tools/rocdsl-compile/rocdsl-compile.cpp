@@ -50,6 +50,15 @@ static cl::opt<std::string> outputFile("o", cl::desc("Output file (- = stdout)")
 static cl::opt<bool> listKernels("list-kernels",
                                  cl::desc("List built-in kernels and exit"),
                                  cl::cat(category));
+static cl::opt<rocdsl::StoreForm> storeForm(
+    "store-form", cl::desc("How wide global stores are emitted"),
+    cl::values(clEnumValN(rocdsl::StoreForm::Wide, "wide",
+                          "up to 128-bit stores, constant soffset (default)"),
+               clEnumValN(rocdsl::StoreForm::Split64, "split64",
+                          "no store wider than 64 bits"),
+               clEnumValN(rocdsl::StoreForm::Padded, "padded",
+                          "wide stores, each followed by s_nop 1")),
+    cl::init(rocdsl::StoreForm::Wide), cl::cat(category));
 static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
                                   cl::init(3), cl::Prefix, cl::cat(category));
 
@@ -151,7 +160,7 @@ int main(int argc, char **argv) {
   if (emit == "rocdsl") {
     module->print(os);
   } else {
-    if (failed(rocdsl::lowerToROCDL(*module, chip, optLevel)))
+    if (failed(rocdsl::lowerToROCDL(*module, chip, optLevel, storeForm)))
       return fail("lowering to ROCDL failed");
     if (emit == "mlir") {
       module->print(os);

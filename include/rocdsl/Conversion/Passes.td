@@ -23,7 +23,10 @@ def ConvertRocDSLToGPUPass : Pass<"convert-rocdsl-to-gpu", "::mlir::ModuleOp"> {
     whose `soffset` is an SGPR. This pass never emits a store with an SGPR
     `soffset`: uniform offsets (the tile origin) are folded into the 64-bit
     base of the buffer resource, lane offsets go to the VGPR offset, and
-    `soffset` is always the constant 0.
+    `soffset` is always the constant 0. Every emitted kernel is scanned
+    after code generation anyway; a kernel that still shows the hazard is
+    recompiled with `max-store-bits=64` (no store wider than 64 bits), then
+    with `pad-wide-stores`.
 
     Row reductions reduce inside a lane, then across lanes with
     `gpu.subgroup_reduce` (lowered to DPP by
@@ -55,6 +58,12 @@ def ConvertRocDSLToGPUPass : Pass<"convert-rocdsl-to-gpu", "::mlir::ModuleOp"> {
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"gfx942\"",
            "Target chip (gfx942 or gfx950)">,
+    Option<"maxStoreBits", "max-store-bits", "unsigned", /*default=*/"128",
+           "Widest global store emitted (64: the conservative form, no "
+           "store carries more than 64 bits of data)">,
+    Option<"padWideStores", "pad-wide-stores", "bool", /*default=*/"false",
+           "Follow every store wider than 64 bits with `s_nop 1` (2 wait "
+           "states), the last-resort protection">,
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::vector::VectorDialect",

@@ -19,6 +19,14 @@ struct RocDSLToROCDLOptions
   Option<unsigned> optLevel{*this, "opt-level",
                             llvm::cl::desc("LLVM optimization level"),
                             llvm::cl::init(3)};
+  Option<unsigned> maxStoreBits{
+      *this, "max-store-bits",
+      llvm::cl::desc("Widest global store (64: conservative form)"),
+      llvm::cl::init(128)};
+  Option<bool> padWideStores{
+      *this, "pad-wide-stores",
+      llvm::cl::desc("s_nop 1 after every store wider than 64 bits"),
+      llvm::cl::init(false)};
 };
 
 /// rocdsl -> gpu.module of LLVM/ROCDL ops with a #rocdl.target attached,

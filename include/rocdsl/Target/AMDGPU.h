@@ -20,10 +20,15 @@ std::string getROCmPath();
 
 enum class AMDGPUOutput { LLVMIR, Assembly, CodeObject };
 
+/// How wide stores are emitted: the normal form, the conservative form (no
+/// store wider than 64 bits), or wide stores each followed by `s_nop 1`.
+enum class StoreForm { Wide, Split64, Padded };
+
 /// Runs `rocdsl-to-rocdl` on `module` in place. Diagnostics go to the
 /// context's handler.
 LogicalResult lowerToROCDL(ModuleOp module, StringRef chip,
-                           unsigned optLevel = 3);
+                           unsigned optLevel = 3,
+                           StoreForm storeForm = StoreForm::Wide);
 
 /// Serializes the (already lowered) gpu.module of `module`: LLVM IR text,
 /// AMDGCN assembly, or an HSA code object (ELF, linked with ld.lld).

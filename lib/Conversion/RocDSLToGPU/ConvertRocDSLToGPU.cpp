@@ -87,7 +87,8 @@ struct ConvertRocDSLToGPUPass
     RewritePatternSet patterns(ctx);
     populateKernelPatterns(converter, patterns, gpuModule);
     populateElementwisePatterns(converter, patterns);
-    populateMemoryPatterns(converter, patterns);
+    populateMemoryPatterns(converter, patterns,
+                           StoreOptions{maxStoreBits, padWideStores});
     populateReducePatterns(converter, patterns, gpuModule);
 
     ConversionTarget target(*ctx);

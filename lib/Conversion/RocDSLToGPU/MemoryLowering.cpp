@@ -32,6 +32,7 @@ struct AccessGroup {
 };
 
 struct AccessPlan {
+  Value base; // !llvm.ptr<1> at the tile origin
   Value rsrc;
   unsigned vec;
   SmallVector<AccessGroup> groups;
@@ -43,6 +44,15 @@ Type groupTransferType(MLIRContext *ctx, unsigned bits) {
     return IntegerType::get(ctx, bits);
   return VectorType::get({static_cast<int64_t>(bits / 32)},
                          IntegerType::get(ctx, 32));
+}
+
+/// A raw buffer resource starting at `base`.
+Value makeResource(OpBuilder &b, Location loc, Value base) {
+  auto rsrcType = LLVM::LLVMPointerType::get(b.getContext(), 8);
+  return ROCDL::MakeBufferRsrcOp::create(
+      b, loc, rsrcType, base, arith::ConstantIntOp::create(b, loc, 0, 16),
+      arith::ConstantIntOp::create(b, loc, kNumRecords, 64),
+      arith::ConstantIntOp::create(b, loc, kGfx9BufferFlags, 32));
 }
 
 FailureOr<AccessPlan> planAccess(OpBuilder &b, Location loc,
@@ -72,14 +82,9 @@ FailureOr<AccessPlan> planAccess(OpBuilder &b, Location loc,
     llvmElement = b.getIntegerType(bytes * 8);
   Value base = LLVM::GEPOp::create(b, loc, ptr.getType(), llvmElement, ptr,
                                    ValueRange{elemOffset});
-  auto rsrcType = LLVM::LLVMPointerType::get(b.getContext(), 8);
-  Value rsrc = ROCDL::MakeBufferRsrcOp::create(
-      b, loc, rsrcType, base,
-      arith::ConstantIntOp::create(b, loc, 0, 16),
-      arith::ConstantIntOp::create(b, loc, kNumRecords, 64),
-      arith::ConstantIntOp::create(b, loc, kGfx9BufferFlags, 32));
+  Value rsrc = makeResource(b, loc, base);
 
-  AccessPlan plan{rsrc, vec, {}};
+  AccessPlan plan{base, rsrc, vec, {}};
   SmallVector<Value> laneBase;
   for (unsigned d = 0; d < rank; ++d)
     laneBase.push_back(dist->laneCoordBase(b, loc, d));
@@ -159,7 +164,10 @@ struct LoadLowering : OpConversionPattern<LoadOp> {
 };
 
 struct StoreLowering : OpConversionPattern<StoreOp> {
-  using OpConversionPattern::OpConversionPattern;
+  StoreLowering(TileTypeConverter &converter, MLIRContext *ctx,
+                StoreOptions options)
+      : OpConversionPattern(converter, ctx), options(options) {}
+  StoreOptions options;
   LogicalResult
   matchAndRewrite(StoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -176,18 +184,41 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
         getContext(), vec * elementType.getIntOrFloatBitWidth());
     // soffset is always this constant: see the file comment.
     Value zero32 = constI32(rewriter, loc, 0);
+    unsigned bits = elementType.getIntOrFloatBitWidth();
+    // The conservative form splits each group into stores of at most
+    // maxStoreBits. Part k goes through a resource based k parts further on,
+    // with the same VGPR offset: the backend would otherwise merge the parts
+    // (same resource, adjacent offsets) back into one wide store.
+    unsigned part = std::max(1u, std::min(vec, options.maxStoreBits / bits));
+    Type partTransfer = groupTransferType(getContext(), part * bits);
+    SmallVector<Value> partResources = {plan->rsrc};
+    for (unsigned first = part; first < vec; first += part) {
+      Value shifted = LLVM::GEPOp::create(
+          rewriter, loc, plan->base.getType(), rewriter.getI8Type(), plan->base,
+          ArrayRef<LLVM::GEPArg>{int32_t(first * bits / 8)});
+      partResources.push_back(makeResource(rewriter, loc, shifted));
+    }
     for (const AccessGroup &group : plan->groups) {
-      SmallVector<int64_t> lanes;
-      for (unsigned j = 0; j < vec; ++j)
-        lanes.push_back(group.firstEntry + j);
-      Value part = vector::ShuffleOp::create(rewriter, loc, adaptor.getValue(),
-                                             adaptor.getValue(), lanes);
-      Value data = LLVM::BitcastOp::create(rewriter, loc, transfer, part);
-      ROCDL::RawPtrBufferStoreOp::create(rewriter, loc, data, plan->rsrc,
-                                         group.voffset, zero32, zero32,
-                                         /*alias_scopes=*/nullptr,
-                                         /*noalias_scopes=*/nullptr,
-                                         /*tbaa=*/nullptr);
+      for (unsigned first = 0; first < vec; first += part) {
+        SmallVector<int64_t> lanes;
+        for (unsigned j = 0; j < part; ++j)
+          lanes.push_back(group.firstEntry + first + j);
+        Value slice = vector::ShuffleOp::create(rewriter, loc, adaptor.getValue(),
+                                                adaptor.getValue(), lanes);
+        Value data = LLVM::BitcastOp::create(rewriter, loc, partTransfer, slice);
+        ROCDL::RawPtrBufferStoreOp::create(rewriter, loc, data,
+                                           partResources[first / part],
+                                           group.voffset, zero32, zero32,
+                                           /*alias_scopes=*/nullptr,
+                                           /*noalias_scopes=*/nullptr,
+                                           /*tbaa=*/nullptr);
+        if (options.padWideStores && part * bits > 64)
+          LLVM::InlineAsmOp::create(
+              rewriter, loc, TypeRange(), ValueRange(),
+              rewriter.getStringAttr("s_nop 1"), rewriter.getStringAttr(""),
+              rewriter.getUnitAttr(), UnitAttr(), LLVM::TailCallKindAttr(),
+              LLVM::AsmDialectAttr(), ArrayAttr());
+      }
     }
     rewriter.eraseOp(op);
     return success();
@@ -197,6 +228,8 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
 } // namespace
 
 void mlir::rocdsl::populateMemoryPatterns(TileTypeConverter &converter,
-                                          RewritePatternSet &patterns) {
-  patterns.add<LoadLowering, StoreLowering>(converter, patterns.getContext());
+                                          RewritePatternSet &patterns,
+                                          StoreOptions storeOptions) {
+  patterns.add<LoadLowering>(converter, patterns.getContext());
+  patterns.add<StoreLowering>(converter, patterns.getContext(), storeOptions);
 }

@@ -22,9 +22,16 @@ void populateKernelPatterns(TileTypeConverter &converter,
 /// arith/math on tiles, splat, iota, expand_dims, broadcast.
 void populateElementwisePatterns(TileTypeConverter &converter,
                                  RewritePatternSet &patterns);
+/// How stores are emitted (see convert-rocdsl-to-gpu's options).
+struct StoreOptions {
+  unsigned maxStoreBits = 128;
+  bool padWideStores = false;
+};
+
 /// rocdsl.load/store through buffer resources.
 void populateMemoryPatterns(TileTypeConverter &converter,
-                            RewritePatternSet &patterns);
+                            RewritePatternSet &patterns,
+                            StoreOptions storeOptions);
 /// rocdsl.reduce: in lane, across lanes, across waves through LDS.
 void populateReducePatterns(TileTypeConverter &converter,
                             RewritePatternSet &patterns,
