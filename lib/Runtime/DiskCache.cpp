@@ -1,7 +1,7 @@
 //===- DiskCache.cpp - compiled-kernel cache: disk tier -------------------===//
 #include "rocdsl/Runtime/DiskCache.h"
 
-#include "rocdsl/Runtime/Log.h"
+#include "rocdsl/Support/Log.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"

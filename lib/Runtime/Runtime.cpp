@@ -1,6 +1,6 @@
 //===- Runtime.cpp - compiled launchers from memory, disk or compiler -----===//
 #include "Devices.h"
-#include "rocdsl/Runtime/Log.h"
+#include "rocdsl/Support/Log.h"
 
 #include "rocdsl/Pipelines/Pipelines.h"
 

@@ -1,6 +1,6 @@
 //===- DiskCacheTest.cpp - compiled-kernel cache tiers and logging --------===//
 #include "rocdsl/Runtime/DiskCache.h"
-#include "rocdsl/Runtime/Log.h"
+#include "rocdsl/Support/Log.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"

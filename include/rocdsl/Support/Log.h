@@ -13,8 +13,8 @@
 // All functions are thread-safe: lines are written whole, under one mutex.
 //
 //===----------------------------------------------------------------------===//
-#ifndef ROCDSL_RUNTIME_LOG_H
-#define ROCDSL_RUNTIME_LOG_H
+#ifndef ROCDSL_SUPPORT_LOG_H
+#define ROCDSL_SUPPORT_LOG_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
@@ -53,4 +53,4 @@ LogHandler setLogHandler(LogHandler handler);
 
 } // namespace mlir::rocdsl
 
-#endif // ROCDSL_RUNTIME_LOG_H
+#endif // ROCDSL_SUPPORT_LOG_H

@@ -1,5 +1,5 @@
 //===- Log.cpp - rocdsl runtime diagnostics on stderr ---------------------===//
-#include "rocdsl/Runtime/Log.h"
+#include "rocdsl/Support/Log.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/raw_ostream.h"
