@@ -21,6 +21,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.rocdsl_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
-tools = ["rocdsl-opt", "rocdsl-compile", "FileCheck", "not", "split-file"]
+tools = ["rocdsl-opt", "rocdsl-compile", "rocdsl-run", "rocdsl-isa-check",
+         "FileCheck", "not", "split-file", "count"]
 llvm_config.add_tool_substitutions(
     tools, [config.rocdsl_tools_dir, config.llvm_tools_dir])

@@ -33,9 +33,8 @@ bool parseRegNumber(StringRef text, unsigned &value) {
 StringRef stripOperandModifiers(StringRef op) {
   for (;;) {
     op = op.trim();
-    if (op.consume_front("-")) {
+    if (op.consume_front("-"))
       continue;
-    }
     if (op.size() >= 2 && op.front() == '|' && op.back() == '|') {
       op = op.drop_front().drop_back();
       continue;
@@ -84,13 +83,13 @@ std::optional<RegRange> parseIndexed(StringRef op, StringRef prefix,
 }
 
 bool isSpecialRegister(StringRef op) {
+  if (!op.consume_back("_lo"))
+    op.consume_back("_hi");
   static const char *const names[] = {
-      "vcc",         "vcc_lo",          "vcc_hi",          "exec",
-      "exec_lo",     "exec_hi",         "m0",              "scc",
-      "vccz",        "execz",           "flat_scratch",    "flat_scratch_lo",
-      "flat_scratch_hi", "xnack_mask",  "xnack_mask_lo",   "xnack_mask_hi",
-      "null",        "src_scc",         "src_execz",       "src_vccz",
-      "tba",         "tma",             "lds_direct",      "src_lds_direct"};
+      "vcc",       "exec",         "m0",         "scc",
+      "vccz",      "execz",        "null",       "tba",
+      "tma",       "flat_scratch", "src_scc",    "src_vccz",
+      "src_execz", "xnack_mask",   "lds_direct", "src_lds_direct"};
   return llvm::is_contained(names, op);
 }
 
@@ -419,8 +418,8 @@ unsigned mnemonicDataDwords(StringRef m) {
              m.ends_with("_x3")) {
     dwords = 3;
   } else if (m.ends_with("dwordx2") || m.ends_with("_b64") ||
-             m.ends_with("_x2") || m.ends_with("_f64") ||
-             m.ends_with("_u64") || m.ends_with("_i64")) {
+             m.ends_with("_x2") || m.ends_with("_f64") || m.ends_with("_u64") ||
+             m.ends_with("_i64")) {
     dwords = 2;
   }
   // Compare-and-swap carries the new value and the compare value.

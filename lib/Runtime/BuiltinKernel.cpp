@@ -40,7 +40,7 @@ BuiltinKernel::create(llvm::StringRef name,
     return llvm::createStringError(error);
   k->device = device;
 
-  CacheKey &key = k->request.key;
+  CacheKey key;
   // The kernel's source is compiled into ROCDSL, so the build id in the
   // compiler fingerprint already covers it.
   key.kernelFingerprint = "builtin:" + name.str();
@@ -55,13 +55,14 @@ BuiltinKernel::create(llvm::StringRef name,
   key.target = Runtime::getTarget(device, chip);
   key.compileOptions["opt-level"] = "3";
   key.compiler = Runtime::getCompilerFingerprint(device);
-  k->request.kernelName = k->plan.kernelName;
   const KernelSpec *spec = k->spec;
   KernelParams params = k->params;
-  k->request.build = [spec, params](MLIRContext *ctx, std::string &error) {
-    return spec->build(ctx, params, error);
-  };
-  k->request.finalize();
+  k->request = CompileRequest(
+      k->plan.kernelName,
+      [spec, params](MLIRContext *ctx, std::string &error) {
+        return spec->build(ctx, params, error);
+      },
+      std::move(key));
   return k;
 }
 

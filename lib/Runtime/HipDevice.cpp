@@ -9,8 +9,8 @@
 
 #include "rocdsl/Runtime/KernelArgs.h"
 #include "rocdsl/Target/AMDGPU.h"
+#include "rocdsl/Target/CheckedCompile.h"
 
-#include "mlir/Pass/PassManager.h"
 
 #include <dlfcn.h>
 #include <mutex>
@@ -129,23 +129,14 @@ bool mlir::rocdsl::isHipAvailable(std::string &why) {
 llvm::Expected<std::string>
 mlir::rocdsl::compileForHip(ModuleOp module, llvm::StringRef chip,
                             std::string *lowered, std::string *code) {
-  if (failed(lowerToROCDL(module, chip)))
-    return llvm::createStringError("lowering to ROCDL for " + chip.str() +
-                                   " failed");
-  if (lowered) {
-    llvm::raw_string_ostream os(*lowered);
-    module.print(os);
-  }
-  if (code) {
-    auto text = serializeAMDGPU(module, AMDGPUOutput::Assembly);
-    if (succeeded(text))
-      *code = std::move(*text);
-  }
-  auto object = serializeAMDGPU(module, AMDGPUOutput::CodeObject);
-  if (failed(object))
-    return llvm::createStringError("building the code object for " +
-                                   chip.str() + " failed");
-  return std::move(*object);
+  auto checked = compileAMDGPUChecked(module, chip);
+  if (!checked)
+    return checked.takeError();
+  if (lowered)
+    *lowered = std::move(checked->lowered);
+  if (code)
+    *code = std::move(checked->assembly);
+  return std::move(checked->codeObject);
 }
 
 llvm::Expected<std::shared_ptr<Launcher>>

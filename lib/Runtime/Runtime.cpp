@@ -2,6 +2,7 @@
 #include "Devices.h"
 #include "rocdsl/Support/Log.h"
 
+#include "rocdsl/ISA/HazardCheck.h"
 #include "rocdsl/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -22,9 +23,6 @@ using namespace mlir;
 using namespace mlir::rocdsl;
 
 static constexpr const char *kVersion = "0.1.0";
-/// Version of the emitted-ISA checks applied to AMDGPU code: part of every
-/// cache key, so binaries checked by an older rule set are never served.
-static constexpr const char *kIsaCheckVersion = "store-soffset-constant-1";
 
 Launcher::~Launcher() = default;
 
@@ -57,7 +55,9 @@ CompilerFingerprint Runtime::getCompilerFingerprint(DeviceKind device) {
   f.pipeline = device == DeviceKind::Host   ? "rocdsl-to-host,O3"
                : device == DeviceKind::HIP ? "rocdsl-to-rocdl,O3,hsaco"
                                             : "rocdsl-to-nvvm,ptx";
-  f.isaCheckVersion = device == DeviceKind::HIP ? kIsaCheckVersion : "none";
+  // AMDGPU binaries are only served if checked by this version of the
+  // hazard rules (CheckedCompile.h).
+  f.isaCheckVersion = device == DeviceKind::HIP ? isa::kCheckerVersion : "none";
   return f;
 }
 
@@ -154,26 +154,22 @@ Runtime::getLauncher(DeviceKind device, const CompileRequest &request,
   compileMs = 0;
   // The memory tier keys on the full canonical key (its target and pipeline
   // name the device), so a change to any component misses.
-  std::string computedKey;
-  if (request.canonicalKey.empty())
-    computedKey = request.key.canonicalForm();
-  llvm::StringRef memoryKey =
-      request.canonicalKey.empty() ? computedKey : request.canonicalKey;
+  llvm::StringRef memoryKey = request.getCanonicalKey();
   if (std::shared_ptr<Launcher> hit = impl->memory.lookup(memoryKey)) {
     tier = CacheTier::Memory;
     return hit;
   }
-  std::string digest = request.key.digest();
-  logDebug("cache lookup " + request.kernelName + " " + digest);
+  std::string digest = request.getKey().digest();
+  logDebug("cache lookup " + request.getKernelName() + " " + digest);
 
   auto compile = [&]() -> llvm::Expected<std::string> {
     std::lock_guard<std::mutex> lock(impl->compileMutex);
     auto start = std::chrono::steady_clock::now();
     std::string error;
-    OwningOpRef<ModuleOp> module = request.build(&impl->context, error);
+    OwningOpRef<ModuleOp> module = request.getBuild()(&impl->context, error);
     if (!module)
       return llvm::createStringError(
-          "building " + request.kernelName + " failed" +
+          "building " + request.getKernelName() + " failed" +
           (error.empty() ? std::string() : ": " + error));
     std::string source, lowered, code;
     {
@@ -184,8 +180,8 @@ Runtime::getLauncher(DeviceKind device, const CompileRequest &request,
         device == DeviceKind::Host
             ? compileForHost(*module, &lowered)
         : device == DeviceKind::HIP
-            ? compileForHip(*module, request.key.target.chip, &lowered, &code)
-            : compileForCuda(*module, request.key.target.chip);
+            ? compileForHip(*module, request.getKey().target.chip, &lowered, &code)
+            : compileForCuda(*module, request.getKey().target.chip);
     if (!payload)
       return payload.takeError();
     compileMs = std::chrono::duration<double, std::milli>(
@@ -193,11 +189,11 @@ Runtime::getLauncher(DeviceKind device, const CompileRequest &request,
                     .count();
     impl->compiles++;
     impl->compileMs = impl->compileMs + compileMs;
-    logInfo("compiled " + request.kernelName + " for " + toString(device) +
+    logInfo("compiled " + request.getKernelName() + " for " + toString(device) +
             " in " + llvm::formatv("{0:F1}", compileMs).str() + " ms");
-    dump(request.kernelName, digest, "rocdsl.mlir", source);
-    dump(request.kernelName, digest, "lowered.mlir", lowered);
-    dump(request.kernelName, digest, device == DeviceKind::HIP ? "s" : "o",
+    dump(request.getKernelName(), digest, "rocdsl.mlir", source);
+    dump(request.getKernelName(), digest, "lowered.mlir", lowered);
+    dump(request.getKernelName(), digest, device == DeviceKind::HIP ? "s" : "o",
          device == DeviceKind::HIP ? llvm::StringRef(code)
                                    : llvm::StringRef(*payload));
     return payload;
@@ -217,9 +213,9 @@ Runtime::getLauncher(DeviceKind device, const CompileRequest &request,
     impl->diskHits++;
 
   llvm::Expected<std::shared_ptr<Launcher>> launcher =
-      device == DeviceKind::Host  ? loadOnHost(*payload, request.kernelName)
-      : device == DeviceKind::HIP ? loadOnHip(*payload, request.kernelName)
-                                  : loadOnCuda(*payload, request.kernelName);
+      device == DeviceKind::Host  ? loadOnHost(*payload, request.getKernelName())
+      : device == DeviceKind::HIP ? loadOnHip(*payload, request.getKernelName())
+                                  : loadOnCuda(*payload, request.getKernelName());
   if (!launcher)
     return launcher.takeError();
   // If another thread loaded the same kernel meanwhile, both get its copy.

@@ -92,8 +92,9 @@ TEST(RuntimeTest, EveryKeyComponentChangeMissesAndNothingElseDoes) {
        [](CacheKey &k) { k.compiler.isaCheckVersion += "'"; }},
   };
   for (auto &[what, edit] : edits) {
-    CompileRequest changed = base;
-    edit(changed.key);
+    CacheKey key = base.getKey();
+    edit(key);
+    CompileRequest changed = base.withKey(key);
     auto launcher =
         Runtime::get().getLauncher(DeviceKind::Host, changed, tier, ms);
     ASSERT_TRUE(bool(launcher)) << what;

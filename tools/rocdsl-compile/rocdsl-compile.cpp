@@ -12,6 +12,7 @@
 #include "rocdsl/Kernels/Registry.h"
 #include "rocdsl/Pipelines/Pipelines.h"
 #include "rocdsl/Target/AMDGPU.h"
+#include "rocdsl/Target/CheckedCompile.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -160,26 +161,31 @@ int main(int argc, char **argv) {
   if (emit == "rocdsl") {
     module->print(os);
   } else {
-    if (failed(rocdsl::lowerToROCDL(*module, chip, optLevel, storeForm)))
-      return fail("lowering to ROCDL failed");
+    // Every AMDGPU kernel is scanned for the wide-store hazard and, if it
+    // shows it, recompiled with a safer store form before anything is
+    // emitted (see CheckedCompile.h).
+    auto checked =
+        rocdsl::compileAMDGPUChecked(*module, chip, optLevel, storeForm);
+    if (!checked)
+      return fail(llvm::toString(checked.takeError()));
     if (emit == "mlir") {
-      module->print(os);
+      os << checked->lowered;
+    } else if (emit == "asm") {
+      os << checked->assembly;
+    } else if (emit == "hsaco") {
+      os << checked->codeObject;
     } else {
-      rocdsl::AMDGPUOutput kind =
-          emit == "llvm" ? rocdsl::AMDGPUOutput::LLVMIR
-          : emit == "asm" ? rocdsl::AMDGPUOutput::Assembly
-                          : rocdsl::AMDGPUOutput::CodeObject;
-      FailureOr<std::string> bytes = rocdsl::serializeAMDGPU(*module, kind);
-      if (failed(bytes))
-        return fail("serialization for " + chip + " failed");
-      os << *bytes;
+      if (failed(rocdsl::lowerToROCDL(*module, chip, optLevel, checked->form)))
+        return fail("lowering to ROCDL failed");
+      FailureOr<std::string> ir =
+          rocdsl::serializeAMDGPU(*module, rocdsl::AMDGPUOutput::LLVMIR);
+      if (failed(ir))
+        return fail("translation to LLVM IR failed");
+      os << *ir;
     }
     if (llvm::AreStatisticsEnabled()) {
-      FailureOr<std::string> object = rocdsl::serializeAMDGPU(
-          *module, rocdsl::AMDGPUOutput::CodeObject);
-      if (failed(object))
-        return fail("could not build the code object for --stats");
-      auto kernels = rocdsl::readKernelResources(*object, chip, error);
+      auto kernels =
+          rocdsl::readKernelResources(checked->codeObject, chip, error);
       if (failed(kernels))
         return fail(error);
       printStats(*kernels);

@@ -37,7 +37,8 @@ namespace mlir::rocdsl::isa {
 constexpr const char *kCheckerVersion = "wide-store-hazard-1";
 
 /// Wait states a wide store's data needs on `chip` (2 on gfx940/941/942/950,
-/// 1 on gfx90a and older gfx9, 0 if no such hazard is known).
+/// 1 on gfx90a and older gfx9 -- and on gfx7/gfx8, where LLVM applies the
+/// same rule --, 0 if no such hazard is known).
 unsigned requiredWaitStates(llvm::StringRef chip);
 
 /// The processor name in `target`: "gfx942" for "gfx942",
@@ -83,21 +84,20 @@ struct CheckResult {
 /// Checks AMDGCN assembly text (from ROCDSL, llc, Triton, hipcc...). `chip`
 /// empty: taken from `.amdgcn_target`; unknown chip -> error. Malformed
 /// lines never fail the check.
-llvm::Expected<CheckResult> checkAssembly(llvm::StringRef text,
-                                          llvm::StringRef file,
-                                          llvm::StringRef chip);
+llvm::Expected<CheckResult>
+checkAssembly(llvm::StringRef text, llvm::StringRef file, llvm::StringRef chip);
 
 /// Disassembles an HSA code object in-process (LLVM MC disassembler for
 /// AMDGPU, chip from the ELF e_flags/metadata if `chip` is empty) and checks
-/// it.
+/// it. A corrupt object is an error; words that crash LLVM's decoder are
+/// skipped as data when llvm::CrashRecoveryContext is enabled.
 llvm::Expected<CheckResult> checkCodeObject(llvm::StringRef bytes,
                                             llvm::StringRef file,
                                             llvm::StringRef chip);
 
 /// Sniffs ELF magic and dispatches; other binary input is an error.
-llvm::Expected<CheckResult> checkFile(llvm::StringRef bytes,
-                                      llvm::StringRef file,
-                                      llvm::StringRef chip);
+llvm::Expected<CheckResult>
+checkFile(llvm::StringRef bytes, llvm::StringRef file, llvm::StringRef chip);
 
 /// {"checker": kCheckerVersion, "files": [{"file", "chip", "hazard",
 /// "kernels": [{"name", "waitcnts", "vgprs", ..., "hazards": [...]}]}]}
@@ -124,8 +124,8 @@ struct RegRange {
   bool isVector() const { return kind == VGPR || kind == AGPR; }
   unsigned size() const { return kind == None ? 0 : last - first + 1; }
   bool overlaps(const RegRange &other) const {
-    return kind != None && kind == other.kind && first <= other.last &&
-           other.first <= last;
+    return kind != None && kind != Special && kind == other.kind &&
+           first <= other.last && other.first <= last;
   }
   /// "v7", "v[4:7]", "a[0:3]", "s[0:1]"; "" for None.
   std::string str() const;
@@ -150,8 +150,8 @@ enum class Flow : uint8_t {
 
 /// One parsed instruction. The StringRefs point into the checked text.
 struct Instruction {
-  unsigned line = 0;      ///< 1-based line in the text
-  llvm::StringRef text;   ///< the statement, comments stripped
+  unsigned line = 0;    ///< 1-based line in the text
+  llvm::StringRef text; ///< the statement, comments stripped
   llvm::StringRef mnemonic;
   /// Comma-separated operands (their first token) and everything after them
   /// (offen, glc, sc0, offset:16, lgkmcnt(0)...).

@@ -52,16 +52,33 @@ public:
   virtual DeviceKind getDevice() const = 0;
 };
 
-/// What to compile, and everything the compiled code depends on.
-struct CompileRequest {
-  std::string kernelName;
+/// What to compile, and everything the compiled code depends on. Immutable:
+/// the key's canonical form, which the memory tier looks up on every launch,
+/// is computed once here and can never disagree with the key.
+class CompileRequest {
+public:
+  using BuildFn =
+      std::function<OwningOpRef<ModuleOp>(MLIRContext *, std::string &error)>;
+  CompileRequest() = default;
+  CompileRequest(std::string kernelName, BuildFn build, CacheKey key)
+      : kernelName(std::move(kernelName)), build(std::move(build)),
+        key(std::move(key)), canonicalKey(this->key.canonicalForm()) {}
+
+  const std::string &getKernelName() const { return kernelName; }
   /// Builds the rocdsl module; called only when no tier has the kernel.
-  std::function<OwningOpRef<ModuleOp>(MLIRContext *, std::string &error)> build;
+  const BuildFn &getBuild() const { return build; }
+  const CacheKey &getKey() const { return key; }
+  const std::string &getCanonicalKey() const { return canonicalKey; }
+  /// The same kernel under another key.
+  CompileRequest withKey(CacheKey newKey) const {
+    return CompileRequest(kernelName, build, std::move(newKey));
+  }
+
+private:
+  std::string kernelName;
+  BuildFn build;
   CacheKey key;
-  /// key.canonicalForm(), computed once by finalize(): the memory tier's
-  /// lookup key, so a cached launch does not rebuild it.
   std::string canonicalKey;
-  void finalize() { canonicalKey = key.canonicalForm(); }
 };
 
 struct RuntimeStats {

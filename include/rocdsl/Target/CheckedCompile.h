@@ -1,0 +1,43 @@
+//===- CheckedCompile.h - AMDGPU code objects proven hazard-free -*- C++ -*-===//
+//
+// Every kernel ROCDSL emits for AMDGPU goes through here: lower, scan the
+// emitted assembly for the wide-store data hazard (rocdsl-isa-check's
+// analysis), and if a kernel shows it, recompile only that module with the
+// conservative store form (no store wider than 64 bits), then with explicit
+// s_nop padding. The event is logged once, naming the kernel. A module that
+// still shows the hazard is an error: it is never returned.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROCDSL_TARGET_CHECKEDCOMPILE_H
+#define ROCDSL_TARGET_CHECKEDCOMPILE_H
+
+#include "rocdsl/ISA/HazardCheck.h"
+#include "rocdsl/Target/AMDGPU.h"
+
+#include <functional>
+
+namespace mlir::rocdsl {
+
+struct CheckedCode {
+  std::string codeObject; // HSA code object
+  std::string assembly;   // the assembly that was checked
+  std::string lowered;    // the module after rocdsl-to-rocdl
+  StoreForm form = StoreForm::Wide;
+  /// Findings of the forms that were rejected before `form`.
+  std::vector<isa::Finding> rejected;
+};
+
+/// The analysis to run on assembly; tests substitute their own.
+using AssemblyChecker = std::function<llvm::Expected<isa::CheckResult>(
+    llvm::StringRef text, llvm::StringRef file, llvm::StringRef chip)>;
+
+/// Compiles a copy of the rocdsl `module` (left untouched) for `chip`,
+/// starting with `first` and falling back as described above.
+llvm::Expected<CheckedCode>
+compileAMDGPUChecked(ModuleOp module, llvm::StringRef chip,
+                     unsigned optLevel = 3, StoreForm first = StoreForm::Wide,
+                     const AssemblyChecker &checker = isa::checkAssembly);
+
+} // namespace mlir::rocdsl
+
+#endif

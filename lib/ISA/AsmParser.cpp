@@ -1,0 +1,270 @@
+//===- AsmParser.cpp - AMDGCN assembly text to kernels and instructions ---===//
+//
+// Lines -> statements (labels, directives, instructions; `;`, `//` and
+// `/* */` comments stripped) -> kernels. A kernel starts at the label of a
+// function the text declares (`.type x,@function`, `.amdhsa_kernel x`,
+// `.symbol: x.kd` in the metadata) and ends at `.Lfunc_end*`, its `.size`,
+// the next kernel or the end of the text. Text that declares no function
+// (hand-written snippets) starts a kernel at any non-local label that the
+// code before it can neither fall through to nor branch to. Metadata and
+// kernel-code blocks are skipped here; KernelReport.cpp reads them.
+//
+//===----------------------------------------------------------------------===//
+#include "rocdsl/ISA/HazardCheck.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace llvm;
+
+namespace mlir::rocdsl::isa {
+
+namespace {
+
+bool isIdentChar(char c) {
+  return isAlnum(c) || c == '_' || c == '.' || c == '$';
+}
+
+/// Length of the label that starts `s` ("name:"), 0 if none.
+size_t labelLength(StringRef s) {
+  size_t i = 0;
+  while (i < s.size() && isIdentChar(s[i]))
+    ++i;
+  if (i == 0 || i >= s.size() || s[i] != ':')
+    return 0;
+  if (i + 1 < s.size() && s[i + 1] == ':')
+    return 0; // "::" separates dual instructions, not a label
+  return i;
+}
+
+/// Removes comments from one line; `inBlock` carries an open `/*` across
+/// lines. A `/* */` comment is dropped together with the rest of its line
+/// unless only whitespace precedes it.
+StringRef stripComment(StringRef line, bool &inBlock) {
+  if (inBlock) {
+    size_t end = line.find("*/");
+    if (end == StringRef::npos)
+      return StringRef();
+    inBlock = false;
+    line = line.substr(end + 2);
+  }
+  bool inString = false;
+  for (size_t i = 0, e = line.size(); i < e; ++i) {
+    char c = line[i];
+    if (c == '"') {
+      inString = !inString;
+      continue;
+    }
+    if (inString)
+      continue;
+    if (c == ';')
+      return line.take_front(i);
+    if (c == '/' && i + 1 < e && line[i + 1] == '/')
+      return line.take_front(i);
+    if (c == '/' && i + 1 < e && line[i + 1] == '*') {
+      size_t end = line.find("*/", i + 2);
+      if (end == StringRef::npos) {
+        inBlock = true;
+        return line.take_front(i);
+      }
+      if (!line.take_front(i).trim().empty())
+        return line.take_front(i);
+      line = line.substr(end + 2);
+      e = line.size();
+      i = static_cast<size_t>(-1); // restart on what follows the comment
+    }
+  }
+  return line;
+}
+
+/// The rest of the line that starts at `pos`, if only whitespace precedes
+/// `pos` on its line.
+std::optional<StringRef> directiveAt(StringRef text, size_t pos) {
+  size_t lineStart = text.rfind('\n', pos);
+  lineStart = lineStart == StringRef::npos ? 0 : lineStart + 1;
+  if (!text.slice(lineStart, pos).trim().empty())
+    return std::nullopt;
+  size_t lineEnd = text.find('\n', pos);
+  return text.slice(pos, lineEnd);
+}
+
+/// Names the text declares as functions or kernels.
+void collectFunctionNames(StringRef text, StringSet<> &names) {
+  bool dummy = false;
+  for (size_t pos = text.find(".type"); pos != StringRef::npos;
+       pos = text.find(".type", pos + 1)) {
+    std::optional<StringRef> line = directiveAt(text, pos);
+    if (!line)
+      continue;
+    StringRef args = stripComment(line->drop_front(5), dummy);
+    dummy = false;
+    if (args.empty() || !isSpace(args.front()))
+      continue;
+    auto [name, kind] = args.split(',');
+    name = name.trim();
+    if (!name.empty() &&
+        (kind.contains("function") || kind.contains("STT_FUNC")))
+      names.insert(name);
+  }
+  for (size_t pos = text.find(".amdhsa_kernel"); pos != StringRef::npos;
+       pos = text.find(".amdhsa_kernel", pos + 1)) {
+    std::optional<StringRef> line = directiveAt(text, pos);
+    if (!line)
+      continue;
+    StringRef args = stripComment(line->drop_front(14), dummy);
+    dummy = false;
+    if (args.empty() || !isSpace(args.front()))
+      continue;
+    StringRef name = args.trim();
+    if (!name.empty())
+      names.insert(name);
+  }
+  for (size_t pos = text.find(".symbol:"); pos != StringRef::npos;
+       pos = text.find(".symbol:", pos + 1)) {
+    size_t lineEnd = text.find('\n', pos);
+    StringRef value = text.slice(pos + 8, lineEnd).trim();
+    value = value.trim("'\"");
+    if (value.consume_back(".kd") && !value.empty())
+      names.insert(value);
+  }
+}
+
+class Parser {
+public:
+  Parser(StringRef text) : text(text) {}
+
+  AsmModule run() {
+    collectFunctionNames(text, functions);
+    fallback = functions.empty();
+    unsigned lineNo = 0;
+    bool inBlock = false;
+    for (StringRef rest = text; !rest.empty();) {
+      auto [line, tail] = rest.split('\n');
+      rest = tail;
+      handleLine(stripComment(line, inBlock).trim(), ++lineNo);
+    }
+    endKernel();
+    return std::move(module);
+  }
+
+private:
+  enum class Skip { None, Metadata, HsaMetadata, KernelCode, HsaKernel };
+
+  void handleLine(StringRef s, unsigned lineNo) {
+    if (s.empty())
+      return;
+    if (skip != Skip::None) {
+      if (s.starts_with(".end_"))
+        skip = Skip::None;
+      return;
+    }
+    while (size_t n = labelLength(s)) {
+      handleLabel(s.take_front(n));
+      s = s.drop_front(n + 1).ltrim();
+    }
+    if (s.empty())
+      return;
+    if (s.front() == '.') {
+      handleDirective(s);
+      return;
+    }
+    handleInstruction(s, lineNo);
+  }
+
+  void handleLabel(StringRef label) {
+    bool local = label.starts_with(".");
+    bool startsKernel = functions.contains(label);
+    if (fallback && !local) {
+      // Without declared functions, a global label starts a kernel unless
+      // the current one can reach it: by falling through or by a branch.
+      Kernel *k = current();
+      startsKernel =
+          !k || (!k->instructions.empty() &&
+                 k->instructions.back().flow == Flow::Return &&
+                 llvm::none_of(k->instructions, [&](const Instruction &i) {
+                   return i.target == label;
+                 }));
+    }
+    if (startsKernel) {
+      startKernel(label);
+      return;
+    }
+    if (label.starts_with(".Lfunc_end")) {
+      endKernel();
+      return;
+    }
+    if (Kernel *k = current()) {
+      k->labels.push_back({label, unsigned(k->instructions.size())});
+      return;
+    }
+    if (!local)
+      pendingName = label;
+    pendingLabels.push_back(label);
+  }
+
+  void handleDirective(StringRef s) {
+    StringRef name = s.take_until([](char c) { return isSpace(c); });
+    StringRef args = s.drop_front(name.size()).trim();
+    if (name == ".amdgcn_target") {
+      if (module.target.empty())
+        module.target = args.trim('"').str();
+    } else if (name == ".size") {
+      StringRef sym = args.split(',').first.trim();
+      if (Kernel *k = current(); k && sym == k->name)
+        endKernel();
+    } else if (name == ".amdgpu_metadata") {
+      skip = Skip::Metadata;
+    } else if (name == ".amd_amdgpu_hsa_metadata") {
+      skip = Skip::HsaMetadata;
+    } else if (name == ".amd_kernel_code_t") {
+      skip = Skip::KernelCode;
+    } else if (name == ".amdhsa_kernel") {
+      skip = Skip::HsaKernel;
+    }
+  }
+
+  void handleInstruction(StringRef s, unsigned lineNo) {
+    if (!current()) {
+      // Code outside any kernel: a kernel named after the label before it,
+      // keeping the local labels in between.
+      SmallVector<StringRef, 4> labels = std::move(pendingLabels);
+      startKernel(pendingName.empty() ? StringRef("<anonymous>") : pendingName);
+      for (StringRef label : labels)
+        current()->labels.push_back({label, 0});
+    }
+    current()->instructions.push_back(parseInstruction(s, lineNo));
+  }
+
+  Kernel *current() { return open ? &module.kernels.back() : nullptr; }
+
+  void startKernel(StringRef name) {
+    endKernel();
+    module.kernels.emplace_back();
+    module.kernels.back().name = name.str();
+    open = true;
+  }
+
+  void endKernel() {
+    if (open && module.kernels.back().instructions.empty() &&
+        module.kernels.back().name == "<anonymous>")
+      module.kernels.pop_back();
+    open = false;
+    pendingLabels.clear();
+    pendingName = StringRef();
+  }
+
+  StringRef text;
+  AsmModule module;
+  StringSet<> functions;
+  bool fallback = false;
+  bool open = false;
+  Skip skip = Skip::None;
+  StringRef pendingName;
+  SmallVector<StringRef, 4> pendingLabels;
+};
+
+} // namespace
+
+AsmModule parseAssembly(StringRef text) { return Parser(text).run(); }
+
+} // namespace mlir::rocdsl::isa

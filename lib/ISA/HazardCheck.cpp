@@ -1,0 +1,104 @@
+//===- HazardCheck.cpp - chips, and the check of assembly and files -------===//
+//
+// The rule (kCheckerVersion "wide-store-hazard-1"): after a VMEM store or
+// atomic with more than 64 bits of data, its data registers must not be
+// written for 2 wait states on gfx940/gfx941/gfx942/gfx950 (and the
+// gfx9-4-generic target that covers them), for 1 on gfx90a and the other
+// gfx9 chips, and, as LLVM's hazard recognizer has it, on gfx7 and gfx8.
+// gfx6 and gfx10+ have no such hazard.
+//
+//===----------------------------------------------------------------------===//
+#include "rocdsl/ISA/HazardCheck.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/TargetParser/TargetParser.h"
+
+using namespace llvm;
+
+namespace mlir::rocdsl::isa {
+
+namespace {
+
+/// gfx940 and gfx941 left LLVM after the gfx942 family was unified; their
+/// code still runs on CDNA3 parts and is checked like gfx942.
+bool isRetiredCDNA3(StringRef chip) {
+  return chip == "gfx940" || chip == "gfx941";
+}
+
+} // namespace
+
+std::string normalizeChip(StringRef target) {
+  std::string lower = target.trim().trim('"').lower();
+  StringRef s = lower;
+  size_t gfx = s.find("gfx");
+  if (gfx == StringRef::npos)
+    return s.str();
+  s = s.drop_front(gfx);
+  s = s.take_until([](char c) { return c == ':' || isSpace(c) || c == '"'; });
+  return s.str();
+}
+
+bool isKnownChip(StringRef chip) {
+  return isRetiredCDNA3(chip) ||
+         AMDGPU::parseArchAMDGCN(chip) != AMDGPU::GK_NONE;
+}
+
+unsigned requiredWaitStates(StringRef chip) {
+  std::string name = normalizeChip(chip);
+  if (isRetiredCDNA3(name) || name == "gfx942" || name == "gfx950" ||
+      name == "gfx9-4-generic")
+    return 2;
+  if (AMDGPU::parseArchAMDGCN(name) == AMDGPU::GK_NONE)
+    return 0;
+  AMDGPU::IsaVersion version = AMDGPU::getIsaVersion(name);
+  if (version.Major == 9 && version.Minor >= 4)
+    return 2; // later CDNA3/CDNA4 parts
+  if (version.Major >= 7 && version.Major <= 9)
+    return 1;
+  return 0;
+}
+
+Expected<CheckResult> checkAssembly(StringRef text, StringRef file,
+                                    StringRef chip) {
+  AsmModule module = parseAssembly(text);
+  std::string name =
+      normalizeChip(chip.empty() ? StringRef(module.target) : chip);
+  if (name.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "%s: no target chip: the text has no "
+                             ".amdgcn_target directive (pass a chip)",
+                             file.str().c_str());
+  if (!isKnownChip(name))
+    return createStringError(inconvertibleErrorCode(), "%s: unknown chip '%s'",
+                             file.str().c_str(), name.c_str());
+  unsigned needed = requiredWaitStates(name);
+
+  CheckResult result;
+  result.file = file.str();
+  result.chip = name;
+  result.kernels = buildKernelReports(text, module, name);
+  for (size_t i = 0, e = module.kernels.size(); i != e; ++i) {
+    Kernel &kernel = module.kernels[i];
+    buildCFG(kernel);
+    std::vector<Finding> findings = findWideStoreHazards(kernel, needed);
+    for (Finding &f : findings)
+      f.file = result.file;
+    result.kernels[i].hazards = std::move(findings);
+  }
+  return result;
+}
+
+Expected<CheckResult> checkFile(StringRef bytes, StringRef file,
+                                StringRef chip) {
+  if (bytes.starts_with("\x7f"
+                        "ELF"))
+    return checkCodeObject(bytes, file, chip);
+  if (bytes.contains('\0'))
+    return createStringError(inconvertibleErrorCode(),
+                             "%s: neither AMDGCN assembly nor an ELF code "
+                             "object (binary data)",
+                             file.str().c_str());
+  return checkAssembly(bytes, file, chip);
+}
+
+} // namespace mlir::rocdsl::isa

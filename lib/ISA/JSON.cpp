@@ -1,0 +1,83 @@
+//===- JSON.cpp - machine-readable check results --------------------------===//
+//
+//   {"checker": "wide-store-hazard-1",
+//    "files": [{"file": ..., "chip": "gfx942", "hazard": true,
+//               "kernels": [{"name": ..., "waitcnts": {"total": 3, ...},
+//                            "vgprs": 5, "agprs": 0, "sgprs": 19,
+//                            "vgpr_spills": 0, "sgpr_spills": 0,
+//                            "scratch_bytes": 0, "lds_bytes": 0,
+//                            "hazards": [{"store_line": 14, "store": ...,
+//                                         "write_line": 15, "write": ...,
+//                                         "wait_states": 0, "needed": 2,
+//                                         "registers": "v3"}]}]}]}
+//
+//===----------------------------------------------------------------------===//
+#include "rocdsl/ISA/HazardCheck.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace mlir::rocdsl::isa {
+
+bool CheckResult::hasHazard() const {
+  return llvm::any_of(kernels,
+                      [](const KernelReport &k) { return !k.hazards.empty(); });
+}
+
+/// Assembly may hold any bytes; JSON strings must be UTF-8.
+static std::string utf8(StringRef text) {
+  if (json::isUTF8(text))
+    return text.str();
+  return json::fixUTF8(text);
+}
+
+static json::Value findingToJSON(const Finding &f) {
+  return json::Object{
+      {"store_line", f.storeLine},     {"store", utf8(f.storeText)},
+      {"write_line", f.writeLine},     {"write", utf8(f.writeText)},
+      {"wait_states", f.waitStates},   {"needed", f.needed},
+      {"registers", utf8(f.registers)}};
+}
+
+static json::Value kernelToJSON(const KernelReport &k) {
+  json::Object waitcnts;
+  for (const auto &[kind, count] : k.waitcnts)
+    waitcnts[utf8(kind)] = count;
+  json::Array hazards;
+  for (const Finding &f : k.hazards)
+    hazards.push_back(findingToJSON(f));
+  return json::Object{{"name", utf8(k.name)},
+                      {"waitcnts", std::move(waitcnts)},
+                      {"vgprs", k.vgprs},
+                      {"agprs", k.agprs},
+                      {"sgprs", k.sgprs},
+                      {"vgpr_spills", k.vgprSpills},
+                      {"sgpr_spills", k.sgprSpills},
+                      {"scratch_bytes", k.scratchBytes},
+                      {"lds_bytes", k.ldsBytes},
+                      {"hazards", std::move(hazards)}};
+}
+
+std::string toJSON(ArrayRef<CheckResult> results) {
+  json::Array files;
+  for (const CheckResult &r : results) {
+    json::Array kernels;
+    for (const KernelReport &k : r.kernels)
+      kernels.push_back(kernelToJSON(k));
+    files.push_back(json::Object{{"file", utf8(r.file)},
+                                 {"chip", utf8(r.chip)},
+                                 {"hazard", r.hasHazard()},
+                                 {"kernels", std::move(kernels)}});
+  }
+  json::Value root =
+      json::Object{{"checker", kCheckerVersion}, {"files", std::move(files)}};
+  std::string out;
+  raw_string_ostream os(out);
+  os << formatv("{0:2}", root) << "\n";
+  return out;
+}
+
+} // namespace mlir::rocdsl::isa

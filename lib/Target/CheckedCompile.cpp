@@ -1,0 +1,85 @@
+//===- CheckedCompile.cpp - AMDGPU code objects proven hazard-free --------===//
+#include "rocdsl/Target/CheckedCompile.h"
+
+#include "rocdsl/Dialect/RocDSL/IR/RocDSL.h"
+#include "rocdsl/Support/Log.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+
+static llvm::StringRef formName(StoreForm form) {
+  switch (form) {
+  case StoreForm::Wide:
+    return "wide";
+  case StoreForm::Split64:
+    return "split64";
+  case StoreForm::Padded:
+    return "padded";
+  }
+  return "?";
+}
+
+static std::string kernelNames(ModuleOp module) {
+  SmallVector<std::string> names;
+  for (auto func : module.getOps<FuncOp>())
+    names.push_back(func.getName().str());
+  return llvm::join(names, ", ");
+}
+
+llvm::Expected<CheckedCode>
+mlir::rocdsl::compileAMDGPUChecked(ModuleOp module, llvm::StringRef chip,
+                                   unsigned optLevel, StoreForm first,
+                                   const AssemblyChecker &checker) {
+  std::string kernels = kernelNames(module);
+  // Each form is more conservative than the one before it.
+  SmallVector<StoreForm, 3> forms = {first};
+  if (first == StoreForm::Wide)
+    forms.push_back(StoreForm::Split64);
+  if (first != StoreForm::Padded)
+    forms.push_back(StoreForm::Padded);
+
+  CheckedCode result;
+  for (StoreForm form : forms) {
+    OwningOpRef<ModuleOp> copy = module.clone();
+    if (failed(lowerToROCDL(*copy, chip, optLevel, form)))
+      return llvm::createStringError("lowering " + kernels + " for " +
+                                     chip.str() + " failed");
+    FailureOr<std::string> assembly =
+        serializeAMDGPU(*copy, AMDGPUOutput::Assembly);
+    if (failed(assembly))
+      return llvm::createStringError("code generation of " + kernels +
+                                     " for " + chip.str() + " failed");
+    auto check = checker(*assembly, kernels, chip);
+    if (!check)
+      return check.takeError();
+    if (check->hasHazard()) {
+      for (const isa::KernelReport &k : check->kernels)
+        llvm::append_range(result.rejected, k.hazards);
+      continue;
+    }
+    FailureOr<std::string> object =
+        serializeAMDGPU(*copy, AMDGPUOutput::CodeObject);
+    if (failed(object))
+      return llvm::createStringError("linking the code object of " + kernels +
+                                     " failed");
+    if (!result.rejected.empty())
+      logWarning("kernel " + kernels + " on " + chip + ": " +
+                 llvm::Twine(result.rejected.size()) +
+                 " wide-store hazard(s) in the " + formName(first) +
+                 " store form (first: " +
+                 isa::formatFinding(result.rejected.front()) +
+                 "); recompiled with the " + formName(form) + " store form");
+    result.codeObject = std::move(*object);
+    result.assembly = std::move(*assembly);
+    llvm::raw_string_ostream os(result.lowered);
+    copy->print(os);
+    result.form = form;
+    return result;
+  }
+  return llvm::createStringError(
+      "kernel " + kernels + " on " + chip.str() +
+      " shows the wide-store hazard in every store form; first finding: " +
+      isa::formatFinding(result.rejected.front()));
+}

@@ -1,0 +1,128 @@
+//===- CheckedCompileTest.cpp - every emitted AMDGPU kernel is hazard-free ===//
+#include "norm/RMSNormConfigs.h"
+
+#include "rocdsl/Kernels/Registry.h"
+#include "rocdsl/Pipelines/Pipelines.h"
+#include "rocdsl/Support/Log.h"
+#include "rocdsl/Target/CheckedCompile.h"
+
+#include "mlir/IR/MLIRContext.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+
+namespace {
+
+class CheckedCompileTest : public ::testing::Test {
+protected:
+  CheckedCompileTest() {
+    DialectRegistry registry;
+    registerRocDSLDialects(registry);
+    ctx.appendDialectRegistry(registry);
+    ctx.loadAllAvailableDialects();
+  }
+  OwningOpRef<ModuleOp> build(const std::vector<std::string> &defs) {
+    const KernelSpec *spec = lookupKernel("rmsnorm_fwd");
+    KernelParams params;
+    std::string error;
+    EXPECT_TRUE(succeeded(resolveKernelParams(*spec, defs, params, error)));
+    return spec->build(&ctx, params, error);
+  }
+  MLIRContext ctx;
+};
+
+/// Every built-in kernel configuration, on both chips: what ROCDSL emits
+/// passes the hazard scan, has no spills or scratch, and the assembly that
+/// was checked is the code that was linked.
+TEST_F(CheckedCompileTest, EveryBuiltinConfigurationIsHazardFree) {
+  unsigned checked = 0, fellBack = 0;
+  for (const RMSNormCase &c : getRMSNormForwardCases()) {
+    for (const char *chip : {"gfx942", "gfx950"}) {
+      OwningOpRef<ModuleOp> module = build(c.definitions());
+      ASSERT_TRUE(module) << c.name();
+      auto code = compileAMDGPUChecked(*module, chip);
+      ASSERT_TRUE(bool(code)) << c.name() << " " << chip << ": "
+                              << llvm::toString(code.takeError());
+      auto recheck = isa::checkAssembly(code->assembly, c.name(), chip);
+      ASSERT_TRUE(bool(recheck)) << llvm::toString(recheck.takeError());
+      EXPECT_FALSE(recheck->hasHazard()) << c.name() << " " << chip;
+      auto fromObject = isa::checkCodeObject(code->codeObject, c.name(), chip);
+      ASSERT_TRUE(bool(fromObject)) << llvm::toString(fromObject.takeError());
+      EXPECT_FALSE(fromObject->hasHazard()) << c.name() << " " << chip;
+      for (const isa::KernelReport &k : recheck->kernels) {
+        EXPECT_EQ(k.vgprSpills, 0u) << c.name() << " " << chip;
+        EXPECT_EQ(k.sgprSpills, 0u) << c.name() << " " << chip;
+        EXPECT_EQ(k.scratchBytes, 0u) << c.name() << " " << chip;
+      }
+      ++checked;
+      fellBack += code->form != StoreForm::Wide;
+    }
+  }
+  EXPECT_EQ(checked, 2 * getRMSNormForwardCases().size());
+  std::printf("%u configurations checked, %u needed a safer store form\n",
+              checked, fellBack);
+}
+
+/// The fallback order, with a checker that rejects chosen forms.
+TEST_F(CheckedCompileTest, FallsBackToSplitThenPaddingAndLogsOnce) {
+  std::vector<std::string> logged;
+  LogHandler previous = setLogHandler(
+      [&](LogLevel, llvm::StringRef message) { logged.push_back(message.str()); });
+  auto rejectWhile = [](std::function<bool(llvm::StringRef)> bad) {
+    return [bad](llvm::StringRef text, llvm::StringRef file,
+                 llvm::StringRef chip) -> llvm::Expected<isa::CheckResult> {
+      auto result = isa::checkAssembly(text, file, chip);
+      if (result && bad(text)) {
+        isa::Finding f;
+        f.file = file.str();
+        f.kernel = "rmsnorm_fwd";
+        f.storeText = "injected";
+        f.needed = 2;
+        result->kernels.front().hazards.push_back(f);
+      }
+      return result;
+    };
+  };
+  OwningOpRef<ModuleOp> module = build({"N=4096"});
+
+  // Wide rejected -> split64.
+  auto split = compileAMDGPUChecked(
+      *module, "gfx942", 3, StoreForm::Wide,
+      rejectWhile([](llvm::StringRef t) {
+        return t.contains("buffer_store_dwordx4");
+      }));
+  ASSERT_TRUE(bool(split)) << llvm::toString(split.takeError());
+  EXPECT_EQ(split->form, StoreForm::Split64);
+  EXPECT_EQ(split->rejected.size(), 1u);
+  EXPECT_FALSE(llvm::StringRef(split->assembly).contains("buffer_store_dwordx4"));
+  ASSERT_EQ(logged.size(), 1u);
+  EXPECT_NE(logged[0].find("kernel rmsnorm_fwd on gfx942"), std::string::npos);
+  EXPECT_NE(logged[0].find("recompiled with the split64 store form"),
+            std::string::npos);
+
+  // Wide and split64 rejected -> padded.
+  logged.clear();
+  auto padded = compileAMDGPUChecked(
+      *module, "gfx950", 3, StoreForm::Wide,
+      rejectWhile([](llvm::StringRef t) { return !t.contains(";;#ASMSTART"); }));
+  ASSERT_TRUE(bool(padded)) << llvm::toString(padded.takeError());
+  EXPECT_EQ(padded->form, StoreForm::Padded);
+  EXPECT_EQ(padded->rejected.size(), 2u);
+  EXPECT_EQ(logged.size(), 1u);
+
+  // Everything rejected -> an error, never a binary.
+  auto none = compileAMDGPUChecked(
+      *module, "gfx942", 3, StoreForm::Wide,
+      rejectWhile([](llvm::StringRef) { return true; }));
+  ASSERT_FALSE(bool(none));
+  EXPECT_NE(llvm::toString(none.takeError()).find("in every store form"),
+            std::string::npos);
+
+  // The rocdsl module itself is never modified.
+  EXPECT_FALSE(module->getOps<FuncOp>().empty());
+  setLogHandler(previous);
+}
+
+} // namespace

@@ -1,0 +1,140 @@
+//===- rocdsl-isa-check.cpp - find wide-store hazards in AMDGCN code ------===//
+//
+//   rocdsl-isa-check kernel.s [more.s code.hsaco ...] [--chip gfx942]
+//                    [--json] [--quiet]
+//
+// Reads AMDGCN assembly or HSA code objects ("-" is stdin) and reports every
+// instruction that overwrites the data registers of a wide VMEM store too
+// early, then a summary of each kernel. Without --chip, each file names its
+// chip (.amdgcn_target, or the code object's flags and metadata).
+//
+// Exit status: 0 clean, 1 a hazard was found, 2 an input could not be read
+// or checked (one "rocdsl-isa-check: error: ..." line each).
+//
+//===----------------------------------------------------------------------===//
+#include "rocdsl/ISA/HazardCheck.h"
+
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+using namespace llvm;
+namespace isa = mlir::rocdsl::isa;
+
+static const char *const kUsage =
+    "usage: rocdsl-isa-check FILE... [--chip gfx942|gfx950|gfx90a|...] "
+    "[--json] [--quiet]\n"
+    "\n"
+    "Finds VMEM stores and atomics wider than 64 bits whose data registers\n"
+    "are overwritten before the chip's required wait states (2 on gfx940,\n"
+    "gfx941, gfx942 and gfx950; 1 on gfx90a and older gfx9), on every path\n"
+    "through branches and loops, in AMDGCN assembly or HSA code objects.\n"
+    "\n"
+    "  --chip CHIP  check for CHIP instead of the target each file names\n"
+    "  --json       print the findings and kernel reports as JSON\n"
+    "  --quiet      print only the findings\n"
+    "\n"
+    "Exit status: 0 clean, 1 hazards found, 2 unreadable input or unknown "
+    "chip.\n";
+
+static void error(const Twine &message) {
+  errs() << "rocdsl-isa-check: error: " << message << "\n";
+}
+
+/// LLVM reports some unusable input (a code object it cannot decode) as a
+/// fatal error; keep exit status 1 for hazards.
+static void fatalError(void *, const char *reason, bool) {
+  error(reason);
+  errs().flush();
+  std::_Exit(2);
+}
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  install_fatal_error_handler(fatalError);
+  // Corrupt code objects can crash LLVM's AMDGPU decoder; checkCodeObject
+  // skips such words when crash recovery is on.
+  CrashRecoveryContext::Enable();
+  std::vector<std::string> files;
+  std::string chip;
+  bool json = false, quiet = false;
+  for (int i = 1; i < argc; ++i) {
+    StringRef arg = argv[i];
+    if (arg == "--json" || arg == "-json") {
+      json = true;
+    } else if (arg == "--quiet" || arg == "-quiet" || arg == "-q") {
+      quiet = true;
+    } else if (arg == "--help" || arg == "-help" || arg == "-h") {
+      outs() << kUsage;
+      return 0;
+    } else if (arg == "--chip" || arg == "-chip") {
+      if (i + 1 >= argc) {
+        error("--chip needs a value");
+        return 2;
+      }
+      chip = argv[++i];
+    } else if (arg.consume_front("--chip=") || arg.consume_front("-chip=")) {
+      chip = arg.str();
+    } else if (arg.size() > 1 && arg.starts_with("-")) {
+      error("unknown option '" + arg + "' (see --help)");
+      return 2;
+    } else {
+      files.push_back(arg.str());
+    }
+  }
+  if (files.empty()) {
+    error("no input files (see --help)");
+    return 2;
+  }
+  if (!chip.empty()) {
+    std::string name = isa::normalizeChip(chip);
+    if (!isa::isKnownChip(name)) {
+      error("unknown chip '" + chip + "'");
+      return 2;
+    }
+    chip = name;
+  }
+
+  bool failed = false, hazard = false;
+  std::vector<isa::CheckResult> results;
+  for (const std::string &file : files) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
+        MemoryBuffer::getFileOrSTDIN(file, /*IsText=*/false,
+                                     /*RequiresNullTerminator=*/false);
+    if (!buffer) {
+      error("cannot read '" + file + "': " + buffer.getError().message());
+      failed = true;
+      continue;
+    }
+    Expected<isa::CheckResult> result =
+        isa::checkFile((*buffer)->getBuffer(), file, chip);
+    if (!result) {
+      error(toString(result.takeError()));
+      failed = true;
+      continue;
+    }
+    hazard |= result->hasHazard();
+    if (!json) {
+      if (quiet) {
+        for (const isa::KernelReport &k : result->kernels)
+          for (const isa::Finding &f : k.hazards)
+            outs() << isa::formatFinding(f) << "\n";
+      } else {
+        outs() << isa::toText(*result);
+      }
+    }
+    results.push_back(std::move(*result));
+  }
+  if (json)
+    outs() << isa::toJSON(results);
+  outs().flush();
+  if (failed)
+    return 2;
+  return hazard ? 1 : 0;
+}
