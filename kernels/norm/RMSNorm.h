@@ -20,6 +20,7 @@ struct RMSNormConfig {
   unsigned warpsAlongN = 4;
   unsigned rowsPerProgram = 1;
   unsigned numWarps = 4;
+  unsigned waveSize = 64;  // lanes per wave: 64 on AMDGPU, 32 on NVIDIA
   bool singlePass = true;  // the whole row stays in registers
 
   /// 128-bit accesses (the aligned fast path).
@@ -30,7 +31,7 @@ struct RMSNormConfig {
   }
 
   static RMSNormConfig choose(int64_t n, dsl::DType dtype,
-                              dsl::DType weightDType);
+                              dsl::DType weightDType, unsigned waveSize = 64);
 };
 
 /// y[m, :] = x[m, :] * rsqrt(mean(x[m, :]^2) + eps) * w, fp32 accumulation.

@@ -21,13 +21,16 @@ static unsigned accessWidth(int64_t n, DType dtype) {
   return vec;
 }
 
-RMSNormConfig RMSNormConfig::choose(int64_t n, DType dtype, DType weightDType) {
+RMSNormConfig RMSNormConfig::choose(int64_t n, DType dtype, DType weightDType,
+                                    unsigned waveSize) {
   RMSNormConfig c;
   c.n = n;
   c.dtype = dtype;
   c.weightDType = weightDType;
   c.vec = accessWidth(n, dtype);
-  c.numWarps = 4;
+  c.waveSize = waveSize;
+  // 256 lanes per workgroup on either vendor.
+  c.numWarps = 256 / waveSize;
   c.singlePass = n <= kSinglePassMaxN;
   c.blockN = c.singlePass
                  ? std::max<int64_t>(llvm::PowerOf2Ceil(n), c.vec)
@@ -35,10 +38,11 @@ RMSNormConfig RMSNormConfig::choose(int64_t n, DType dtype, DType weightDType) {
   // Lanes cover a row first; short rows put several rows in one wave and
   // one workgroup.
   int64_t groups = c.blockN / c.vec;
-  c.threadsAlongN = static_cast<unsigned>(std::min<int64_t>(64, groups));
+  c.threadsAlongN =
+      static_cast<unsigned>(std::min<int64_t>(c.waveSize, groups));
   c.warpsAlongN = static_cast<unsigned>(
       std::min<int64_t>(c.numWarps, groups / c.threadsAlongN));
-  unsigned rowsPerWave = 64 / c.threadsAlongN;
+  unsigned rowsPerWave = c.waveSize / c.threadsAlongN;
   c.rowsPerProgram = rowsPerWave * (c.numWarps / c.warpsAlongN);
   // The weight shares the layout, so its access width must divide vec.
   c.weightVec = std::min(c.vec, accessWidth(n, weightDType));

@@ -16,7 +16,8 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildRMSNormForward(
   Scalar m = kb.scalarArg("M"), eps = kb.scalarArg("eps");
 
   const int64_t rows = c.rowsPerProgram, cols = c.blockN;
-  Layout layout = kb.blocked({1, c.vec}, {64 / c.threadsAlongN, c.threadsAlongN},
+  Layout layout = kb.blocked({1, c.vec},
+                             {c.waveSize / c.threadsAlongN, c.threadsAlongN},
                              {c.numWarps / c.warpsAlongN, c.warpsAlongN}, {1, 0});
   Layout colLayout = kb.slice(layout, 0);
   Scalar n = kb.i32(c.n);
@@ -80,6 +81,8 @@ KernelSpec mlir::rocdsl::getRMSNormForwardSpec() {
       {"wdtype", "same", "weight element type (same: as dtype)", false},
       {"M", "4096", "rows (launch-time)", true},
       {"eps", "1e-6", "epsilon (launch-time)", true},
+      {"wave", "64", "lanes per wave: 64 (AMDGPU), 32 (NVIDIA); "
+                     "rocdsl-compile sets it from --chip", false},
   };
   // Parses and checks the parameters once for build and plan.
   auto configure = [](const KernelParams &params, RMSNormConfig &config,
@@ -111,7 +114,14 @@ KernelSpec mlir::rocdsl::getRMSNormForwardSpec() {
               "' is not one of same, f32, f16, bf16";
       return failure();
     }
-    config = RMSNormConfig::choose(n, *dtype, *wdtype);
+    int64_t wave = 0;
+    if (failed(params.getInt("wave", wave, error)))
+      return failure();
+    if (wave != 32 && wave != 64) {
+      error = "wave=" + std::to_string(wave) + " is not 32 or 64";
+      return failure();
+    }
+    config = RMSNormConfig::choose(n, *dtype, *wdtype, unsigned(wave));
     return success();
   };
   spec.build = [configure](MLIRContext *ctx, const KernelParams &params,

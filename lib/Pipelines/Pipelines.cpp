@@ -23,7 +23,10 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVM/ROCDL/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -73,6 +76,25 @@ void rocdsl::buildRocDSLToROCDLPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+void rocdsl::buildRocDSLToNVVMPipeline(OpPassManager &pm,
+                                       const RocDSLToNVVMOptions &options) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  ConvertRocDSLToGPUPassOptions toGpu;
+  toGpu.chip = options.chip;
+  pm.addPass(createConvertRocDSLToGPUPass(toGpu));
+  OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
+  gpuPm.addPass(createCanonicalizerPass());
+  gpuPm.addPass(createCSEPass());
+  pm.addPass(createSCFToControlFlowPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.nest<gpu::GPUModuleOp>().addPass(createConvertGpuOpsToNVVMOps());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
 void rocdsl::buildRocDSLToHostPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -106,8 +128,11 @@ void rocdsl::registerRocDSLDialects(DialectRegistry &registry) {
                   scf::SCFDialect, cf::ControlFlowDialect, gpu::GPUDialect,
                   vector::VectorDialect, LLVM::LLVMDialect, ROCDL::ROCDLDialect,
                   amdgpu::AMDGPUDialect, memref::MemRefDialect,
-                  func::FuncDialect, ub::UBDialect, index::IndexDialect>();
+                  func::FuncDialect, ub::UBDialect, index::IndexDialect,
+                  NVVM::NVVMDialect>();
   ROCDL::registerROCDLTargetInterfaceExternalModels(registry);
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerNVVMDialectTranslation(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerGPUDialectTranslation(registry);
@@ -129,6 +154,8 @@ void rocdsl::registerRocDSLPassesAndPipelines() {
   registerCSEPass();
   registerSCFToControlFlowPass();
   registerGpuROCDLAttachTarget();
+  registerGpuNVVMAttachTarget();
+  registerConvertGpuOpsToNVVMOpsPass();
   registerConvertAMDGPUToROCDLPass();
   registerArithToLLVMConversionPass();
   registerConvertVectorToLLVMPass();
@@ -136,6 +163,11 @@ void rocdsl::registerRocDSLPassesAndPipelines() {
   registerConvertGpuOpsToROCDLOpsPass();
   registerReconcileUnrealizedCastsPass();
   registerGpuModuleToBinaryPass();
+  PassPipelineRegistration<RocDSLToNVVMOptions>(
+      "rocdsl-to-nvvm",
+      "Lower rocdsl kernels to a gpu.module of NVVM/LLVM ops with a "
+      "#nvvm.target for the chosen NVIDIA chip",
+      buildRocDSLToNVVMPipeline);
   PassPipelineRegistration<>(
       "rocdsl-to-host",
       "Lower rocdsl kernels to LLVM dialect functions for the host CPU "

@@ -120,10 +120,12 @@ bool CudaDriver::launch(void *function, const unsigned grid[3],
                         const unsigned block[3], void **args,
                         float *microseconds, std::string &error) {
   api->ctxSetCurrent(context);
-  void *start = nullptr, *stop = nullptr;
-  if (!check(api->eventCreate(&start, 0), "cuEventCreate", error) ||
-      !check(api->eventCreate(&stop, 0), "cuEventCreate", error) ||
-      !check(api->eventRecord(start, nullptr), "cuEventRecord", error) ||
+  if (!startEvent &&
+      (!check(api->eventCreate(&startEvent, 0), "cuEventCreate", error) ||
+       !check(api->eventCreate(&stopEvent, 0), "cuEventCreate", error)))
+    return false;
+  void *start = startEvent, *stop = stopEvent;
+  if (!check(api->eventRecord(start, nullptr), "cuEventRecord", error) ||
       !check(api->launchKernel(function, grid[0], grid[1], grid[2], block[0],
                                block[1], block[2], 0, nullptr, args, nullptr),
              "cuLaunchKernel", error) ||

@@ -13,6 +13,7 @@
 #include "rocdsl/Pipelines/Pipelines.h"
 #include "rocdsl/Target/AMDGPU.h"
 #include "rocdsl/Target/CheckedCompile.h"
+#include "rocdsl/Target/NVIDIA.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -38,12 +39,14 @@ static cl::opt<std::string> kernelName("kernel",
 static cl::list<std::string>
     definitions("D", cl::desc("Kernel parameter NAME=VALUE"), cl::Prefix,
                 cl::value_desc("NAME=VALUE"), cl::cat(category));
-static cl::opt<std::string> chip("chip", cl::desc("Target chip: gfx942, gfx950"),
+static cl::opt<std::string> chip("chip",
+                                 cl::desc("Target chip: gfx942, gfx950 (AMD), "
+                                          "sm_90, sm_90a (NVIDIA)"),
                                  cl::init("gfx942"), cl::cat(category));
 static cl::opt<std::string>
     emit("emit",
          cl::desc("Output: rocdsl (kernel IR), mlir (lowered), llvm, asm, "
-                  "hsaco"),
+                  "hsaco (AMD), ptx (NVIDIA)"),
          cl::init("asm"), cl::cat(category));
 static cl::opt<std::string> outputFile("o", cl::desc("Output file (- = stdout)"),
                                        cl::value_desc("file"), cl::init("-"),
@@ -139,12 +142,26 @@ int main(int argc, char **argv) {
   }
   if (kernelName.empty() == inputFile.empty())
     return fail("give exactly one of an input .mlir file or --kernel NAME");
-  if (!rocdsl::isSupportedAMDGPUChip(chip))
-    return fail("unsupported chip '" + chip + "' (supported: gfx942, gfx950)");
-  static const char *const kinds[] = {"rocdsl", "mlir", "llvm", "asm", "hsaco"};
+  bool nvidia = rocdsl::isSupportedNVIDIAChip(chip);
+  if (!rocdsl::isSupportedAMDGPUChip(chip) && !nvidia)
+    return fail("unsupported chip '" + chip +
+                "' (supported: gfx942, gfx950, sm_90, sm_90a)");
+  static const char *const kinds[] = {"rocdsl", "mlir", "llvm",
+                                      "asm",    "hsaco", "ptx"};
   if (!llvm::is_contained(kinds, llvm::StringRef(emit)))
     return fail("unknown --emit=" + emit +
-                " (expected rocdsl, mlir, llvm, asm or hsaco)");
+                " (expected rocdsl, mlir, llvm, asm, hsaco or ptx)");
+  if (nvidia && (emit == "asm" || emit == "hsaco"))
+    return fail("--emit=" + emit + " is for AMD chips; use --emit=ptx for " +
+                chip);
+  if (!nvidia && emit == "ptx")
+    return fail("--emit=ptx is for NVIDIA chips (sm_90, sm_90a)");
+  // Built-in kernels are specialized for the wave size of the chip.
+  if (nvidia && !kernelName.empty() &&
+      llvm::none_of(definitions, [](const std::string &d) {
+        return llvm::StringRef(d).starts_with("wave=");
+      }))
+    definitions.push_back("wave=32");
 
   DialectRegistry registry;
   rocdsl::registerRocDSLDialects(registry);
@@ -160,6 +177,20 @@ int main(int argc, char **argv) {
   llvm::raw_string_ostream os(output);
   if (emit == "rocdsl") {
     module->print(os);
+  } else if (nvidia) {
+    if (failed(rocdsl::lowerToNVVM(*module, chip, optLevel)))
+      return fail("lowering to NVVM failed");
+    if (emit == "mlir") {
+      module->print(os);
+    } else {
+      FailureOr<std::string> text =
+          emit == "ptx" ? rocdsl::serializePTX(*module)
+                        : rocdsl::serializeAMDGPU(*module,
+                                                  rocdsl::AMDGPUOutput::LLVMIR);
+      if (failed(text))
+        return fail("serialization for " + chip + " failed");
+      os << *text;
+    }
   } else {
     // Every AMDGPU kernel is scanned for the wide-store hazard and, if it
     // shows it, recompiled with a safer store form before anything is

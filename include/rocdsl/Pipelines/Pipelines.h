@@ -29,6 +29,21 @@ struct RocDSLToROCDLOptions
       llvm::cl::init(false)};
 };
 
+struct RocDSLToNVVMOptions
+    : public PassPipelineOptions<RocDSLToNVVMOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("Target chip: sm_90 or sm_90a"),
+                           llvm::cl::init("sm_90")};
+  Option<unsigned> optLevel{*this, "opt-level",
+                            llvm::cl::desc("LLVM optimization level"),
+                            llvm::cl::init(3)};
+};
+
+/// rocdsl -> gpu.module of NVVM/LLVM ops with a #nvvm.target, ready for
+/// gpu-module-to-binary (PTX).
+void buildRocDSLToNVVMPipeline(OpPassManager &pm,
+                               const RocDSLToNVVMOptions &options);
+
 /// rocdsl -> gpu.module of LLVM/ROCDL ops with a #rocdl.target attached,
 /// ready for gpu-module-to-binary (or the ROCDSL serializer).
 void buildRocDSLToROCDLPipeline(OpPassManager &pm,
@@ -42,7 +57,7 @@ void buildRocDSLToHostPipeline(OpPassManager &pm);
 void registerRocDSLDialects(DialectRegistry &registry);
 
 /// ROCDSL's passes, the upstream passes its pipelines use, and the named
-/// pipelines (`rocdsl-to-rocdl`, `rocdsl-to-host`).
+/// pipelines (`rocdsl-to-rocdl`, `rocdsl-to-nvvm`, `rocdsl-to-host`).
 void registerRocDSLPassesAndPipelines();
 
 } // namespace mlir::rocdsl

@@ -40,6 +40,7 @@ private:
   CudaDriver() = default;
   Api *api = nullptr;
   void *context = nullptr;
+  void *startEvent = nullptr, *stopEvent = nullptr; // reused by launch()
   bool check(int result, const char *what, std::string &error);
 };
 

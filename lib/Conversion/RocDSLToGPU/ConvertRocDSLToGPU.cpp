@@ -2,7 +2,9 @@
 #include "PatternsInternal.h"
 #include "rocdsl/Conversion/Passes.h"
 
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 
 namespace mlir::rocdsl {
@@ -17,7 +19,8 @@ namespace {
 
 /// Reports constructs whose lowering does not exist yet with one clear
 /// error each, instead of a generic "failed to legalize".
-LogicalResult checkLowerable(ModuleOp module) {
+LogicalResult checkLowerable(ModuleOp module, unsigned waveSize,
+                             StringRef chip) {
   WalkResult result = module.walk([&](Operation *op) {
     if (isa<DotOp, LocalAllocOp, LocalLoadOp, LocalStoreOp, ConvertLayoutOp>(op)) {
       op->emitError() << "'" << op->getName()
@@ -33,10 +36,10 @@ LogicalResult checkLowerable(ModuleOp module) {
       if (!tile)
         continue;
       if (auto layout = getTileLayout(tile);
-          layout && layout.getLayoutWarpSize() != 64) {
+          layout && layout.getLayoutWarpSize() != waveSize) {
         op->emitError() << "tile " << tile << " assumes waves of "
-                        << layout.getLayoutWarpSize()
-                        << " lanes; gfx942 and gfx950 run wave64";
+                        << layout.getLayoutWarpSize() << " lanes; " << chip
+                        << " runs " << waveSize << " lanes per wave";
         return WalkResult::interrupt();
       }
       if (TileDistribution::get(tile))
@@ -59,6 +62,39 @@ LogicalResult checkLowerable(ModuleOp module) {
   return failure(result.wasInterrupted());
 }
 
+/// NVIDIA: f32 rsqrt -> the rsqrt.approx.f32 instruction (what CUDA's
+/// rsqrtf does). The NVVM lowering of math.rsqrt calls libdevice, which is
+/// only linked where a CUDA toolkit is found; the intrinsic needs nothing.
+struct RsqrtToPTX : OpRewritePattern<math::RsqrtOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::RsqrtOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type type = op.getType();
+    if (!getElementTypeOrSelf(type).isF32())
+      return failure();
+    auto intrinsic = rewriter.getStringAttr("llvm.nvvm.rsqrt.approx.f");
+    auto scalar = [&](Value x) -> Value {
+      return LLVM::CallIntrinsicOp::create(rewriter, loc, rewriter.getF32Type(),
+                                           intrinsic, ValueRange{x})
+          .getResult(0);
+    };
+    auto vectorType = dyn_cast<VectorType>(type);
+    if (!vectorType) {
+      rewriter.replaceOp(op, scalar(op.getOperand()));
+      return success();
+    }
+    if (vectorType.getRank() != 1)
+      return failure();
+    SmallVector<Value> lanes;
+    for (int64_t i = 0; i < vectorType.getDimSize(0); ++i)
+      lanes.push_back(scalar(
+          vector::ExtractOp::create(rewriter, loc, op.getOperand(), i)));
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, vectorType, lanes);
+    return success();
+  }
+};
+
 struct ConvertRocDSLToGPUPass
     : mlir::rocdsl::impl::ConvertRocDSLToGPUPassBase<ConvertRocDSLToGPUPass> {
   using Base::Base;
@@ -66,14 +102,16 @@ struct ConvertRocDSLToGPUPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
-    if (chip != "gfx942" && chip != "gfx950") {
+    bool nvidia = chip == "sm_90" || chip == "sm_90a";
+    if (chip != "gfx942" && chip != "gfx950" && !nvidia) {
       module.emitError() << "unsupported chip '" << chip
-                         << "' (supported: gfx942, gfx950)";
+                         << "' (supported: gfx942, gfx950, sm_90, sm_90a)";
       return signalPassFailure();
     }
+    unsigned waveSize = nvidia ? 32 : 64;
     if (module.getOps<FuncOp>().empty())
       return;
-    if (failed(checkLowerable(module)))
+    if (failed(checkLowerable(module, waveSize, chip)))
       return signalPassFailure();
 
     OpBuilder builder(ctx);
@@ -85,10 +123,13 @@ struct ConvertRocDSLToGPUPass
 
     TileTypeConverter converter(ctx);
     RewritePatternSet patterns(ctx);
-    populateKernelPatterns(converter, patterns, gpuModule);
+    populateKernelPatterns(converter, patterns, gpuModule, waveSize);
     populateElementwisePatterns(converter, patterns);
-    populateMemoryPatterns(converter, patterns,
-                           StoreOptions{maxStoreBits, padWideStores});
+    if (nvidia)
+      populateNvidiaMemoryPatterns(converter, patterns);
+    else
+      populateMemoryPatterns(converter, patterns,
+                             StoreOptions{maxStoreBits, padWideStores});
     populateReducePatterns(converter, patterns, gpuModule);
 
     ConversionTarget target(*ctx);
@@ -101,6 +142,17 @@ struct ConvertRocDSLToGPUPass
                                                          target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+    // NVIDIA: cross-lane reductions become warp shuffles (shfl.sync); AMD
+    // keeps gpu.subgroup_reduce for rocdsl-lower-subgroup-reduce (DPP).
+    if (nvidia) {
+      RewritePatternSet shuffles(ctx);
+      populateGpuLowerSubgroupReduceToShufflePatterns(shuffles, waveSize);
+      populateGpuLowerClusteredSubgroupReduceToShufflePatterns(shuffles,
+                                                               waveSize);
+      shuffles.add<RsqrtToPTX>(ctx);
+      if (failed(applyPatternsGreedily(gpuModule, std::move(shuffles))))
+        return signalPassFailure();
+    }
   }
 };
 

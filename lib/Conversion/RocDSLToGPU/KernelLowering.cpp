@@ -12,8 +12,9 @@ namespace {
 /// rocdsl.func -> gpu.func kernel inside the shared gpu.module.
 struct FuncLowering : OpConversionPattern<FuncOp> {
   FuncLowering(TileTypeConverter &converter, MLIRContext *ctx,
-               gpu::GPUModuleOp gpuModule)
-      : OpConversionPattern(converter, ctx), gpuModule(gpuModule) {}
+               gpu::GPUModuleOp gpuModule, unsigned waveSize)
+      : OpConversionPattern(converter, ctx), gpuModule(gpuModule),
+        waveSize(waveSize) {}
 
   LogicalResult
   matchAndRewrite(FuncOp op, OpAdaptor,
@@ -31,7 +32,7 @@ struct FuncLowering : OpConversionPattern<FuncOp> {
     auto kernel = gpu::GPUFuncOp::create(rewriter, op.getLoc(), op.getName(), type);
     kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                     rewriter.getUnitAttr());
-    int32_t threads = static_cast<int32_t>(op.getNumWarps()) * 64;
+    int32_t threads = static_cast<int32_t>(op.getNumWarps() * waveSize);
     kernel.setKnownBlockSizeAttr(
         rewriter.getDenseI32ArrayAttr({threads, 1, 1}));
     if (auto waves = op.getWavesPerEu())
@@ -49,6 +50,7 @@ struct FuncLowering : OpConversionPattern<FuncOp> {
   }
 
   mutable gpu::GPUModuleOp gpuModule;
+  unsigned waveSize;
 };
 
 template <typename SourceOp, typename Lowering>
@@ -125,9 +127,10 @@ struct SchedBarrierRewrite {
 
 void mlir::rocdsl::populateKernelPatterns(TileTypeConverter &converter,
                                           RewritePatternSet &patterns,
-                                          gpu::GPUModuleOp gpuModule) {
+                                          gpu::GPUModuleOp gpuModule,
+                                          unsigned waveSize) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<FuncLowering>(converter, ctx, gpuModule);
+  patterns.add<FuncLowering>(converter, ctx, gpuModule, waveSize);
   patterns.add<SimpleLowering<ReturnOp, ReturnRewrite>,
                SimpleLowering<ProgramIdOp, ProgramIdRewrite>,
                SimpleLowering<NumProgramsOp, NumProgramsRewrite>,

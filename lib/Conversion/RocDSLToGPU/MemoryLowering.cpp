@@ -8,7 +8,7 @@
 // resource's range: loads return 0 and stores are dropped by the hardware.
 //
 //===----------------------------------------------------------------------===//
-#include "PatternsInternal.h"
+#include "AccessPlan.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -18,33 +18,19 @@
 using namespace mlir;
 using namespace mlir::rocdsl;
 
-namespace {
-
 /// Resource range: every valid byte offset of a tile must stay below it.
 constexpr int64_t kNumRecords = 0x7fffffff;
 /// Offset given to invalid elements: past kNumRecords, so out of range.
 constexpr int64_t kInvalidOffset = static_cast<int64_t>(0x80000000u);
 
-struct AccessGroup {
-  unsigned firstEntry; // index in the per-lane vector
-  Value voffset;       // bytes, i32, already redirected when invalid
-  Value valid;         // i1, or null when always valid
-};
-
-struct AccessPlan {
-  Value base; // !llvm.ptr<1> at the tile origin
-  Value rsrc;
-  unsigned vec;
-  SmallVector<AccessGroup> groups;
-};
-
-/// The integer type one group of `vec` elements travels as.
-Type groupTransferType(MLIRContext *ctx, unsigned bits) {
+Type mlir::rocdsl::groupTransferType(MLIRContext *ctx, unsigned bits) {
   if (bits <= 32)
     return IntegerType::get(ctx, bits);
   return VectorType::get({static_cast<int64_t>(bits / 32)},
                          IntegerType::get(ctx, 32));
 }
+
+namespace {
 
 /// A raw buffer resource starting at `base`.
 Value makeResource(OpBuilder &b, Location loc, Value base) {
@@ -55,10 +41,12 @@ Value makeResource(OpBuilder &b, Location loc, Value base) {
       arith::ConstantIntOp::create(b, loc, kGfx9BufferFlags, 32));
 }
 
-FailureOr<AccessPlan> planAccess(OpBuilder &b, Location loc,
-                                 RankedTensorType tileType, Value ptr,
-                                 ValueRange origin, ValueRange strides,
-                                 ValueRange bounds, Value mask, unsigned vec) {
+} // namespace
+
+FailureOr<AccessPlan> mlir::rocdsl::planAccess(
+    OpBuilder &b, Location loc, RankedTensorType tileType, Value ptr,
+    ValueRange origin, ValueRange strides, ValueRange bounds, Value mask,
+    unsigned vec, bool bufferResource) {
   auto dist = TileDistribution::get(tileType);
   if (!dist)
     return failure();
@@ -82,13 +70,13 @@ FailureOr<AccessPlan> planAccess(OpBuilder &b, Location loc,
     llvmElement = b.getIntegerType(bytes * 8);
   Value base = LLVM::GEPOp::create(b, loc, ptr.getType(), llvmElement, ptr,
                                    ValueRange{elemOffset});
-  Value rsrc = makeResource(b, loc, base);
+  Value rsrc = bufferResource ? makeResource(b, loc, base) : Value();
 
   AccessPlan plan{base, rsrc, vec, {}};
   SmallVector<Value> laneBase;
   for (unsigned d = 0; d < rank; ++d)
     laneBase.push_back(dist->laneCoordBase(b, loc, d));
-  Value invalid = constI32(b, loc, kInvalidOffset);
+  Value invalid = bufferResource ? constI32(b, loc, kInvalidOffset) : Value();
   for (unsigned f = 0; f < dist->getNumElements(); f += vec) {
     SmallVector<unsigned> index = dist->delinearize(f);
     Value offset;
@@ -113,12 +101,14 @@ FailureOr<AccessPlan> planAccess(OpBuilder &b, Location loc,
       valid = valid ? arith::AndIOp::create(b, loc, valid, m).getResult() : m;
     }
     offset = arith::MulIOp::create(b, loc, offset, constI32(b, loc, bytes));
-    if (valid)
+    if (valid && bufferResource)
       offset = arith::SelectOp::create(b, loc, valid, offset, invalid);
     plan.groups.push_back({f, offset, valid});
   }
   return plan;
 }
+
+namespace {
 
 struct LoadLowering : OpConversionPattern<LoadOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -129,7 +119,8 @@ struct LoadLowering : OpConversionPattern<LoadOp> {
     RankedTensorType tileType = op.getType();
     auto plan = planAccess(rewriter, loc, tileType, adaptor.getPtr(),
                            adaptor.getOrigin(), adaptor.getStrides(),
-                           adaptor.getBounds(), adaptor.getMask(), op.getVec());
+                           adaptor.getBounds(), adaptor.getMask(), op.getVec(),
+                           /*bufferResource=*/true);
     if (failed(plan))
       return rewriter.notifyMatchFailure(op, "layout has no buffer lowering");
     auto resultType = cast<VectorType>(getTypeConverter()->convertType(tileType));
@@ -175,7 +166,8 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
     RankedTensorType tileType = op.getValue().getType();
     auto plan = planAccess(rewriter, loc, tileType, adaptor.getPtr(),
                            adaptor.getOrigin(), adaptor.getStrides(),
-                           adaptor.getBounds(), adaptor.getMask(), op.getVec());
+                           adaptor.getBounds(), adaptor.getMask(), op.getVec(),
+                           /*bufferResource=*/true);
     if (failed(plan))
       return rewriter.notifyMatchFailure(op, "layout has no buffer lowering");
     Type elementType = tileType.getElementType();

@@ -18,7 +18,7 @@ public:
 /// rocdsl.func/return/program_id/escape hatches.
 void populateKernelPatterns(TileTypeConverter &converter,
                             RewritePatternSet &patterns,
-                            gpu::GPUModuleOp gpuModule);
+                            gpu::GPUModuleOp gpuModule, unsigned waveSize);
 /// arith/math on tiles, splat, iota, expand_dims, broadcast.
 void populateElementwisePatterns(TileTypeConverter &converter,
                                  RewritePatternSet &patterns);
@@ -32,6 +32,9 @@ struct StoreOptions {
 void populateMemoryPatterns(TileTypeConverter &converter,
                             RewritePatternSet &patterns,
                             StoreOptions storeOptions);
+/// rocdsl.load/store as guarded global accesses (NVIDIA).
+void populateNvidiaMemoryPatterns(TileTypeConverter &converter,
+                                  RewritePatternSet &patterns);
 /// rocdsl.reduce: in lane, across lanes, across waves through LDS.
 void populateReducePatterns(TileTypeConverter &converter,
                             RewritePatternSet &patterns,

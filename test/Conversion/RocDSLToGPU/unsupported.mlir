@@ -8,10 +8,10 @@
 // Any chip other than gfx94x/gfx95x is rejected before anything else, once
 // per input chunk, and no converted IR is printed. (expected-* lines are
 // stripped for these runs, so the diagnostics checked are only the chip's.)
-// CHIP-COUNT-4: error: unsupported chip 'gfx1100' (supported: gfx942, gfx950)
+// CHIP-COUNT-4: error: unsupported chip 'gfx1100' (supported: gfx942, gfx950, sm_90, sm_90a)
 // CHIP-NOT:     error:
 // CHIP-NOT:     gpu.module
-// CHIP90A:      error: unsupported chip 'gfx90a' (supported: gfx942, gfx950)
+// CHIP90A:      error: unsupported chip 'gfx90a' (supported: gfx942, gfx950, sm_90, sm_90a)
 
 #l4 = #rocdsl.blocked<sizePerThread = [4], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]>
 #l2 = #rocdsl.blocked<sizePerThread = [2], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]>

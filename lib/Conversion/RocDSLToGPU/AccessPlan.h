@@ -1,0 +1,43 @@
+//===- AccessPlan.h - per-lane groups of a tile access ----------*- C++ -*-===//
+//
+// What every target's load/store lowering shares: the uniform base pointer
+// (tile origin folded in, 64-bit) and, for each group of `vec` entries a
+// lane owns, its byte offset from that base and whether it is valid.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROCDSL_LIB_CONVERSION_ACCESSPLAN_H
+#define ROCDSL_LIB_CONVERSION_ACCESSPLAN_H
+
+#include "PatternsInternal.h"
+
+namespace mlir::rocdsl {
+
+struct AccessGroup {
+  unsigned firstEntry; // index in the per-lane vector
+  Value voffset;       // bytes, i32, already redirected when invalid
+  Value valid;         // i1, or null when always valid
+};
+
+struct AccessPlan {
+  Value base; // !llvm.ptr<1> at the tile origin
+  Value rsrc;
+  unsigned vec;
+  SmallVector<AccessGroup> groups;
+};
+
+/// The integer type one group of `vec` elements travels as.
+Type groupTransferType(MLIRContext *ctx, unsigned bits);
+
+/// Plans a tile access. With `bufferResource` (AMDGPU), also builds a raw
+/// buffer resource at the base, and invalid groups get an offset past the
+/// resource's range; otherwise offsets are plain and `valid` must guard
+/// the access.
+FailureOr<AccessPlan> planAccess(OpBuilder &b, Location loc,
+                                 RankedTensorType tileType, Value ptr,
+                                 ValueRange origin, ValueRange strides,
+                                 ValueRange bounds, Value mask, unsigned vec,
+                                 bool bufferResource);
+
+} // namespace mlir::rocdsl
+
+#endif
