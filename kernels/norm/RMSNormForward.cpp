@@ -1,6 +1,8 @@
 //===- RMSNormForward.cpp - RMSNorm forward in the C++ DSL ----------------===//
 #include "RMSNorm.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::rocdsl;
 using namespace mlir::rocdsl::dsl;
@@ -95,6 +97,11 @@ KernelSpec mlir::rocdsl::getRMSNormForwardSpec() {
       return failure();
     if (n < 1 || n > (1 << 24)) {
       error = "N=" + std::to_string(n) + " out of range [1, 16777216]";
+      return failure();
+    }
+    if (!std::isfinite(eps) || eps < 0) {
+      error = "eps=" + params.get("eps").str() +
+              " must be a finite, non-negative number";
       return failure();
     }
     if (m < 1 || m > INT32_MAX) {

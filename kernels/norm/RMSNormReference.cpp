@@ -32,7 +32,7 @@ LaunchPlan mlir::rocdsl::planRMSNormForward(const RMSNormConfig &c,
       {"x", ArgKind::Tensor, c.dtype, {m, c.n}, xAlign, false},
       {"w", ArgKind::Tensor, c.weightDType, {c.n}, wAlign, false},
       {"y", ArgKind::Tensor, c.dtype, {m, c.n}, xAlign, true},
-      {"M", ArgKind::Int32, DType::I32, {}, 1, false},
+      {"M", ArgKind::Int32, DType::I32, {}, 1, false, m},
       {"eps", ArgKind::Float32, DType::F32, {}, 1, false},
   };
   plan.grid[0] = static_cast<uint32_t>(c.gridSize(m));

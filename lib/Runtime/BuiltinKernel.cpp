@@ -77,6 +77,12 @@ llvm::Error BuiltinKernel::validate(llvm::ArrayRef<ArgValue> args) const {
       return llvm::createStringError(where + "expected " +
                                      kindName(sig.kind).str() + ", got " +
                                      kindName(arg.kind).str());
+    if (sig.kind == ArgKind::Int32 && sig.expectedInt &&
+        arg.i32 != *sig.expectedInt)
+      return llvm::createStringError(
+          where + "expected " + std::to_string(*sig.expectedInt) +
+          " (the value this launch was planned for), got " +
+          std::to_string(arg.i32));
     if (sig.kind != ArgKind::Tensor)
       continue;
     const TensorArg &t = arg.tensor;

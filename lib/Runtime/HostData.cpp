@@ -65,7 +65,12 @@ void HostBuffer::Free::operator()(void *p) const { std::free(p); }
 
 HostBuffer::HostBuffer(DType dtype, size_t count)
     : type(dtype), elements(count) {
-  size = count * std::max(1u, dsl::bitWidth(dtype) / 8);
+  size_t elementBytes = std::max(1u, dsl::bitWidth(dtype) / 8);
+  if (count > (SIZE_MAX - 64) / elementBytes) {
+    size = 0;
+    return; // not representable: isValid() is false
+  }
+  size = count * elementBytes;
   size_t rounded = (std::max<size_t>(size, 1) + 63) / 64 * 64;
   storage.reset(std::aligned_alloc(64, rounded));
 }

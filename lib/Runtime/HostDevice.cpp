@@ -60,12 +60,13 @@ public:
   }
 
   double lastLaunchMicroseconds() const override { return lastMicroseconds; }
+  // Written by concurrent launches of this shared launcher.
   DeviceKind getDevice() const override { return DeviceKind::Host; }
 
 private:
   std::unique_ptr<HostObject> object; // keeps the code mapped
   PackedKernelFn fn;
-  double lastMicroseconds = 0;
+  std::atomic<double> lastMicroseconds{0};
 };
 
 } // namespace

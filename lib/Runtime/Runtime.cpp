@@ -8,7 +8,12 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "rocdsl/Runtime/HostJIT.h"
+#include "rocdsl/Target/AMDGPU.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -48,10 +53,34 @@ std::optional<DeviceKind> mlir::rocdsl::parseDeviceKind(llvm::StringRef name) {
   return std::nullopt;
 }
 
+/// Where the AMDGPU device libraries and linker come from, and a hash of the
+/// libraries ROCDSL kernels link (ocml, ockl), computed once per process.
+static std::string getDeviceLibraryFingerprint() {
+  static const std::string fingerprint = [] {
+    std::string root = getROCmPath();
+    llvm::SHA256 hash;
+    for (const char *lib : {"ocml.bc", "ockl.bc"}) {
+      llvm::SmallString<256> path(root);
+      llvm::sys::path::append(path, "amdgcn", "bitcode", lib);
+      if (auto buffer = llvm::MemoryBuffer::getFile(path))
+        hash.update((*buffer)->getBuffer());
+      else
+        hash.update(llvm::StringRef("missing:" + path.str().str()));
+    }
+    return root + ":" + llvm::toHex(hash.final(), /*LowerCase=*/true);
+  }();
+  return fingerprint;
+}
+
 CompilerFingerprint Runtime::getCompilerFingerprint(DeviceKind device) {
   CompilerFingerprint f;
   f.version = kVersion;
-  f.buildId = ROCDSL_BUILD_ID;
+  // The code also depends on the LLVM/MLIR libraries ROCDSL runs with (shared
+  // libraries that can be upgraded on their own) and, for AMDGPU, on the
+  // device libraries and linker it links with.
+  f.buildId = std::string(ROCDSL_BUILD_ID) + "/llvm-" + LLVM_VERSION_STRING;
+  if (device == DeviceKind::HIP)
+    f.buildId += "/" + getDeviceLibraryFingerprint();
   f.pipeline = device == DeviceKind::Host   ? "rocdsl-to-host,O3"
                : device == DeviceKind::HIP ? "rocdsl-to-rocdl,O3,hsaco"
                                             : "rocdsl-to-nvvm,ptx";

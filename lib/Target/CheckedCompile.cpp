@@ -64,6 +64,16 @@ mlir::rocdsl::compileAMDGPUChecked(ModuleOp module, llvm::StringRef chip,
     if (failed(object))
       return llvm::createStringError("linking the code object of " + kernels +
                                      " failed");
+    // What ships is the code object, from its own code generation run: it
+    // is disassembled and checked too.
+    auto shipped = isa::checkCodeObject(*object, kernels, chip);
+    if (!shipped)
+      return shipped.takeError();
+    if (shipped->hasHazard()) {
+      for (const isa::KernelReport &k : shipped->kernels)
+        llvm::append_range(result.rejected, k.hazards);
+      continue;
+    }
     if (!result.rejected.empty())
       logWarning("kernel " + kernels + " on " + chip + ": " +
                  llvm::Twine(result.rejected.size()) +

@@ -44,7 +44,9 @@ unsigned computeWavesPerSimd(const rocdsl::KernelResources &k, StringRef chip) {
     unsigned groupsPerCu = ldsPerCu / k.ldsBytes;
     unsigned wavesPerGroup =
         std::max(1u, divideCeil(k.maxFlatWorkgroupSize, k.wavefrontSize));
-    waves = std::min(waves, groupsPerCu * wavesPerGroup / 4);
+    // Spread over the CU's 4 SIMDs; a workgroup that fits still runs.
+    unsigned perSimd = divideCeil(groupsPerCu * wavesPerGroup, 4);
+    waves = groupsPerCu == 0 ? 0 : std::min(waves, std::max(1u, perSimd));
   }
   return waves;
 }

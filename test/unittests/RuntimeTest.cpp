@@ -137,6 +137,10 @@ TEST(RuntimeTest, ValidationNamesTheArgument) {
   auto missing = p.args();
   missing.pop_back();
   expectError(missing, "rmsnorm_fwd takes 5 arguments, got 4");
+  auto rows = p.args();
+  rows[3] = ArgValue::ofI32(256); // more rows than the tensors and grid hold
+  expectError(rows, "argument 'M': expected 4 (the value this launch was "
+                    "planned for), got 256");
   auto null = p.args();
   null[1].tensor.data = nullptr;
   expectError(null, "argument 'w': null data pointer");

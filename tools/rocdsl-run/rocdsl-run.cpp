@@ -77,8 +77,12 @@ int main(int argc, char **argv) {
     if (sig.kind == ArgKind::Tensor) {
       size_t count = 1;
       for (int64_t d : sig.shape)
-        count *= d;
+        if (__builtin_mul_overflow(count, size_t(d), &count))
+          return fail("argument '" + sig.name + "' is too large");
       auto buffer = std::make_unique<HostBuffer>(sig.dtype, count);
+      if (!buffer->isValid())
+        return fail("cannot allocate argument '" + sig.name + "' (" +
+                    llvm::Twine(count) + " elements)");
       if (sig.isOutput)
         buffer->poison();
       else

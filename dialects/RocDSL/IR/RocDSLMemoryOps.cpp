@@ -20,9 +20,11 @@ static LogicalResult verifyTileAccess(Operation *op, RankedTensorType tile,
   if (tile.getRank() == 0)
     return op->emitOpError() << "tile accesses need a tile of rank >= 1";
   Type elementType = tile.getElementType();
-  if (!elementType.isIntOrFloat())
-    return op->emitOpError() << "tile element type must be an integer or "
-                                "float, got "
+  if (!elementType.isIntOrFloat() ||
+      !llvm::is_contained({8u, 16u, 32u, 64u},
+                          elementType.getIntOrFloatBitWidth()))
+    return op->emitOpError() << "memory tiles hold 8-, 16-, 32- or 64-bit "
+                                "integers or floats, got "
                              << elementType;
   if (ptr.getElementType() != elementType)
     return op->emitOpError() << "pointer element type " << ptr.getElementType()

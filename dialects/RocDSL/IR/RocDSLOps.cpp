@@ -21,6 +21,11 @@ LogicalResult mlir::rocdsl::detail::verifyTileType(Operation *op, Type type,
   if (!tensor)
     return op->emitOpError() << what << " must be a tile (ranked tensor), got "
                              << type;
+  if (!tensor.hasStaticShape() ||
+      llvm::any_of(tensor.getShape(), [](int64_t d) { return d < 1; }))
+    return op->emitOpError() << what << " tile " << type
+                             << " must have a static shape with every "
+                                "dimension at least 1";
   if (!tensor.getEncoding())
     return op->emitOpError() << what << " tile " << type
                              << " has no layout encoding";

@@ -154,8 +154,13 @@ def RocDSL_LoadOp : RocDSL_Op<"load", [AttrSizedOperandSegments,
     `vec` promises that the base pointer, every stride, the innermost origin
     and the innermost bound are multiples of `vec` elements, so the compiler
     may read `vec` consecutive elements in one access (up to 128 bits). With
-    `vec > 1`, bounds and masks are taken per group of `vec` elements. The
-    verifier rejects a constant innermost bound that breaks the promise.
+    `vec > 1`, bounds are taken per group of `vec` elements (the verifier
+    rejects a constant innermost bound that breaks the promise; a run-time
+    bound that breaks it is undefined behaviour). Masks are always per
+    element: a masked access is made one element at a time.
+
+    Offsets from the tile origin to any element it touches must stay below
+    2 GiB (they are 32-bit on the GPU); the origin itself is 64-bit.
 
     ```mlir
     %x = rocdsl.load %ptr[%row, %c0] strides [%n] bounds [%m, %n] {vec = 8 : i32}

@@ -9,6 +9,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,9 @@ struct ArgSignature {
   std::vector<int64_t> shape;         // tensors: exact, contiguous row-major
   unsigned alignment = 1;             // bytes the compiled code relies on
   bool isOutput = false;
+  /// Scalars the launch was planned for (e.g. the row count the grid and
+  /// the tensor shapes were sized by): a different value is an error.
+  std::optional<int64_t> expectedInt;
 };
 
 /// How to launch one specialization: its arguments in order and the grid.

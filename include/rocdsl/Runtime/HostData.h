@@ -20,6 +20,8 @@ namespace mlir::rocdsl {
 class HostBuffer {
 public:
   HostBuffer(dsl::DType dtype, size_t count);
+  /// False when the allocation failed (too large for this machine).
+  bool isValid() const { return storage != nullptr; }
   void *data() { return storage.get(); }
   const void *data() const { return storage.get(); }
   size_t bytes() const { return size; }

@@ -3,6 +3,7 @@
 #include "rocdsl/Conversion/Passes.h"
 
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
@@ -142,6 +143,20 @@ struct ConvertRocDSLToGPUPass
                                                          target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+    // Reductions allocate LDS; say so here rather than let the backend
+    // abort on a kernel that cannot launch.
+    uint64_t ldsBytes = 0;
+    for (auto global : gpuModule.getOps<LLVM::GlobalOp>())
+      if (global.getAddrSpace() == 3)
+        ldsBytes += DataLayout::closest(gpuModule).getTypeSize(global.getType());
+    uint64_t ldsLimit = nvidia ? 48 * 1024 : (chip == "gfx950" ? 160 : 64) * 1024;
+    if (ldsBytes > ldsLimit) {
+      module.emitError() << "kernels need " << ldsBytes
+                         << " bytes of shared memory (LDS) for reductions, "
+                            "more than the "
+                         << ldsLimit << " bytes " << chip << " offers";
+      return signalPassFailure();
+    }
     // NVIDIA: cross-lane reductions become warp shuffles (shfl.sync); AMD
     // keeps gpu.subgroup_reduce for rocdsl-lower-subgroup-reduce (DPP).
     if (nvidia) {

@@ -50,6 +50,10 @@ FailureOr<AccessPlan> mlir::rocdsl::planAccess(
   auto dist = TileDistribution::get(tileType);
   if (!dist)
     return failure();
+  // A mask is per element: accesses stay one element wide so that every
+  // element's mask bit decides (bounds keep the group-wide vec promise).
+  if (mask)
+    vec = 1;
   Type elementType = tileType.getElementType();
   unsigned bytes = elementType.getIntOrFloatBitWidth() / 8;
   unsigned rank = tileType.getRank();

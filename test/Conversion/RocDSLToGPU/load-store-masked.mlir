@@ -62,26 +62,22 @@ rocdsl.func @bounds_2d(%x: !rocdsl.ptr<f32>, %m: i32, %n: i32) attributes {num_w
   rocdsl.return
 }
 
-// Explicit mask: the group's mask bit selects the offset; `other` is
-// broadcast to the group and selected over the loaded value with the same
-// bit. The store uses the same mask.
+// Explicit mask: masks are per element, so a masked access is made one
+// element at a time even with vec = 4: each element's own mask bit selects
+// its offset (invalid ones go out of the resource range) and `other`.
 // CHECK-LABEL: gpu.func @mask_other(
 // CHECK-SAME:      [[X:%[^:]+]]: !llvm.ptr<1>, [[Y:%[^:]+]]: !llvm.ptr<1>, [[LIM:%[^:]+]]: i32, [[PAD:%[^:]+]]: f32)
-// CHECK-DAG:     [[C16:%.+]] = arith.constant 16 : i32
 // CHECK-DAG:     [[INVALID:%.+]] = arith.constant -2147483648 : i32
-// CHECK:         [[LIMV:%.+]] = vector.broadcast [[LIM]] : i32 to vector<4xi32>
-// CHECK-NEXT:    [[MASK:%.+]] = arith.cmpi ult, %{{.+}}, [[LIMV]] : vector<4xi32>
-// CHECK-NEXT:    [[XR:%.+]] = rocdl.make.buffer.rsrc [[X]],
-// CHECK-NEXT:    [[BIT:%.+]] = vector.extract [[MASK]][0] : i1 from vector<4xi1>
-// CHECK-NEXT:    [[BYTES:%.+]] = arith.muli %{{.+}}, [[C16]] : i32
-// CHECK-NEXT:    [[VOFF:%.+]] = arith.select [[BIT]], [[BYTES]], [[INVALID]] : i32
-// CHECK-NEXT:    [[PADV:%.+]] = vector.broadcast [[PAD]] : f32 to vector<4xf32>
-// CHECK-NEXT:    [[RAW:%.+]] = rocdl.raw.ptr.buffer.load [[XR]], [[VOFF]], %{{.+}}, %{{.+}} : vector<4xi32>
-// CHECK-NEXT:    [[VAL:%.+]] = llvm.bitcast [[RAW]] : vector<4xi32> to vector<4xf32>
-// CHECK-NEXT:    [[SEL:%.+]] = arith.select [[BIT]], [[VAL]], [[PADV]] : vector<4xf32>
-// CHECK-NEXT:    [[YR:%.+]] = rocdl.make.buffer.rsrc [[Y]],
-// CHECK-NEXT:    [[DATA:%.+]] = llvm.bitcast [[SEL]] : vector<4xf32> to vector<4xi32>
-// CHECK-NEXT:    rocdl.raw.ptr.buffer.store [[DATA]], [[YR]], [[VOFF]], %{{.+}}, %{{.+}} : vector<4xi32>
+// CHECK:         [[MASK:%.+]] = arith.cmpi ult, %{{.+}}, %{{.+}} : vector<4xi32>
+// CHECK:         [[BIT0:%.+]] = vector.extract [[MASK]][0] : i1 from vector<4xi1>
+// CHECK:         arith.select [[BIT0]], %{{.+}}, [[INVALID]] : i32
+// CHECK:         [[BIT3:%.+]] = vector.extract [[MASK]][3] : i1 from vector<4xi1>
+// CHECK:         arith.select [[BIT3]], %{{.+}}, [[INVALID]] : i32
+// CHECK:         rocdl.raw.ptr.buffer.load {{.*}} : i32
+// CHECK:         arith.select [[BIT0]], %{{.+}}, %{{.+}} : vector<1xf32>
+// CHECK-COUNT-3: rocdl.raw.ptr.buffer.load {{.*}} : i32
+// CHECK-COUNT-4: rocdl.raw.ptr.buffer.store {{.*}} : i32
+// CHECK-NOT:     vector<4xi32>
 rocdsl.func @mask_other(%x: !rocdsl.ptr<f32>, %y: !rocdsl.ptr<f32>, %lim: i32, %pad: f32) attributes {num_warps = 1 : i32} {
   %c0 = arith.constant 0 : i32
   %i = rocdsl.iota : tensor<256xi32, #l4>

@@ -905,7 +905,7 @@ rocdsl.func @wait_lgkmcnt_out_of_range() attributes {num_warps = 4 : i32} {
 #b = #rocdsl.blocked<sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]>
 rocdsl.func @load_index_elements(%p: !rocdsl.ptr<index>) attributes {num_warps = 4 : i32} {
   %c0 = arith.constant 0 : i32
-  // expected-error@+1 {{tile element type must be an integer or float, got 'index'}}
+  // expected-error@+1 {{memory tiles hold 8-, 16-, 32- or 64-bit integers or floats, got 'index'}}
   %t = rocdsl.load %p[%c0] : !rocdsl.ptr<index> -> tensor<64xindex, #b>
   rocdsl.return
 }
@@ -948,5 +948,33 @@ rocdsl.func @vec_crosses_constant_bound(%p: !rocdsl.ptr<f32>) attributes {num_wa
   %c6 = arith.constant 6 : i32
   // expected-error@+1 {{vec = 4 but the innermost bound 6 is not a multiple of it; groups would cross the bound}}
   %t = rocdsl.load %p[%c0] bounds [%c6] {vec = 4 : i32} : !rocdsl.ptr<f32> -> tensor<8xf32, #s4>
+  rocdsl.return
+}
+
+// -----
+
+#b = #rocdsl.blocked<sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]>
+rocdsl.func @load_i1(%p: !rocdsl.ptr<i1>) attributes {num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  // expected-error@+1 {{memory tiles hold 8-, 16-, 32- or 64-bit integers or floats, got 'i1'}}
+  %t = rocdsl.load %p[%c0] : !rocdsl.ptr<i1> -> tensor<128xi1, #b>
+  rocdsl.return
+}
+
+// -----
+
+#b = #rocdsl.blocked<sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]>
+rocdsl.func @dynamic_tile(%x: f32) attributes {num_warps = 1 : i32} {
+  // expected-error@+1 {{result tile 'tensor<?xf32, #rocdsl.blocked<sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]>>' must have a static shape with every dimension at least 1}}
+  %t = rocdsl.splat %x : f32 -> tensor<?xf32, #b>
+  rocdsl.return
+}
+
+// -----
+
+#b = #rocdsl.blocked<sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]>
+rocdsl.func @empty_tile(%x: f32) attributes {num_warps = 1 : i32} {
+  // expected-error@+1 {{must have a static shape with every dimension at least 1}}
+  %t = rocdsl.splat %x : f32 -> tensor<0xf32, #b>
   rocdsl.return
 }
