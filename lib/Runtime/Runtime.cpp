@@ -5,6 +5,7 @@
 #include "rocdsl/ISA/HazardCheck.h"
 #include "rocdsl/Pipelines/Pipelines.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "rocdsl/Runtime/HostJIT.h"
@@ -193,13 +194,27 @@ Runtime::getLauncher(DeviceKind device, const CompileRequest &request,
 
   auto compile = [&]() -> llvm::Expected<std::string> {
     std::lock_guard<std::mutex> lock(impl->compileMutex);
+    // MLIR's diagnostics become part of the returned error instead of going
+    // to stderr, so callers of the API see why a compile failed.
+    std::string diagnostics;
+    ScopedDiagnosticHandler collect(&impl->context, [&](Diagnostic &d) {
+      if (d.getSeverity() == DiagnosticSeverity::Error)
+        diagnostics += (diagnostics.empty() ? "" : "; ") + d.str();
+      return success();
+    });
+    auto withDiagnostics = [&](llvm::Error err) -> llvm::Error {
+      if (diagnostics.empty())
+        return err;
+      return llvm::createStringError(llvm::toString(std::move(err)) + ": " +
+                                     diagnostics);
+    };
     auto start = std::chrono::steady_clock::now();
     std::string error;
     OwningOpRef<ModuleOp> module = request.getBuild()(&impl->context, error);
     if (!module)
-      return llvm::createStringError(
+      return withDiagnostics(llvm::createStringError(
           "building " + request.getKernelName() + " failed" +
-          (error.empty() ? std::string() : ": " + error));
+          (error.empty() ? std::string() : ": " + error)));
     std::string source, lowered, code;
     {
       llvm::raw_string_ostream os(source);
@@ -212,7 +227,7 @@ Runtime::getLauncher(DeviceKind device, const CompileRequest &request,
             ? compileForHip(*module, request.getKey().target.chip, &lowered, &code)
             : compileForCuda(*module, request.getKey().target.chip);
     if (!payload)
-      return payload.takeError();
+      return withDiagnostics(payload.takeError());
     compileMs = std::chrono::duration<double, std::milli>(
                     std::chrono::steady_clock::now() - start)
                     .count();
@@ -228,14 +243,10 @@ Runtime::getLauncher(DeviceKind device, const CompileRequest &request,
     return payload;
   };
 
-  llvm::Expected<std::string> payload = llvm::createStringError("unset");
-  llvm::consumeError(payload.takeError());
-  if (impl->disk) {
-    payload = impl->disk->getOrCompute(digest, compile, tier);
-  } else {
+  if (!impl->disk)
     tier = CacheTier::Miss;
-    payload = compile();
-  }
+  llvm::Expected<std::string> payload =
+      impl->disk ? impl->disk->getOrCompute(digest, compile, tier) : compile();
   if (!payload)
     return payload.takeError();
   if (tier == CacheTier::Disk)

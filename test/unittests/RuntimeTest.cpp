@@ -10,6 +10,7 @@
 #include "rocdsl/Target/AMDGPU.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
 
 #include <cmath>
 #include <cstring>
@@ -101,6 +102,40 @@ TEST(RuntimeTest, EveryKeyComponentChangeMissesAndNothingElseDoes) {
     EXPECT_EQ(tier, CacheTier::Miss) << what;
     EXPECT_NE(launcher->get(), first->get()) << what;
   }
+}
+
+TEST(RuntimeTest, CompileErrorsCarryTheCompilerDiagnostics) {
+  // A kernel the AMDGPU lowering cannot handle yet (a matrix-core tile): the
+  // error returned by the API says why, not just that compiling failed.
+  const char *source = R"mlir(
+    #mfma = #rocdsl.mfma<version = 3, instrShape = [32, 32, 8], warpsPerCTA = [1, 1]>
+    rocdsl.func @k(%x: !rocdsl.ptr<f32>) attributes {num_warps = 1 : i32} {
+      %zero = arith.constant 0.0 : f32
+      %c0 = arith.constant 0 : i32
+      %c32 = arith.constant 32 : i32
+      %c = rocdsl.splat %zero : f32 -> tensor<32x32xf32, #mfma>
+      rocdsl.store %c, %x[%c0, %c0] strides [%c32] : tensor<32x32xf32, #mfma>, !rocdsl.ptr<f32>
+      rocdsl.return
+    })mlir";
+  CacheKey key;
+  key.kernelFingerprint = source;
+  key.target = Runtime::getTarget(DeviceKind::HIP, "gfx942");
+  key.compiler = Runtime::getCompilerFingerprint(DeviceKind::HIP);
+  CompileRequest request(
+      "k",
+      [source](MLIRContext *ctx, std::string &) {
+        return parseSourceString<ModuleOp>(source, ctx);
+      },
+      key);
+  CacheTier tier;
+  double ms;
+  auto launcher = Runtime::get().getLauncher(DeviceKind::HIP, request, tier, ms);
+  ASSERT_FALSE(bool(launcher));
+  std::string message = llvm::toString(launcher.takeError());
+  EXPECT_NE(message.find("lowering k for gfx942 failed"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("uses a matrix-core layout"), std::string::npos)
+      << message;
 }
 
 TEST(RuntimeTest, ValidationNamesTheArgument) {
