@@ -78,21 +78,27 @@ FailureOr<std::string> rocdsl::serializeAMDGPU(ModuleOp module,
     return text;
   }
 
+  return runModuleToBinary(module,
+                           output == AMDGPUOutput::Assembly ? "isa" : "bin",
+                           getROCmPath());
+}
+
+FailureOr<std::string> rocdsl::runModuleToBinary(ModuleOp module,
+                                                 StringRef format,
+                                                 StringRef toolkit) {
   // Serialize a copy so the caller's module stays inspectable.
   OwningOpRef<ModuleOp> copy = module.clone();
   PassManager pm(module.getContext());
   GpuModuleToBinaryPassOptions options;
-  options.toolkitPath = getROCmPath();
-  options.compilationTarget =
-      output == AMDGPUOutput::Assembly ? "isa" : "bin";
+  options.toolkitPath = toolkit.str();
+  options.compilationTarget = format.str();
   pm.addPass(createGpuModuleToBinaryPass(options));
   if (failed(pm.run(*copy)))
     return failure();
-  for (auto binary : copy->getOps<gpu::BinaryOp>()) {
+  for (auto binary : copy->getOps<gpu::BinaryOp>())
     for (Attribute object : binary.getObjects())
       if (auto obj = dyn_cast<gpu::ObjectAttr>(object))
         return obj.getObject().getValue().str();
-  }
   module.emitError() << "gpu-module-to-binary produced no object";
   return failure();
 }

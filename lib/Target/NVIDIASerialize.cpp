@@ -2,9 +2,8 @@
 #include "rocdsl/Target/NVIDIA.h"
 
 #include "rocdsl/Pipelines/Pipelines.h"
+#include "rocdsl/Target/AMDGPU.h"
 
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 
 using namespace mlir;
@@ -27,17 +26,6 @@ LogicalResult rocdsl::lowerToNVVM(ModuleOp module, StringRef chip,
 }
 
 FailureOr<std::string> rocdsl::serializePTX(ModuleOp module) {
-  OwningOpRef<ModuleOp> copy = module.clone();
-  PassManager pm(module.getContext());
-  GpuModuleToBinaryPassOptions options;
-  options.compilationTarget = "isa"; // PTX text; no CUDA toolkit needed
-  pm.addPass(createGpuModuleToBinaryPass(options));
-  if (failed(pm.run(*copy)))
-    return failure();
-  for (auto binary : copy->getOps<gpu::BinaryOp>())
-    for (Attribute object : binary.getObjects())
-      if (auto obj = dyn_cast<gpu::ObjectAttr>(object))
-        return obj.getObject().getValue().str();
-  module.emitError() << "gpu-module-to-binary produced no PTX";
-  return failure();
+  // PTX text from LLVM's NVPTX backend: no CUDA toolkit needed.
+  return runModuleToBinary(module, "isa");
 }

@@ -30,6 +30,11 @@ LogicalResult lowerToROCDL(ModuleOp module, StringRef chip,
                            unsigned optLevel = 3,
                            StoreForm storeForm = StoreForm::Wide);
 
+/// Runs gpu-module-to-binary on a copy of `module` with `format` (and
+/// `toolkit` when not empty) and returns the object it produced.
+FailureOr<std::string> runModuleToBinary(ModuleOp module, StringRef format,
+                                         StringRef toolkit = "");
+
 /// Serializes the (already lowered) gpu.module of `module`: LLVM IR text,
 /// AMDGCN assembly, or an HSA code object (ELF, linked with ld.lld).
 FailureOr<std::string> serializeAMDGPU(ModuleOp module, AMDGPUOutput output);

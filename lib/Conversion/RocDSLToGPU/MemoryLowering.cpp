@@ -112,6 +112,42 @@ FailureOr<AccessPlan> mlir::rocdsl::planAccess(
   return plan;
 }
 
+LogicalResult mlir::rocdsl::lowerTileLoad(LoadOp op, LoadOp::Adaptor adaptor,
+                                         ConversionPatternRewriter &rewriter,
+                                         const TypeConverter &converter,
+                                         bool bufferResource,
+                                         GroupLoader loadGroup) {
+  Location loc = op.getLoc();
+  RankedTensorType tileType = op.getType();
+  auto plan = planAccess(rewriter, loc, tileType, adaptor.getPtr(),
+                         adaptor.getOrigin(), adaptor.getStrides(),
+                         adaptor.getBounds(), adaptor.getMask(), op.getVec(),
+                         bufferResource);
+  if (failed(plan))
+    return rewriter.notifyMatchFailure(op, "layout has no memory lowering");
+  auto resultType = cast<VectorType>(converter.convertType(tileType));
+  Type elementType = tileType.getElementType();
+  unsigned vec = plan->vec;
+  auto groupType = VectorType::get({vec}, elementType);
+  Type transfer = groupTransferType(rewriter.getContext(),
+                                    vec * elementType.getIntOrFloatBitWidth());
+  Value other;
+  if (op.getOther())
+    other = vector::BroadcastOp::create(rewriter, loc, groupType,
+                                        adaptor.getOther());
+  SmallVector<Value> entries;
+  for (const AccessGroup &group : plan->groups) {
+    Value value =
+        loadGroup(rewriter, loc, *plan, group, groupType, transfer, other);
+    for (unsigned j = 0; j < vec; ++j)
+      entries.push_back(
+          vector::ExtractOp::create(rewriter, loc, value, int64_t(j)));
+  }
+  rewriter.replaceOp(
+      op, vector::FromElementsOp::create(rewriter, loc, resultType, entries));
+  return success();
+}
+
 namespace {
 
 struct LoadLowering : OpConversionPattern<LoadOp> {
@@ -119,42 +155,23 @@ struct LoadLowering : OpConversionPattern<LoadOp> {
   LogicalResult
   matchAndRewrite(LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    RankedTensorType tileType = op.getType();
-    auto plan = planAccess(rewriter, loc, tileType, adaptor.getPtr(),
-                           adaptor.getOrigin(), adaptor.getStrides(),
-                           adaptor.getBounds(), adaptor.getMask(), op.getVec(),
-                           /*bufferResource=*/true);
-    if (failed(plan))
-      return rewriter.notifyMatchFailure(op, "layout has no buffer lowering");
-    auto resultType = cast<VectorType>(getTypeConverter()->convertType(tileType));
-    Type elementType = tileType.getElementType();
-    unsigned vec = plan->vec;
-    auto groupType = VectorType::get({vec}, elementType);
-    Type transfer = groupTransferType(
-        getContext(), vec * elementType.getIntOrFloatBitWidth());
-    Value zero32 = constI32(rewriter, loc, 0);
-    Value other;
-    if (op.getOther())
-      other = vector::BroadcastOp::create(rewriter, loc, groupType,
-                                          adaptor.getOther());
-
-    SmallVector<Value> entries;
-    for (const AccessGroup &group : plan->groups) {
-      Value raw = ROCDL::RawPtrBufferLoadOp::create(
-          rewriter, loc, transfer, plan->rsrc, group.voffset, zero32, zero32,
-          /*alias_scopes=*/nullptr, /*noalias_scopes=*/nullptr,
-          /*tbaa=*/nullptr);
-      Value value = LLVM::BitcastOp::create(rewriter, loc, groupType, raw);
-      if (other && group.valid)
-        value = arith::SelectOp::create(rewriter, loc, group.valid, value, other);
-      for (unsigned j = 0; j < vec; ++j)
-        entries.push_back(
-            vector::ExtractOp::create(rewriter, loc, value, int64_t(j)));
-    }
-    rewriter.replaceOp(op, vector::FromElementsOp::create(rewriter, loc,
-                                                          resultType, entries));
-    return success();
+    // Invalid groups read past the resource range, which returns zeros;
+    // only a non-zero `other` needs a select.
+    return lowerTileLoad(
+        op, adaptor, rewriter, *getTypeConverter(), /*bufferResource=*/true,
+        [](OpBuilder &b, Location loc, const AccessPlan &plan,
+           const AccessGroup &group, VectorType groupType, Type transfer,
+           Value other) -> Value {
+          Value zero32 = constI32(b, loc, 0);
+          Value raw = ROCDL::RawPtrBufferLoadOp::create(
+              b, loc, transfer, plan.rsrc, group.voffset, zero32, zero32,
+              /*alias_scopes=*/nullptr, /*noalias_scopes=*/nullptr,
+              /*tbaa=*/nullptr);
+          Value value = LLVM::BitcastOp::create(b, loc, groupType, raw);
+          if (other && group.valid)
+            value = arith::SelectOp::create(b, loc, group.valid, value, other);
+          return value;
+        });
   }
 };
 

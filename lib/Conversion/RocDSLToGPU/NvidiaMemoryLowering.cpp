@@ -30,57 +30,36 @@ struct NvidiaLoadLowering : OpConversionPattern<LoadOp> {
   LogicalResult
   matchAndRewrite(LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    RankedTensorType tileType = op.getType();
-    auto plan = planAccess(rewriter, loc, tileType, adaptor.getPtr(),
-                           adaptor.getOrigin(), adaptor.getStrides(),
-                           adaptor.getBounds(), adaptor.getMask(), op.getVec(),
-                           /*bufferResource=*/false);
-    if (failed(plan))
-      return rewriter.notifyMatchFailure(op, "layout has no lowering");
-    auto resultType =
-        cast<VectorType>(getTypeConverter()->convertType(tileType));
-    Type elementType = tileType.getElementType();
-    unsigned vec = plan->vec;
-    unsigned bits = vec * elementType.getIntOrFloatBitWidth();
-    auto groupType = VectorType::get({vec}, elementType);
-    Type transfer = groupTransferType(getContext(), bits);
-    Value padding =
-        op.getOther()
-            ? vector::BroadcastOp::create(rewriter, loc, groupType,
-                                          adaptor.getOther())
-                  .getResult()
-            : arith::ConstantOp::create(rewriter, loc, groupType,
-                                        rewriter.getZeroAttr(groupType))
-                  .getResult();
-    SmallVector<Value> entries;
-    for (const AccessGroup &group : plan->groups) {
-      Value pointer = groupPointer(rewriter, loc, *plan, group);
-      auto load = [&](OpBuilder &b, Location l) -> Value {
-        Value raw = LLVM::LoadOp::create(b, l, transfer, pointer, bits / 8);
-        return LLVM::BitcastOp::create(b, l, groupType, raw);
-      };
-      Value value;
-      if (group.valid) {
-        auto guarded = scf::IfOp::create(
-            rewriter, loc, group.valid,
-            [&](OpBuilder &b, Location l) {
-              scf::YieldOp::create(b, l, load(b, l));
-            },
-            [&](OpBuilder &b, Location l) {
-              scf::YieldOp::create(b, l, padding);
-            });
-        value = guarded.getResult(0);
-      } else {
-        value = load(rewriter, loc);
-      }
-      for (unsigned j = 0; j < vec; ++j)
-        entries.push_back(
-            vector::ExtractOp::create(rewriter, loc, value, int64_t(j)));
-    }
-    rewriter.replaceOp(op, vector::FromElementsOp::create(rewriter, loc,
-                                                          resultType, entries));
-    return success();
+    return lowerTileLoad(
+        op, adaptor, rewriter, *getTypeConverter(), /*bufferResource=*/false,
+        [](OpBuilder &rewriter, Location loc, const AccessPlan &plan,
+           const AccessGroup &group, VectorType groupType, Type transfer,
+           Value other) -> Value {
+          Value pointer = groupPointer(rewriter, loc, plan, group);
+          auto load = [&](OpBuilder &b, Location l) -> Value {
+            unsigned bytes = groupType.getNumElements() *
+                             groupType.getElementTypeBitWidth() / 8;
+            Value raw = LLVM::LoadOp::create(b, l, transfer, pointer, bytes);
+            return LLVM::BitcastOp::create(b, l, groupType, raw);
+          };
+          if (!group.valid)
+            return load(rewriter, loc);
+          Value padding =
+              other ? other
+                    : arith::ConstantOp::create(
+                          rewriter, loc, groupType,
+                          rewriter.getZeroAttr(groupType))
+                          .getResult();
+          return scf::IfOp::create(
+                     rewriter, loc, group.valid,
+                     [&](OpBuilder &b, Location l) {
+                       scf::YieldOp::create(b, l, load(b, l));
+                     },
+                     [&](OpBuilder &b, Location l) {
+                       scf::YieldOp::create(b, l, padding);
+                     })
+              .getResult(0);
+        });
   }
 };
 
