@@ -32,7 +32,9 @@ LogicalResult KernelParams::getFloat(llvm::StringRef name, double &out,
 }
 
 const std::vector<KernelSpec> &mlir::rocdsl::getBuiltinKernels() {
-  static const std::vector<KernelSpec> kernels = {getRMSNormForwardSpec()};
+  static const std::vector<KernelSpec> kernels = {getRMSNormForwardSpec(),
+                                                  getRMSNormBackwardSpec(),
+                                                  getRMSNormWeightGradSpec()};
   return kernels;
 }
 

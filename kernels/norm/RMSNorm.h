@@ -48,7 +48,36 @@ void rmsNormForwardReference(int64_t m, int64_t n, double eps,
                              const std::vector<double> &w,
                              std::vector<double> &y);
 
+/// Parameters shared by the RMSNorm kernels, and their parsing into a
+/// configuration (with clear errors for bad values).
+std::vector<KernelParamSpec> getRMSNormParams();
+LogicalResult configureRMSNorm(const KernelParams &params,
+                               RMSNormConfig &config, int64_t &m,
+                               std::string &error);
+
 KernelSpec getRMSNormForwardSpec();
+KernelSpec getRMSNormBackwardSpec();
+KernelSpec getRMSNormWeightGradSpec();
+
+/// Backward, kernel 1 of 2: dx, and per-program fp32 column sums of
+/// dy * x * rstd into dw_partial [G, N]. Arguments: (x, w, dy, dx,
+/// dw_partial: pointers; M: i32; eps: f32); G programs = the grid.
+OwningOpRef<ModuleOp> buildRMSNormBackward(MLIRContext *ctx,
+                                           const RMSNormConfig &config);
+/// Backward, kernel 2 of 2: dw = sum over G of dw_partial, cast to the
+/// weight dtype. Arguments: (dw_partial, dw: pointers; G: i32).
+OwningOpRef<ModuleOp> buildRMSNormWeightGrad(MLIRContext *ctx,
+                                             const RMSNormConfig &config);
+/// dx and dw in float64 (dw summed over all rows).
+void rmsNormBackwardReference(int64_t m, int64_t n, double eps,
+                              const std::vector<double> &x,
+                              const std::vector<double> &w,
+                              const std::vector<double> &dy,
+                              std::vector<double> &dx, std::vector<double> &dw,
+                              std::vector<double> *dwMagnitude = nullptr);
+
+/// Programs of the backward's first kernel for M rows.
+int64_t rmsNormBackwardPrograms(const RMSNormConfig &config, int64_t m);
 
 } // namespace mlir::rocdsl
 

@@ -73,11 +73,54 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildRMSNormForward(
   return kb.finish();
 }
 
-KernelSpec mlir::rocdsl::getRMSNormForwardSpec() {
-  KernelSpec spec;
-  spec.name = "rmsnorm_fwd";
-  spec.summary = "RMSNorm forward: y = x * rsqrt(mean(x^2) + eps) * w";
-  spec.params = {
+LogicalResult mlir::rocdsl::configureRMSNorm(const KernelParams &params,
+                                          RMSNormConfig &config, int64_t &m,
+                                          std::string &error) {
+  int64_t n = 0;
+  double eps = 0;
+  if (failed(params.getInt("N", n, error)) ||
+      failed(params.getInt("M", m, error)) ||
+      failed(params.getFloat("eps", eps, error)))
+    return failure();
+  if (n < 1 || n > (1 << 24)) {
+    error = "N=" + std::to_string(n) + " out of range [1, 16777216]";
+    return failure();
+  }
+  if (!std::isfinite(eps) || eps < 0) {
+    error = "eps=" + params.get("eps").str() +
+            " must be a finite, non-negative number";
+    return failure();
+  }
+  if (m < 1 || m > INT32_MAX) {
+    error = "M=" + std::to_string(m) + " out of range [1, 2147483647]";
+    return failure();
+  }
+  auto dtype = parseDType(params.get("dtype"));
+  if (!dtype || *dtype == DType::I32) {
+    error = "dtype='" + params.get("dtype").str() +
+            "' is not one of f32, f16, bf16";
+    return failure();
+  }
+  std::optional<DType> wdtype =
+      params.get("wdtype") == "same" ? dtype : parseDType(params.get("wdtype"));
+  if (!wdtype || *wdtype == DType::I32) {
+    error = "wdtype='" + params.get("wdtype").str() +
+            "' is not one of same, f32, f16, bf16";
+    return failure();
+  }
+  int64_t wave = 0;
+  if (failed(params.getInt("wave", wave, error)))
+    return failure();
+  if (wave != 32 && wave != 64) {
+    error = "wave=" + std::to_string(wave) + " is not 32 or 64";
+    return failure();
+  }
+  config = RMSNormConfig::choose(n, *dtype, *wdtype, unsigned(wave));
+  return success();
+}
+
+std::vector<KernelParamSpec> mlir::rocdsl::getRMSNormParams() {
+  return {
       {"N", "4096", "row length (specializes the kernel)", false},
       {"dtype", "bf16", "x and y element type: f32, f16, bf16", false},
       {"wdtype", "same", "weight element type (same: as dtype)", false},
@@ -86,64 +129,26 @@ KernelSpec mlir::rocdsl::getRMSNormForwardSpec() {
       {"wave", "64", "lanes per wave: 64 (AMDGPU), 32 (NVIDIA); "
                      "rocdsl-compile sets it from --chip", false},
   };
-  // Parses and checks the parameters once for build and plan.
-  auto configure = [](const KernelParams &params, RMSNormConfig &config,
-                      int64_t &m, std::string &error) -> LogicalResult {
-    int64_t n = 0;
-    double eps = 0;
-    if (failed(params.getInt("N", n, error)) ||
-        failed(params.getInt("M", m, error)) ||
-        failed(params.getFloat("eps", eps, error)))
-      return failure();
-    if (n < 1 || n > (1 << 24)) {
-      error = "N=" + std::to_string(n) + " out of range [1, 16777216]";
-      return failure();
-    }
-    if (!std::isfinite(eps) || eps < 0) {
-      error = "eps=" + params.get("eps").str() +
-              " must be a finite, non-negative number";
-      return failure();
-    }
-    if (m < 1 || m > INT32_MAX) {
-      error = "M=" + std::to_string(m) + " out of range [1, 2147483647]";
-      return failure();
-    }
-    auto dtype = parseDType(params.get("dtype"));
-    if (!dtype || *dtype == DType::I32) {
-      error = "dtype='" + params.get("dtype").str() +
-              "' is not one of f32, f16, bf16";
-      return failure();
-    }
-    std::optional<DType> wdtype =
-        params.get("wdtype") == "same" ? dtype : parseDType(params.get("wdtype"));
-    if (!wdtype || *wdtype == DType::I32) {
-      error = "wdtype='" + params.get("wdtype").str() +
-              "' is not one of same, f32, f16, bf16";
-      return failure();
-    }
-    int64_t wave = 0;
-    if (failed(params.getInt("wave", wave, error)))
-      return failure();
-    if (wave != 32 && wave != 64) {
-      error = "wave=" + std::to_string(wave) + " is not 32 or 64";
-      return failure();
-    }
-    config = RMSNormConfig::choose(n, *dtype, *wdtype, unsigned(wave));
-    return success();
-  };
-  spec.build = [configure](MLIRContext *ctx, const KernelParams &params,
+}
+
+KernelSpec mlir::rocdsl::getRMSNormForwardSpec() {
+  KernelSpec spec;
+  spec.name = "rmsnorm_fwd";
+  spec.summary = "RMSNorm forward: y = x * rsqrt(mean(x^2) + eps) * w";
+  spec.params = getRMSNormParams();
+  spec.build = [](MLIRContext *ctx, const KernelParams &params,
                            std::string &error) -> OwningOpRef<ModuleOp> {
     RMSNormConfig config;
     int64_t m = 0;
-    if (failed(configure(params, config, m, error)))
+    if (failed(configureRMSNorm(params, config, m, error)))
       return nullptr;
     return buildRMSNormForward(ctx, config);
   };
-  spec.plan = [configure](const KernelParams &params, LaunchPlan &plan,
+  spec.plan = [](const KernelParams &params, LaunchPlan &plan,
                           std::string &error) -> LogicalResult {
     RMSNormConfig config;
     int64_t m = 0;
-    if (failed(configure(params, config, m, error)))
+    if (failed(configureRMSNorm(params, config, m, error)))
       return failure();
     plan = planRMSNormForward(config, m);
     return success();

@@ -254,6 +254,11 @@ Scalar KernelBuilder::programId(unsigned axis) {
   return {this, ProgramIdOp::create(builder, loc, builder.getI32Type(), axis)};
 }
 
+Scalar KernelBuilder::numPrograms(unsigned axis) {
+  return {this,
+          NumProgramsOp::create(builder, loc, builder.getI32Type(), axis)};
+}
+
 Layout KernelBuilder::defaultLayout(ArrayRef<int64_t> shape, DType dtype) {
   return BlockedAttr::getDefault(getContext(), shape, numWarps, 64,
                                  bitWidth(dtype));

@@ -95,6 +95,12 @@ std::vector<double> HostBuffer::toDoubles() const {
 
 Comparison mlir::rocdsl::compareToReference(const HostBuffer &out,
                                             const std::vector<double> &ref) {
+  return compareToReference(out, ref, {});
+}
+
+Comparison mlir::rocdsl::compareToReference(
+    const HostBuffer &out, const std::vector<double> &ref,
+    const std::vector<double> &magnitude) {
   Comparison c;
   switch (out.dtype()) {
   case DType::F32:
@@ -120,7 +126,10 @@ Comparison mlir::rocdsl::compareToReference(const HostBuffer &out,
     c.maxAbsError = std::max(c.maxAbsError, err);
     if (ref[i] != 0)
       c.maxRelError = std::max(c.maxRelError, err / std::fabs(ref[i]));
-    if (err > c.atol + c.rtol * std::fabs(ref[i]))
+    double scale = std::fabs(ref[i]);
+    if (!magnitude.empty())
+      scale = std::max(scale, magnitude[i]);
+    if (err > c.atol + c.rtol * scale)
       ++c.mismatches;
   }
   return c;

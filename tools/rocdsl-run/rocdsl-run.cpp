@@ -94,8 +94,10 @@ int main(int argc, char **argv) {
     double value = 0;
     std::string error;
     if (sig.kind == ArgKind::Int32) {
-      int64_t v = 0;
-      if (failed((*kernel)->getParams().getInt(sig.name, v, error)))
+      // Planned values (row counts, program counts) come from the plan.
+      int64_t v = sig.expectedInt.value_or(0);
+      if (!sig.expectedInt &&
+          failed((*kernel)->getParams().getInt(sig.name, v, error)))
         return fail(error);
       args.push_back(ArgValue::ofI32(int32_t(v)));
       value = double(v);

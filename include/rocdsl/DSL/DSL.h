@@ -154,6 +154,7 @@ public:
   Scalar i32(int64_t value);
   Scalar f32(double value);
   Scalar programId(unsigned axis = 0);
+  Scalar numPrograms(unsigned axis = 0);
 
   // Layouts.
   Layout defaultLayout(ArrayRef<int64_t> shape, DType dtype);

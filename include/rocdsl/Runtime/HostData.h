@@ -55,6 +55,12 @@ struct Comparison {
 /// always fail.
 Comparison compareToReference(const HostBuffer &out,
                               const std::vector<double> &reference);
+/// For outputs that are sums of many terms: the relative tolerance applies
+/// to `magnitude[i]` (the sum of the terms' absolute values) when it exceeds
+/// |reference[i]|, since rounding scales with the terms, not their sum.
+Comparison compareToReference(const HostBuffer &out,
+                              const std::vector<double> &reference,
+                              const std::vector<double> &magnitude);
 
 } // namespace mlir::rocdsl
 
