@@ -71,7 +71,7 @@ def copy_bandwidth():
 
 def main():
     rows = list(csv.DictReader(l for l in open(sys.argv[1]) if "," in l))
-    rocdsl = {(int(r["m"]), int(r["n"]), r["dtype"]): r for r in rows
+    rocdsl = {(r["op"], int(r["m"]), int(r["n"]), r["dtype"]): r for r in rows
               if r["wdtype"] == r["dtype"]}
     failing = [r for r in rows if int(r["mismatches"]) != 0]
     print(f"ROCDSL numerics on this GPU: {len(rows)} cases, "
@@ -81,7 +81,7 @@ def main():
     print("op, shape, dtype, ROCDSL (us), Torch (us), Triton (us), "
           "Torch/ROCDSL, Triton/ROCDSL, ROCDSL GB/s, % of copy")
     for m, n, dt in SHAPES:
-        r = rocdsl[(m, n, dt)]
+        r = rocdsl[("fwd", m, n, dt)]
         ours = float(r["us"])
         dtype = DTYPES[dt]
         x = torch.randn(m, n, device="cuda", dtype=dtype)
@@ -98,6 +98,30 @@ def main():
         print(f"rmsnorm_fwd, {m}x{n}, {dt}, {ours:.1f}, {torch_us:.1f}, "
               f"{triton_us:.1f}, {torch_us / ours:.2f}, {triton_us / ours:.2f}, "
               f"{gbs:.0f}, {100 * gbs / (copy * 1e3):.0f}%")
+    backward_table(rocdsl, copy)
+
+
+def backward_table(rocdsl, copy):
+    print("op, shape, dtype, ROCDSL (us), Torch (us), Torch/ROCDSL, "
+          "ROCDSL GB/s, % of copy")
+    for m, n, dt in SHAPES:
+        key = ("bwd", m, n, dt)
+        if key not in rocdsl:
+            continue
+        ours = float(rocdsl[key]["us"])
+        dtype = DTYPES[dt]
+        x = torch.randn(m, n, device="cuda", dtype=dtype, requires_grad=True)
+        w = torch.randn(n, device="cuda", dtype=dtype, requires_grad=True)
+        dy = torch.randn(m, n, device="cuda", dtype=dtype)
+        y = F.rms_norm(x, (n,), w, 1e-6)
+        torch_us = median_us(
+            lambda: torch.autograd.grad(y, (x, w), dy, retain_graph=True))
+        # x, dy read; dx written; w read; dw written (partials not counted).
+        nbytes = (3 * m * n + 2 * n) * x.element_size()
+        gbs = nbytes / (ours * 1e-6) / 1e9
+        print(f"rmsnorm_bwd, {m}x{n}, {dt}, {ours:.1f}, {torch_us:.1f}, "
+              f"{torch_us / ours:.2f}, {gbs:.0f}, "
+              f"{100 * gbs / (copy * 1e3):.0f}%")
 
 
 if __name__ == "__main__":

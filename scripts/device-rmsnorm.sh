@@ -13,6 +13,6 @@ set +e
 "$work/cuda_rmsnorm_run" device-out > "$out/rocdsl.csv"
 status=$?
 set -e
-grep -v '^[0-9]' "$out/rocdsl.csv" || true
+grep -vE '^(fwd|bwd),' "$out/rocdsl.csv" || true
 python3 benchmarks/torch_rmsnorm.py "$out/rocdsl.csv" | tee "$out/table.txt"
 exit $status
