@@ -12,9 +12,9 @@
 #include "rocdsl/Runtime/CudaDriver.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <limits>

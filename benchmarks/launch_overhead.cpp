@@ -1,4 +1,5 @@
-//===- launch_overhead.cpp - runtime costs: compile, disk hit, cached launch -===//
+//===- launch_overhead.cpp - runtime costs: compile, disk hit, cached launch
+//-===//
 //
 // Prints one table; numbers are medians over repeated measurements on this
 // machine. Run: build/bin/rocdsl-bench-launch
@@ -39,7 +40,8 @@ static double timeMs(unsigned reps, const std::function<void()> &fn) {
     auto start = Clock::now();
     fn();
     samples.push_back(
-        std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+        std::chrono::duration<double, std::milli>(Clock::now() - start)
+            .count());
   }
   return median(samples);
 }
@@ -123,9 +125,8 @@ int main() {
 
   // Cached launch, host side: memory-tier lookup + argument packing.
   setenv("ROCDSL_CACHE_DIR", dir, 1);
-  auto kernel = BuiltinKernel::create("rmsnorm_fwd",
-                                      {"N=4096", "dtype=bf16", "M=1"},
-                                      DeviceKind::Host);
+  auto kernel = BuiltinKernel::create(
+      "rmsnorm_fwd", {"N=4096", "dtype=bf16", "M=1"}, DeviceKind::Host);
   if (!kernel)
     fatal(llvm::toString(kernel.takeError()));
   HostBuffer x(dsl::DType::BF16, 4096), w(dsl::DType::BF16, 4096),
@@ -133,8 +134,8 @@ int main() {
   std::vector<ArgValue> args = {
       ArgValue::of({x.data(), x.dtype(), {1, 4096}, {}}),
       ArgValue::of({w.data(), w.dtype(), {4096}, {}}),
-      ArgValue::of({y.data(), y.dtype(), {1, 4096}, {}}),
-      ArgValue::ofI32(1), ArgValue::ofF32(1e-6f)};
+      ArgValue::of({y.data(), y.dtype(), {1, 4096}, {}}), ArgValue::ofI32(1),
+      ArgValue::ofF32(1e-6f)};
   CacheTier tier;
   double compileMs;
   const CompileRequest &request = (*kernel)->getRequest();
@@ -182,9 +183,9 @@ int main() {
   llvm::outs() << llvm::formatv(
       "| cold compile, same kernel, host object (-O3) | {0:F1} ms | |\n",
       hostMs);
-  llvm::outs() << llvm::formatv(
-      "| disk hit: read + checksum + ORC load + lookup | {0:F2} ms | <= 5 ms |\n",
-      diskHitMs);
+  llvm::outs() << llvm::formatv("| disk hit: read + checksum + ORC load + "
+                                "lookup | {0:F2} ms | <= 5 ms |\n",
+                                diskHitMs);
   llvm::outs() << llvm::formatv(
       "| cached launch, host side: memory-tier lookup + packing | {0:F0} ns | "
       "<= 1000 ns |\n",

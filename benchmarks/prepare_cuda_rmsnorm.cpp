@@ -4,7 +4,8 @@
 // sm_90 here and writes, into DIR, one PTX file per specialization and
 // manifest.txt with one line per case:
 //   fwd <ptx file> <M> <N> <dtype> <wdtype> <grid> <block>
-//   bwd <ptx bwd> <ptx bwd_dw> <M> <N> <dtype> <wdtype> <grid> <G> <grid_dw> <block>
+//   bwd <ptx bwd> <ptx bwd_dw> <M> <N> <dtype> <wdtype> <grid> <G> <grid_dw>
+//   <block>
 // benchmarks/cuda_rmsnorm_run.cpp (built on the GPU machine) runs them.
 //
 //===----------------------------------------------------------------------===//
@@ -48,8 +49,12 @@ int main(int argc, char **argv) {
       cases.push_back({m, c.n, c.dtype, c.weightDType});
   for (auto [m, n, dtype] :
        std::vector<std::tuple<int64_t, int64_t, std::string>>{
-           {1, 4096, "bf16"},    {128, 4096, "bf16"}, {4096, 4096, "bf16"},
-           {512, 2048, "bf16"},  {512, 3000, "f32"},  {1024, 8192, "bf16"},
+           {1, 4096, "bf16"},
+           {128, 4096, "bf16"},
+           {4096, 4096, "bf16"},
+           {512, 2048, "bf16"},
+           {512, 3000, "f32"},
+           {1024, 8192, "bf16"},
            {32768, 8192, "bf16"}})
     cases.push_back({m, n, dtype, "same"});
 
@@ -132,9 +137,11 @@ int main(int argc, char **argv) {
       out << *ptx;
       written.insert(file);
     }
-    auto dtypeOf = [&](unsigned i) { return dsl::toString(plan.args[i].dtype); };
-    manifest << "fwd " << file << " " << c.m << " " << c.n << " " << dtypeOf(0) << " "
-             << dtypeOf(1) << " " << plan.grid[0] << " 256\n";
+    auto dtypeOf = [&](unsigned i) {
+      return dsl::toString(plan.args[i].dtype);
+    };
+    manifest << "fwd " << file << " " << c.m << " " << c.n << " " << dtypeOf(0)
+             << " " << dtypeOf(1) << " " << plan.grid[0] << " 256\n";
   }
   llvm::outs() << written.size() << " PTX files, " << cases.size()
                << " cases in " << dir << "\n";

@@ -26,8 +26,8 @@ LogicalResult KernelParams::getFloat(llvm::StringRef name, double &out,
                                      std::string &error) const {
   if (llvm::to_float(get(name), out))
     return success();
-  error = "parameter " + name.str() + "='" + get(name).str() +
-          "' is not a number";
+  error =
+      "parameter " + name.str() + "='" + get(name).str() + "' is not a number";
   return failure();
 }
 
@@ -45,9 +45,10 @@ const KernelSpec *mlir::rocdsl::lookupKernel(llvm::StringRef name) {
   return nullptr;
 }
 
-LogicalResult mlir::rocdsl::resolveKernelParams(
-    const KernelSpec &spec, llvm::ArrayRef<std::string> definitions,
-    KernelParams &params, std::string &error) {
+LogicalResult
+mlir::rocdsl::resolveKernelParams(const KernelSpec &spec,
+                                  llvm::ArrayRef<std::string> definitions,
+                                  KernelParams &params, std::string &error) {
   for (const KernelParamSpec &p : spec.params)
     params.set(p.name, p.defaultValue);
   for (const std::string &def : definitions) {

@@ -13,15 +13,15 @@ struct RMSNormConfig {
   int64_t n = 0;
   dsl::DType dtype = dsl::DType::BF16;
   dsl::DType weightDType = dsl::DType::BF16;
-  unsigned vec = 1;        // elements per global access of x and y
-  unsigned weightVec = 1;  // elements per global access of the weight
-  int64_t blockN = 0;      // tile columns (a power of two)
+  unsigned vec = 1;       // elements per global access of x and y
+  unsigned weightVec = 1; // elements per global access of the weight
+  int64_t blockN = 0;     // tile columns (a power of two)
   unsigned threadsAlongN = 64;
   unsigned warpsAlongN = 4;
   unsigned rowsPerProgram = 1;
   unsigned numWarps = 4;
-  unsigned waveSize = 64;  // lanes per wave: 64 on AMDGPU, 32 on NVIDIA
-  bool singlePass = true;  // the whole row stays in registers
+  unsigned waveSize = 64; // lanes per wave: 64 on AMDGPU, 32 on NVIDIA
+  bool singlePass = true; // the whole row stays in registers
 
   /// 128-bit accesses (the aligned fast path).
   bool isVectorized() const { return vec * dsl::bitWidth(dtype) == 128; }

@@ -14,22 +14,22 @@ using namespace mlir;
 using namespace mlir::rocdsl;
 using namespace mlir::rocdsl::dsl;
 
-OwningOpRef<ModuleOp> mlir::rocdsl::buildRMSNormBackward(
-    MLIRContext *ctx, const RMSNormConfig &c) {
-  KernelBuilder kb(ctx, "rmsnorm_bwd", c.numWarps,
-                   {ArgSpec::ptr("x", c.dtype), ArgSpec::ptr("w", c.weightDType),
-                    ArgSpec::ptr("dy", c.dtype), ArgSpec::ptr("dx", c.dtype),
-                    ArgSpec::ptr("dw_partial", DType::F32),
-                    ArgSpec::scalar("M", DType::I32),
-                    ArgSpec::scalar("eps", DType::F32)});
+OwningOpRef<ModuleOp>
+mlir::rocdsl::buildRMSNormBackward(MLIRContext *ctx, const RMSNormConfig &c) {
+  KernelBuilder kb(
+      ctx, "rmsnorm_bwd", c.numWarps,
+      {ArgSpec::ptr("x", c.dtype), ArgSpec::ptr("w", c.weightDType),
+       ArgSpec::ptr("dy", c.dtype), ArgSpec::ptr("dx", c.dtype),
+       ArgSpec::ptr("dw_partial", DType::F32), ArgSpec::scalar("M", DType::I32),
+       ArgSpec::scalar("eps", DType::F32)});
   Ptr x = kb.ptrArg("x"), w = kb.ptrArg("w"), dy = kb.ptrArg("dy"),
       dx = kb.ptrArg("dx"), partial = kb.ptrArg("dw_partial");
   Scalar m = kb.scalarArg("M"), eps = kb.scalarArg("eps");
 
   const int64_t rows = c.rowsPerProgram, cols = c.blockN;
-  Layout layout = kb.blocked({1, c.vec},
-                             {c.waveSize / c.threadsAlongN, c.threadsAlongN},
-                             {c.numWarps / c.warpsAlongN, c.warpsAlongN}, {1, 0});
+  Layout layout =
+      kb.blocked({1, c.vec}, {c.waveSize / c.threadsAlongN, c.threadsAlongN},
+                 {c.numWarps / c.warpsAlongN, c.warpsAlongN}, {1, 0});
   Layout colLayout = kb.slice(layout, 0);
   Scalar n = kb.i32(c.n), zero = kb.i32(0);
   AccessOptions rowAccess;
@@ -44,7 +44,9 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildRMSNormBackward(
   partialAccess.bounds = {kb.numPrograms(0), n};
   partialAccess.vec = std::min(c.vec, 4u);
 
-  auto rowsOf = [&](Tile t) { return t.expandDims(1).broadcastTo({rows, cols}); };
+  auto rowsOf = [&](Tile t) {
+    return t.expandDims(1).broadcastTo({rows, cols});
+  };
   Tile wf = kb.load(w, {zero}, {cols}, colLayout, colAccess)
                 .to(DType::F32)
                 .expandDims(0)
@@ -60,7 +62,8 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildRMSNormBackward(
                       .to(DType::F32);
         Tile dyf = kb.load(dy, {row0, zero}, {rows, cols}, layout, rowAccess)
                        .to(DType::F32);
-        Tile rstd = ((xf * xf).sum(1) * kb.f32(1.0 / double(c.n)) + eps).rsqrt();
+        Tile rstd =
+            ((xf * xf).sum(1) * kb.f32(1.0 / double(c.n)) + eps).rsqrt();
         Tile wdy = dyf * wf;
         Tile meanWdyX = (wdy * xf).sum(1) * kb.f32(1.0 / double(c.n));
         Tile scale = rstd * rstd * meanWdyX;
@@ -73,8 +76,8 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildRMSNormBackward(
   return kb.finish();
 }
 
-OwningOpRef<ModuleOp> mlir::rocdsl::buildRMSNormWeightGrad(
-    MLIRContext *ctx, const RMSNormConfig &c) {
+OwningOpRef<ModuleOp>
+mlir::rocdsl::buildRMSNormWeightGrad(MLIRContext *ctx, const RMSNormConfig &c) {
   constexpr int64_t rows = 8, cols = 512;
   unsigned vec = c.n % 4 == 0 ? 4 : (c.n % 2 == 0 ? 2 : 1);
   KernelBuilder kb(ctx, "rmsnorm_bwd_dw", 256 / c.waveSize,
@@ -83,8 +86,8 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildRMSNormWeightGrad(
                     ArgSpec::scalar("G", DType::I32)});
   Ptr partial = kb.ptrArg("dw_partial"), dw = kb.ptrArg("dw");
   Scalar g = kb.scalarArg("G");
-  Layout layout = kb.blocked({1, vec}, {1, c.waveSize},
-                             {256 / c.waveSize, 1}, {1, 0});
+  Layout layout =
+      kb.blocked({1, vec}, {1, c.waveSize}, {256 / c.waveSize, 1}, {1, 0});
   Scalar n = kb.i32(c.n);
   Scalar col0 = kb.programId(0) * cols;
   AccessOptions access;
@@ -92,12 +95,12 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildRMSNormWeightGrad(
   access.bounds = {g, n};
   access.vec = vec;
   Tile acc = kb.zeros({rows, cols}, layout, DType::F32);
-  SmallVector<Tile> sums = kb.forLoop(
-      kb.i32(0), g, kb.i32(rows), {acc},
-      [&](Scalar row0, ArrayRef<Tile> carried) -> SmallVector<Tile> {
-        return {carried[0] +
-                kb.load(partial, {row0, col0}, {rows, cols}, layout, access)};
-      });
+  SmallVector<Tile> sums =
+      kb.forLoop(kb.i32(0), g, kb.i32(rows), {acc},
+                 [&](Scalar row0, ArrayRef<Tile> carried) -> SmallVector<Tile> {
+                   return {carried[0] + kb.load(partial, {row0, col0},
+                                                {rows, cols}, layout, access)};
+                 });
   AccessOptions out;
   out.bounds = {n};
   out.vec = std::min(vec, 128u / bitWidth(c.weightDType));
@@ -149,12 +152,20 @@ KernelSpec mlir::rocdsl::getRMSNormBackwardSpec() {
     plan.kernelName = "rmsnorm_bwd";
     plan.args = {
         {"x", ArgKind::Tensor, c.dtype, {m, c.n}, xAlign, false},
-        {"w", ArgKind::Tensor, c.weightDType, {c.n},
-         c.weightVec * bitWidth(c.weightDType) / 8, false},
+        {"w",
+         ArgKind::Tensor,
+         c.weightDType,
+         {c.n},
+         c.weightVec * bitWidth(c.weightDType) / 8,
+         false},
         {"dy", ArgKind::Tensor, c.dtype, {m, c.n}, xAlign, false},
         {"dx", ArgKind::Tensor, c.dtype, {m, c.n}, xAlign, true},
-        {"dw_partial", ArgKind::Tensor, DType::F32, {g, c.n},
-         std::min(c.vec, 4u) * 4, true},
+        {"dw_partial",
+         ArgKind::Tensor,
+         DType::F32,
+         {g, c.n},
+         std::min(c.vec, 4u) * 4,
+         true},
         {"M", ArgKind::Int32, DType::I32, {}, 1, false, m},
         {"eps", ArgKind::Float32, DType::F32, {}, 1, false},
     };
@@ -177,8 +188,10 @@ KernelSpec mlir::rocdsl::getRMSNormBackwardSpec() {
       std::vector<double> one(n);
       std::vector<double> dxRow(n);
       rmsNormBackwardReference(
-          1, n, scalars[1], std::vector<double>(t[0].begin() + r * n, t[0].begin() + (r + 1) * n),
-          t[1], std::vector<double>(t[2].begin() + r * n, t[2].begin() + (r + 1) * n),
+          1, n, scalars[1],
+          std::vector<double>(t[0].begin() + r * n, t[0].begin() + (r + 1) * n),
+          t[1],
+          std::vector<double>(t[2].begin() + r * n, t[2].begin() + (r + 1) * n),
           dxRow, one);
       int64_t program = (r / c.rowsPerProgram) % g;
       for (int64_t col = 0; col < n; ++col)
@@ -213,7 +226,10 @@ KernelSpec mlir::rocdsl::getRMSNormWeightGradSpec() {
     plan.kernelName = "rmsnorm_bwd_dw";
     plan.args = {
         {"dw_partial", ArgKind::Tensor, DType::F32, {g, c.n}, vec * 4, false},
-        {"dw", ArgKind::Tensor, c.weightDType, {c.n},
+        {"dw",
+         ArgKind::Tensor,
+         c.weightDType,
+         {c.n},
          std::min(vec, 128u / bitWidth(c.weightDType)) *
              bitWidth(c.weightDType) / 8,
          true},

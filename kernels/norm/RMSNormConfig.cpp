@@ -32,9 +32,8 @@ RMSNormConfig RMSNormConfig::choose(int64_t n, DType dtype, DType weightDType,
   // 256 lanes per workgroup on either vendor.
   c.numWarps = 256 / waveSize;
   c.singlePass = n <= kSinglePassMaxN;
-  c.blockN = c.singlePass
-                 ? std::max<int64_t>(llvm::PowerOf2Ceil(n), c.vec)
-                 : kLoopBlockN;
+  c.blockN = c.singlePass ? std::max<int64_t>(llvm::PowerOf2Ceil(n), c.vec)
+                          : kLoopBlockN;
   // Lanes cover a row first; short rows put several rows in one wave and
   // one workgroup.
   int64_t groups = c.blockN / c.vec;

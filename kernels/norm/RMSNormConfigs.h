@@ -19,7 +19,8 @@ struct RMSNormCase {
   std::string weightDType; // "same" or a dtype
   /// -D definitions for the kernel registry (M excluded).
   std::vector<std::string> definitions() const {
-    return {"N=" + std::to_string(n), "dtype=" + dtype, "wdtype=" + weightDType};
+    return {"N=" + std::to_string(n), "dtype=" + dtype,
+            "wdtype=" + weightDType};
   }
   std::string name() const {
     return "N" + std::to_string(n) + "_" + dtype +

@@ -7,20 +7,21 @@ using namespace mlir;
 using namespace mlir::rocdsl;
 using namespace mlir::rocdsl::dsl;
 
-OwningOpRef<ModuleOp> mlir::rocdsl::buildRMSNormForward(
-    MLIRContext *ctx, const RMSNormConfig &c) {
+OwningOpRef<ModuleOp>
+mlir::rocdsl::buildRMSNormForward(MLIRContext *ctx, const RMSNormConfig &c) {
   std::string name = "rmsnorm_fwd";
-  KernelBuilder kb(ctx, name, c.numWarps,
-                   {ArgSpec::ptr("x", c.dtype), ArgSpec::ptr("w", c.weightDType),
-                    ArgSpec::ptr("y", c.dtype), ArgSpec::scalar("M", DType::I32),
-                    ArgSpec::scalar("eps", DType::F32)});
+  KernelBuilder kb(
+      ctx, name, c.numWarps,
+      {ArgSpec::ptr("x", c.dtype), ArgSpec::ptr("w", c.weightDType),
+       ArgSpec::ptr("y", c.dtype), ArgSpec::scalar("M", DType::I32),
+       ArgSpec::scalar("eps", DType::F32)});
   Ptr x = kb.ptrArg("x"), w = kb.ptrArg("w"), y = kb.ptrArg("y");
   Scalar m = kb.scalarArg("M"), eps = kb.scalarArg("eps");
 
   const int64_t rows = c.rowsPerProgram, cols = c.blockN;
-  Layout layout = kb.blocked({1, c.vec},
-                             {c.waveSize / c.threadsAlongN, c.threadsAlongN},
-                             {c.numWarps / c.warpsAlongN, c.warpsAlongN}, {1, 0});
+  Layout layout =
+      kb.blocked({1, c.vec}, {c.waveSize / c.threadsAlongN, c.threadsAlongN},
+                 {c.numWarps / c.warpsAlongN, c.warpsAlongN}, {1, 0});
   Layout colLayout = kb.slice(layout, 0);
   Scalar n = kb.i32(c.n);
   Scalar row0 = kb.programId(0) * rows;
@@ -35,7 +36,8 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildRMSNormForward(
   weightAccess.vec = c.weightVec;
 
   auto normalizeAndStore = [&](Scalar col0, Tile xf, Tile invRms) {
-    Tile wf = kb.load(w, {col0}, {cols}, colLayout, weightAccess).to(DType::F32);
+    Tile wf =
+        kb.load(w, {col0}, {cols}, colLayout, weightAccess).to(DType::F32);
     Tile out = xf * invRms.expandDims(1).broadcastTo({rows, cols}) *
                wf.expandDims(0).broadcastTo({rows, cols});
     kb.store(out.to(c.dtype), y, {row0, col0}, rowAccess);
@@ -54,19 +56,20 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildRMSNormForward(
   // Long rows: accumulate squares chunk by chunk in an fp32 tile, reduce
   // once, then stream the row again to normalize it.
   Tile acc = kb.zeros({rows, cols}, layout, DType::F32);
-  SmallVector<Tile> sums = kb.forLoop(
-      kb.i32(0), n, kb.i32(cols), {acc},
-      [&](Scalar col0, ArrayRef<Tile> carried) -> SmallVector<Tile> {
-        Tile xf = kb.load(x, {row0, col0}, {rows, cols}, layout, rowAccess)
-                      .to(DType::F32);
-        return {carried[0] + xf * xf};
-      });
+  SmallVector<Tile> sums =
+      kb.forLoop(kb.i32(0), n, kb.i32(cols), {acc},
+                 [&](Scalar col0, ArrayRef<Tile> carried) -> SmallVector<Tile> {
+                   Tile xf =
+                       kb.load(x, {row0, col0}, {rows, cols}, layout, rowAccess)
+                           .to(DType::F32);
+                   return {carried[0] + xf * xf};
+                 });
   Tile invRms = inverseRms(sums[0].sum(1));
   kb.forLoop(kb.i32(0), n, kb.i32(cols), {},
              [&](Scalar col0, ArrayRef<Tile>) -> SmallVector<Tile> {
-               Tile xf = kb.load(x, {row0, col0}, {rows, cols}, layout,
-                                 rowAccess)
-                             .to(DType::F32);
+               Tile xf =
+                   kb.load(x, {row0, col0}, {rows, cols}, layout, rowAccess)
+                       .to(DType::F32);
                normalizeAndStore(col0, xf, invRms);
                return {};
              });
@@ -74,8 +77,8 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildRMSNormForward(
 }
 
 LogicalResult mlir::rocdsl::configureRMSNorm(const KernelParams &params,
-                                          RMSNormConfig &config, int64_t &m,
-                                          std::string &error) {
+                                             RMSNormConfig &config, int64_t &m,
+                                             std::string &error) {
   int64_t n = 0;
   double eps = 0;
   if (failed(params.getInt("N", n, error)) ||
@@ -126,8 +129,10 @@ std::vector<KernelParamSpec> mlir::rocdsl::getRMSNormParams() {
       {"wdtype", "same", "weight element type (same: as dtype)", false},
       {"M", "4096", "rows (launch-time)", true},
       {"eps", "1e-6", "epsilon (launch-time)", true},
-      {"wave", "64", "lanes per wave: 64 (AMDGPU), 32 (NVIDIA); "
-                     "rocdsl-compile sets it from --chip", false},
+      {"wave", "64",
+       "lanes per wave: 64 (AMDGPU), 32 (NVIDIA); "
+       "rocdsl-compile sets it from --chip",
+       false},
   };
 }
 
@@ -137,7 +142,7 @@ KernelSpec mlir::rocdsl::getRMSNormForwardSpec() {
   spec.summary = "RMSNorm forward: y = x * rsqrt(mean(x^2) + eps) * w";
   spec.params = getRMSNormParams();
   spec.build = [](MLIRContext *ctx, const KernelParams &params,
-                           std::string &error) -> OwningOpRef<ModuleOp> {
+                  std::string &error) -> OwningOpRef<ModuleOp> {
     RMSNormConfig config;
     int64_t m = 0;
     if (failed(configureRMSNorm(params, config, m, error)))
@@ -145,7 +150,7 @@ KernelSpec mlir::rocdsl::getRMSNormForwardSpec() {
     return buildRMSNormForward(ctx, config);
   };
   spec.plan = [](const KernelParams &params, LaunchPlan &plan,
-                          std::string &error) -> LogicalResult {
+                 std::string &error) -> LogicalResult {
     RMSNormConfig config;
     int64_t m = 0;
     if (failed(configureRMSNorm(params, config, m, error)))

@@ -22,8 +22,7 @@ void mlir::rocdsl::rmsNormForwardReference(int64_t m, int64_t n, double eps,
   }
 }
 
-LaunchPlan mlir::rocdsl::planRMSNormForward(const RMSNormConfig &c,
-                                            int64_t m) {
+LaunchPlan mlir::rocdsl::planRMSNormForward(const RMSNormConfig &c, int64_t m) {
   unsigned xAlign = c.vec * bitWidth(c.dtype) / 8;
   unsigned wAlign = c.weightVec * bitWidth(c.weightDType) / 8;
   LaunchPlan plan;

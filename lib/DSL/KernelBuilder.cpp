@@ -158,8 +158,8 @@ static Tile reduce(KernelBuilder *kb, OpBuilder &b, Location loc, Tile tile,
   auto resultType = RankedTensorType::get(
       shape, type.getElementType(),
       SliceAttr::get(b.getContext(), axis, type.getEncoding()));
-  return Tile(kb, ReduceOp::create(b, loc, resultType, kind, tile.getValue(),
-                                   axis));
+  return Tile(
+      kb, ReduceOp::create(b, loc, resultType, kind, tile.getValue(), axis));
 }
 
 Tile Tile::sum(unsigned axis) const {
@@ -179,8 +179,8 @@ Tile Tile::expandDims(unsigned axis) const {
     llvm::report_fatal_error("expandDims needs a tile with a slice layout");
   SmallVector<int64_t> shape(getShape());
   shape.insert(shape.begin() + axis, 1);
-  auto type =
-      RankedTensorType::get(shape, getType().getElementType(), slice.getParent());
+  auto type = RankedTensorType::get(shape, getType().getElementType(),
+                                    slice.getParent());
   return {kb, ExpandDimsOp::create(kb->builder, kb->loc, type, value, axis)};
 }
 
@@ -246,8 +246,8 @@ Scalar KernelBuilder::i32(int64_t value) {
 }
 
 Scalar KernelBuilder::f32(double value) {
-  return {this, arith::ConstantFloatOp::create(builder, loc, builder.getF32Type(),
-                                               APFloat(float(value)))};
+  return {this, arith::ConstantFloatOp::create(
+                    builder, loc, builder.getF32Type(), APFloat(float(value)))};
 }
 
 Scalar KernelBuilder::programId(unsigned axis) {
@@ -284,8 +284,8 @@ Tile KernelBuilder::full(ArrayRef<int64_t> shape, Layout layout, Scalar value) {
 Tile KernelBuilder::zeros(ArrayRef<int64_t> shape, Layout layout, DType dtype) {
   auto type =
       RankedTensorType::get(shape, toMLIRType(getContext(), dtype), layout);
-  return wrap(arith::ConstantOp::create(builder, loc, type,
-                                        builder.getZeroAttr(type)));
+  return wrap(
+      arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type)));
 }
 
 Tile KernelBuilder::iota(int64_t size, Layout layout) {
@@ -303,10 +303,9 @@ Tile KernelBuilder::load(Ptr ptr, ArrayRef<Scalar> origin,
   auto type = RankedTensorType::get(
       shape, toMLIRType(getContext(), ptr.getDType()), layout);
   Value mask = options.mask ? options.mask->getValue() : Value();
-  return wrap(LoadOp::create(builder, loc, type, ptr.getValue(),
-                             values(origin), values(options.strides),
-                             values(options.bounds), mask, /*other=*/Value(),
-                             options.vec));
+  return wrap(LoadOp::create(builder, loc, type, ptr.getValue(), values(origin),
+                             values(options.strides), values(options.bounds),
+                             mask, /*other=*/Value(), options.vec));
 }
 
 void KernelBuilder::store(Tile value, Ptr ptr, ArrayRef<Scalar> origin,
@@ -330,13 +329,13 @@ SmallVector<Tile> KernelBuilder::forLoop(
     SmallVector<Tile> carried;
     for (Value arg : loop.getRegionIterArgs())
       carried.push_back(wrap(arg));
-    SmallVector<Tile> next = body(Scalar(this, loop.getInductionVar()), carried);
+    SmallVector<Tile> next =
+        body(Scalar(this, loop.getInductionVar()), carried);
     SmallVector<Value> yielded =
         llvm::map_to_vector(next, [](Tile t) { return t.getValue(); });
     // The body may have created its own terminator-free block: replace the
     // implicit yield scf.for::create added when there are no iter args.
-    if (!loop.getBody()->empty() &&
-        isa<scf::YieldOp>(loop.getBody()->back()))
+    if (!loop.getBody()->empty() && isa<scf::YieldOp>(loop.getBody()->back()))
       loop.getBody()->back().erase();
     builder.setInsertionPointToEnd(loop.getBody());
     scf::YieldOp::create(builder, loc, yielded);

@@ -7,10 +7,10 @@ using namespace mlir;
 using namespace mlir::rocdsl;
 
 static std::string shapeString(llvm::ArrayRef<int64_t> shape) {
-  return "[" + llvm::join(llvm::map_range(shape, [](int64_t d) {
-                            return std::to_string(d);
-                          }),
-                          ", ") +
+  return "[" +
+         llvm::join(llvm::map_range(
+                        shape, [](int64_t d) { return std::to_string(d); }),
+                    ", ") +
          "]";
 }
 
@@ -48,10 +48,10 @@ BuiltinKernel::create(llvm::StringRef name,
     if (!p.runtimeOnly)
       key.constexprs[p.name] = k->params.get(p.name).str();
   for (const ArgSignature &a : k->plan.args)
-    key.argSignature.push_back(
-        a.name + ":" + kindName(a.kind).str() + ":" +
-        dsl::toString(a.dtype).str() + ":rank" + std::to_string(a.shape.size()) +
-        ":align" + std::to_string(a.alignment));
+    key.argSignature.push_back(a.name + ":" + kindName(a.kind).str() + ":" +
+                               dsl::toString(a.dtype).str() + ":rank" +
+                               std::to_string(a.shape.size()) + ":align" +
+                               std::to_string(a.alignment));
   key.target = Runtime::getTarget(device, chip);
   key.compileOptions["opt-level"] = "3";
   key.compiler = Runtime::getCompilerFingerprint(device);
@@ -91,9 +91,9 @@ llvm::Error BuiltinKernel::validate(llvm::ArrayRef<ArgValue> args) const {
                                      dsl::toString(sig.dtype).str() + ", got " +
                                      dsl::toString(t.dtype).str());
     if (t.shape.size() != sig.shape.size())
-      return llvm::createStringError(
-          where + "expected rank " + std::to_string(sig.shape.size()) +
-          ", got " + std::to_string(t.shape.size()));
+      return llvm::createStringError(where + "expected rank " +
+                                     std::to_string(sig.shape.size()) +
+                                     ", got " + std::to_string(t.shape.size()));
     if (t.shape != sig.shape)
       return llvm::createStringError(where + "expected shape " +
                                      shapeString(sig.shape) + ", got " +
@@ -103,9 +103,9 @@ llvm::Error BuiltinKernel::validate(llvm::ArrayRef<ArgValue> args) const {
       for (int d = int(t.shape.size()) - 2; d >= 0; --d)
         contiguous[d] = contiguous[d + 1] * t.shape[d + 1];
       if (t.strides != contiguous)
-        return llvm::createStringError(
-            where + "expected contiguous strides " + shapeString(contiguous) +
-            ", got " + shapeString(t.strides));
+        return llvm::createStringError(where + "expected contiguous strides " +
+                                       shapeString(contiguous) + ", got " +
+                                       shapeString(t.strides));
     }
     if (!t.data)
       return llvm::createStringError(where + "null data pointer");
@@ -130,9 +130,9 @@ llvm::Error BuiltinKernel::run(llvm::ArrayRef<ArgValue> args, RunInfo &info) {
   for (const ArgValue &a : args)
     pointers.push_back(a.kind == ArgKind::Tensor
                            ? const_cast<void **>(&a.tensor.data)
-                           : a.kind == ArgKind::Int32
-                                 ? static_cast<void *>(const_cast<int32_t *>(&a.i32))
-                                 : static_cast<void *>(const_cast<float *>(&a.f32)));
+                       : a.kind == ArgKind::Int32
+                           ? static_cast<void *>(const_cast<int32_t *>(&a.i32))
+                           : static_cast<void *>(const_cast<float *>(&a.f32)));
   LaunchGrid grid{plan.grid[0], plan.grid[1], plan.grid[2]};
   if (llvm::Error err = (*launcher)->launch(pointers, grid))
     return err;

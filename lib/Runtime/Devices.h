@@ -10,7 +10,8 @@ namespace mlir::rocdsl {
 /// the disk cache stores, and load those bytes as a launcher. `lowered`, when
 /// non-null, receives the IR after the target pipeline; `code` the final
 /// human-readable code (AMDGCN assembly, PTX) where there is one.
-llvm::Expected<std::string> compileForHost(ModuleOp module, std::string *lowered);
+llvm::Expected<std::string> compileForHost(ModuleOp module,
+                                           std::string *lowered);
 llvm::Expected<std::shared_ptr<Launcher>> loadOnHost(llvm::StringRef object,
                                                      llvm::StringRef kernel);
 bool isHostAvailable(std::string &why);
@@ -22,7 +23,8 @@ llvm::Expected<std::shared_ptr<Launcher>> loadOnHip(llvm::StringRef codeObject,
                                                     llvm::StringRef kernel);
 bool isHipAvailable(std::string &why);
 
-llvm::Expected<std::string> compileForCuda(ModuleOp module, llvm::StringRef chip);
+llvm::Expected<std::string> compileForCuda(ModuleOp module,
+                                           llvm::StringRef chip);
 llvm::Expected<std::shared_ptr<Launcher>> loadOnCuda(llvm::StringRef ptx,
                                                      llvm::StringRef kernel);
 bool isCudaAvailable(std::string &why);

@@ -1,4 +1,5 @@
-//===- HipDevice.cpp - AMD GPUs through the HIP runtime, loaded at run time ===//
+//===- HipDevice.cpp - AMD GPUs through the HIP runtime, loaded at run time
+//===//
 //
 // libamdhip64 is opened with dlopen, so ROCDSL neither links nor needs HIP
 // where no AMD GPU is used. Every way this can fail (no library, missing
@@ -10,7 +11,6 @@
 #include "rocdsl/Runtime/KernelArgs.h"
 #include "rocdsl/Target/AMDGPU.h"
 #include "rocdsl/Target/CheckedCompile.h"
-
 
 #include <dlfcn.h>
 #include <mutex>
@@ -100,15 +100,15 @@ public:
     void *extra[] = {reinterpret_cast<void *>(1), segment->data(),
                      reinterpret_cast<void *>(2), &size,
                      reinterpret_cast<void *>(3)};
-    hipError_t err = api->moduleLaunchKernel(function, grid.x, grid.y, grid.z,
-                                             block[0], block[1], block[2], 0,
-                                             nullptr, nullptr, extra);
+    hipError_t err =
+        api->moduleLaunchKernel(function, grid.x, grid.y, grid.z, block[0],
+                                block[1], block[2], 0, nullptr, nullptr, extra);
     if (err == hipSuccess)
       err = api->deviceSynchronize();
     if (err != hipSuccess)
       return llvm::createStringError(std::string("HIP launch of ") +
-                                     kernel.name + " failed: " +
-                                     api->getErrorString(err));
+                                     kernel.name +
+                                     " failed: " + api->getErrorString(err));
     return llvm::Error::success();
   }
   double lastLaunchMicroseconds() const override { return 0; }
@@ -126,9 +126,10 @@ bool mlir::rocdsl::isHipAvailable(std::string &why) {
   return getHip(why) != nullptr;
 }
 
-llvm::Expected<std::string>
-mlir::rocdsl::compileForHip(ModuleOp module, llvm::StringRef chip,
-                            std::string *lowered, std::string *code) {
+llvm::Expected<std::string> mlir::rocdsl::compileForHip(ModuleOp module,
+                                                        llvm::StringRef chip,
+                                                        std::string *lowered,
+                                                        std::string *code) {
   auto checked = compileAMDGPUChecked(module, chip);
   if (!checked)
     return checked.takeError();
@@ -149,9 +150,8 @@ mlir::rocdsl::loadOnHip(llvm::StringRef codeObject, llvm::StringRef kernel) {
   auto kernels = readKernelResources(codeObject, "", error);
   if (failed(kernels))
     return llvm::createStringError("bad code object: " + error);
-  auto it = llvm::find_if(*kernels, [&](const KernelResources &k) {
-    return k.name == kernel;
-  });
+  auto it = llvm::find_if(
+      *kernels, [&](const KernelResources &k) { return k.name == kernel; });
   if (it == kernels->end())
     return llvm::createStringError("code object has no kernel " + kernel.str());
   void *module = nullptr, *function = nullptr;

@@ -98,9 +98,10 @@ Comparison mlir::rocdsl::compareToReference(const HostBuffer &out,
   return compareToReference(out, ref, {});
 }
 
-Comparison mlir::rocdsl::compareToReference(
-    const HostBuffer &out, const std::vector<double> &ref,
-    const std::vector<double> &magnitude) {
+Comparison
+mlir::rocdsl::compareToReference(const HostBuffer &out,
+                                 const std::vector<double> &ref,
+                                 const std::vector<double> &magnitude) {
   Comparison c;
   switch (out.dtype()) {
   case DType::F32:

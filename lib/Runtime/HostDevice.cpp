@@ -31,8 +31,8 @@ public:
     std::atomic<uint64_t> next{0};
     auto worker = [&] {
       SmallVector<void *> argv(args.begin(), args.end());
-      int32_t ids[6] = {0, 0, 0, int32_t(grid.x), int32_t(grid.y),
-                        int32_t(grid.z)};
+      int32_t ids[6] = {
+          0, 0, 0, int32_t(grid.x), int32_t(grid.y), int32_t(grid.z)};
       for (int32_t &id : ids)
         argv.push_back(&id);
       for (uint64_t p = next++; p < programs; p = next++) {

@@ -56,10 +56,11 @@ static void addPackedEntry(llvm::Function &kernel) {
   llvm::Module &module = *kernel.getParent();
   LLVMContext &ctx = module.getContext();
   auto *ptrType = PointerType::getUnqual(ctx);
-  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptrType}, false);
-  auto *packed = llvm::Function::Create(type, GlobalValue::ExternalLinkage,
-                                        "__rocdsl_packed_" + kernel.getName(),
-                                        module);
+  auto *type =
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptrType}, false);
+  auto *packed =
+      llvm::Function::Create(type, GlobalValue::ExternalLinkage,
+                             "__rocdsl_packed_" + kernel.getName(), module);
   IRBuilder<> b(BasicBlock::Create(ctx, "entry", packed));
   SmallVector<llvm::Value *> args;
   for (auto [i, arg] : llvm::enumerate(kernel.args())) {
@@ -84,7 +85,8 @@ Expected<std::string> rocdsl::compileHostObject(ModuleOp lowered) {
   std::unique_ptr<llvm::Module> module =
       translateModuleToLLVMIR(lowered, llvmContext, "rocdsl_host");
   if (!module)
-    return createStringError("translation of the host module to LLVM IR failed");
+    return createStringError(
+        "translation of the host module to LLVM IR failed");
   module->setTargetTriple((*tm)->getTargetTriple());
   module->setDataLayout((*tm)->createDataLayout());
 

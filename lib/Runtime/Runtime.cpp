@@ -10,13 +10,13 @@
 #include "mlir/IR/MLIRContext.h"
 #include "rocdsl/Runtime/HostJIT.h"
 #include "rocdsl/Target/AMDGPU.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SHA256.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include "rocdsl_build_id.inc"
@@ -82,9 +82,9 @@ CompilerFingerprint Runtime::getCompilerFingerprint(DeviceKind device) {
   f.buildId = std::string(ROCDSL_BUILD_ID) + "/llvm-" + LLVM_VERSION_STRING;
   if (device == DeviceKind::HIP)
     f.buildId += "/" + getDeviceLibraryFingerprint();
-  f.pipeline = device == DeviceKind::Host   ? "rocdsl-to-host,O3"
+  f.pipeline = device == DeviceKind::Host  ? "rocdsl-to-host,O3"
                : device == DeviceKind::HIP ? "rocdsl-to-rocdl,O3,hsaco"
-                                            : "rocdsl-to-nvvm,ptx";
+                                           : "rocdsl-to-nvvm,ptx";
   // AMDGPU binaries are only served if checked by this version of the
   // hazard rules (CheckedCompile.h).
   f.isaCheckVersion = device == DeviceKind::HIP ? isa::kCheckerVersion : "none";
@@ -165,9 +165,8 @@ static void dump(llvm::StringRef kernel, llvm::StringRef digest,
     return;
   llvm::sys::fs::create_directories(dir);
   llvm::SmallString<256> path(dir);
-  llvm::sys::path::append(path, (kernel + "-" + digest.take_front(16) + "." +
-                                 suffix)
-                                    .str());
+  llvm::sys::path::append(
+      path, (kernel + "-" + digest.take_front(16) + "." + suffix).str());
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec);
   if (ec) {
@@ -221,10 +220,10 @@ Runtime::getLauncher(DeviceKind device, const CompileRequest &request,
       module->print(os);
     }
     llvm::Expected<std::string> payload =
-        device == DeviceKind::Host
-            ? compileForHost(*module, &lowered)
+        device == DeviceKind::Host ? compileForHost(*module, &lowered)
         : device == DeviceKind::HIP
-            ? compileForHip(*module, request.getKey().target.chip, &lowered, &code)
+            ? compileForHip(*module, request.getKey().target.chip, &lowered,
+                            &code)
             : compileForCuda(*module, request.getKey().target.chip);
     if (!payload)
       return withDiagnostics(payload.takeError());
@@ -253,9 +252,10 @@ Runtime::getLauncher(DeviceKind device, const CompileRequest &request,
     impl->diskHits++;
 
   llvm::Expected<std::shared_ptr<Launcher>> launcher =
-      device == DeviceKind::Host  ? loadOnHost(*payload, request.getKernelName())
-      : device == DeviceKind::HIP ? loadOnHip(*payload, request.getKernelName())
-                                  : loadOnCuda(*payload, request.getKernelName());
+      device == DeviceKind::Host ? loadOnHost(*payload, request.getKernelName())
+      : device == DeviceKind::HIP
+          ? loadOnHip(*payload, request.getKernelName())
+          : loadOnCuda(*payload, request.getKernelName());
   if (!launcher)
     return launcher.takeError();
   // If another thread loaded the same kernel meanwhile, both get its copy.

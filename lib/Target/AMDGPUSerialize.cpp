@@ -38,8 +38,8 @@ std::string rocdsl::getROCmPath() {
 LogicalResult rocdsl::lowerToROCDL(ModuleOp module, StringRef chip,
                                    unsigned optLevel, StoreForm storeForm) {
   if (!isSupportedAMDGPUChip(chip))
-    return module.emitError() << "unsupported chip '" << chip
-                              << "' (supported: gfx942, gfx950)";
+    return module.emitError()
+           << "unsupported chip '" << chip << "' (supported: gfx942, gfx950)";
   PassManager pm(module.getContext());
   RocDSLToROCDLOptions options;
   options.chip = chip.str();
@@ -78,9 +78,8 @@ FailureOr<std::string> rocdsl::serializeAMDGPU(ModuleOp module,
     return text;
   }
 
-  return runModuleToBinary(module,
-                           output == AMDGPUOutput::Assembly ? "isa" : "bin",
-                           getROCmPath());
+  return runModuleToBinary(
+      module, output == AMDGPUOutput::Assembly ? "isa" : "bin", getROCmPath());
 }
 
 FailureOr<std::string> rocdsl::runModuleToBinary(ModuleOp module,

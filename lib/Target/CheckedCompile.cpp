@@ -49,8 +49,8 @@ mlir::rocdsl::compileAMDGPUChecked(ModuleOp module, llvm::StringRef chip,
     FailureOr<std::string> assembly =
         serializeAMDGPU(*copy, AMDGPUOutput::Assembly);
     if (failed(assembly))
-      return llvm::createStringError("code generation of " + kernels +
-                                     " for " + chip.str() + " failed");
+      return llvm::createStringError("code generation of " + kernels + " for " +
+                                     chip.str() + " failed");
     auto check = checker(*assembly, kernels, chip);
     if (!check)
       return check.takeError();
@@ -75,12 +75,12 @@ mlir::rocdsl::compileAMDGPUChecked(ModuleOp module, llvm::StringRef chip,
       continue;
     }
     if (!result.rejected.empty())
-      logWarning("kernel " + kernels + " on " + chip + ": " +
-                 llvm::Twine(result.rejected.size()) +
-                 " wide-store hazard(s) in the " + formName(first) +
-                 " store form (first: " +
-                 isa::formatFinding(result.rejected.front()) +
-                 "); recompiled with the " + formName(form) + " store form");
+      logWarning(
+          "kernel " + kernels + " on " + chip + ": " +
+          llvm::Twine(result.rejected.size()) +
+          " wide-store hazard(s) in the " + formName(first) +
+          " store form (first: " + isa::formatFinding(result.rejected.front()) +
+          "); recompiled with the " + formName(form) + " store form");
     result.codeObject = std::move(*object);
     result.assembly = std::move(*assembly);
     llvm::raw_string_ostream os(result.lowered);

@@ -45,7 +45,8 @@ int main(int argc, char **argv) {
   const int n = (1 << 26) + 3; // not a multiple of the block size
   std::mt19937_64 rng(std::random_device{}());
   std::normal_distribution<float> dist(0.f, 1.f);
-  std::vector<float> x(n), y(n), out(n, std::numeric_limits<float>::quiet_NaN());
+  std::vector<float> x(n), y(n),
+      out(n, std::numeric_limits<float>::quiet_NaN());
   for (int i = 0; i < n; ++i) {
     x[i] = dist(rng);
     y[i] = dist(rng);
@@ -53,7 +54,8 @@ int main(int argc, char **argv) {
   float a = dist(rng);
   size_t bytes = size_t(n) * sizeof(float);
   uint64_t dx, dy, dout;
-  if (!driver->allocate(&dx, bytes, error) || !driver->allocate(&dy, bytes, error) ||
+  if (!driver->allocate(&dx, bytes, error) ||
+      !driver->allocate(&dy, bytes, error) ||
       !driver->allocate(&dout, bytes, error) ||
       !driver->copyToDevice(dx, x.data(), bytes, error) ||
       !driver->copyToDevice(dy, y.data(), bytes, error) ||
@@ -95,8 +97,8 @@ int main(int argc, char **argv) {
   std::sort(launchUs.begin(), launchUs.end());
   double medianUs = kernelUs[kernelUs.size() / 2];
   std::printf("axpy n=%d: %zu mismatches, max abs err %.3g\n", n, bad, maxErr);
-  std::printf("kernel %.1f us (median of 30, GPU events), %.0f GB/s\n", medianUs,
-              3.0 * bytes / (medianUs * 1e3));
+  std::printf("kernel %.1f us (median of 30, GPU events), %.0f GB/s\n",
+              medianUs, 3.0 * bytes / (medianUs * 1e3));
   std::printf("host time around one launch beyond the kernel: %.1f us (median; "
               "includes event record and synchronize)\n",
               launchUs[launchUs.size() / 2]);

@@ -40,39 +40,41 @@ protected:
 TEST_F(CheckedCompileTest, EveryBuiltinConfigurationIsHazardFree) {
   unsigned checked = 0, fellBack = 0, expected = 0;
   for (const KernelSpec &spec : getBuiltinKernels())
-  for (const RMSNormCase &c : getRMSNormForwardCases()) {
-    // Configurations a kernel does not support (the backward's N <= 8192)
-    // are rejected by its plan with an error, and not compiled.
-    KernelParams params;
-    LaunchPlan plan;
-    std::string error;
-    ASSERT_TRUE(succeeded(resolveKernelParams(spec, c.definitions(), params, error)));
-    if (failed(spec.plan(params, plan, error))) {
-      EXPECT_NE(error.find("N <= 8192"), std::string::npos) << error;
-      continue;
-    }
-    expected += 2;
-    for (const char *chip : {"gfx942", "gfx950"}) {
-      OwningOpRef<ModuleOp> module = build(c.definitions(), spec.name);
-      ASSERT_TRUE(module) << spec.name << " " << c.name();
-      auto code = compileAMDGPUChecked(*module, chip);
-      ASSERT_TRUE(bool(code)) << c.name() << " " << chip << ": "
-                              << llvm::toString(code.takeError());
-      auto recheck = isa::checkAssembly(code->assembly, c.name(), chip);
-      ASSERT_TRUE(bool(recheck)) << llvm::toString(recheck.takeError());
-      EXPECT_FALSE(recheck->hasHazard()) << c.name() << " " << chip;
-      auto fromObject = isa::checkCodeObject(code->codeObject, c.name(), chip);
-      ASSERT_TRUE(bool(fromObject)) << llvm::toString(fromObject.takeError());
-      EXPECT_FALSE(fromObject->hasHazard()) << c.name() << " " << chip;
-      for (const isa::KernelReport &k : recheck->kernels) {
-        EXPECT_EQ(k.vgprSpills, 0u) << c.name() << " " << chip;
-        EXPECT_EQ(k.sgprSpills, 0u) << c.name() << " " << chip;
-        EXPECT_EQ(k.scratchBytes, 0u) << c.name() << " " << chip;
+    for (const RMSNormCase &c : getRMSNormForwardCases()) {
+      // Configurations a kernel does not support (the backward's N <= 8192)
+      // are rejected by its plan with an error, and not compiled.
+      KernelParams params;
+      LaunchPlan plan;
+      std::string error;
+      ASSERT_TRUE(
+          succeeded(resolveKernelParams(spec, c.definitions(), params, error)));
+      if (failed(spec.plan(params, plan, error))) {
+        EXPECT_NE(error.find("N <= 8192"), std::string::npos) << error;
+        continue;
       }
-      ++checked;
-      fellBack += code->form != StoreForm::Wide;
+      expected += 2;
+      for (const char *chip : {"gfx942", "gfx950"}) {
+        OwningOpRef<ModuleOp> module = build(c.definitions(), spec.name);
+        ASSERT_TRUE(module) << spec.name << " " << c.name();
+        auto code = compileAMDGPUChecked(*module, chip);
+        ASSERT_TRUE(bool(code)) << c.name() << " " << chip << ": "
+                                << llvm::toString(code.takeError());
+        auto recheck = isa::checkAssembly(code->assembly, c.name(), chip);
+        ASSERT_TRUE(bool(recheck)) << llvm::toString(recheck.takeError());
+        EXPECT_FALSE(recheck->hasHazard()) << c.name() << " " << chip;
+        auto fromObject =
+            isa::checkCodeObject(code->codeObject, c.name(), chip);
+        ASSERT_TRUE(bool(fromObject)) << llvm::toString(fromObject.takeError());
+        EXPECT_FALSE(fromObject->hasHazard()) << c.name() << " " << chip;
+        for (const isa::KernelReport &k : recheck->kernels) {
+          EXPECT_EQ(k.vgprSpills, 0u) << c.name() << " " << chip;
+          EXPECT_EQ(k.sgprSpills, 0u) << c.name() << " " << chip;
+          EXPECT_EQ(k.scratchBytes, 0u) << c.name() << " " << chip;
+        }
+        ++checked;
+        fellBack += code->form != StoreForm::Wide;
+      }
     }
-  }
   EXPECT_EQ(checked, expected);
   EXPECT_GE(checked, 2 * getRMSNormForwardCases().size());
   std::printf("%u configurations checked, %u needed a safer store form\n",
@@ -82,8 +84,9 @@ TEST_F(CheckedCompileTest, EveryBuiltinConfigurationIsHazardFree) {
 /// The fallback order, with a checker that rejects chosen forms.
 TEST_F(CheckedCompileTest, FallsBackToSplitThenPaddingAndLogsOnce) {
   std::vector<std::string> logged;
-  LogHandler previous = setLogHandler(
-      [&](LogLevel, llvm::StringRef message) { logged.push_back(message.str()); });
+  LogHandler previous = setLogHandler([&](LogLevel, llvm::StringRef message) {
+    logged.push_back(message.str());
+  });
   auto rejectWhile = [](std::function<bool(llvm::StringRef)> bad) {
     return [bad](llvm::StringRef text, llvm::StringRef file,
                  llvm::StringRef chip) -> llvm::Expected<isa::CheckResult> {
@@ -102,15 +105,15 @@ TEST_F(CheckedCompileTest, FallsBackToSplitThenPaddingAndLogsOnce) {
   OwningOpRef<ModuleOp> module = build({"N=4096"});
 
   // Wide rejected -> split64.
-  auto split = compileAMDGPUChecked(
-      *module, "gfx942", 3, StoreForm::Wide,
-      rejectWhile([](llvm::StringRef t) {
-        return t.contains("buffer_store_dwordx4");
-      }));
+  auto split = compileAMDGPUChecked(*module, "gfx942", 3, StoreForm::Wide,
+                                    rejectWhile([](llvm::StringRef t) {
+                                      return t.contains("buffer_store_dwordx4");
+                                    }));
   ASSERT_TRUE(bool(split)) << llvm::toString(split.takeError());
   EXPECT_EQ(split->form, StoreForm::Split64);
   EXPECT_EQ(split->rejected.size(), 1u);
-  EXPECT_FALSE(llvm::StringRef(split->assembly).contains("buffer_store_dwordx4"));
+  EXPECT_FALSE(
+      llvm::StringRef(split->assembly).contains("buffer_store_dwordx4"));
   ASSERT_EQ(logged.size(), 1u);
   EXPECT_NE(logged[0].find("kernel rmsnorm_fwd on gfx942"), std::string::npos);
   EXPECT_NE(logged[0].find("recompiled with the split64 store form"),
@@ -118,18 +121,19 @@ TEST_F(CheckedCompileTest, FallsBackToSplitThenPaddingAndLogsOnce) {
 
   // Wide and split64 rejected -> padded.
   logged.clear();
-  auto padded = compileAMDGPUChecked(
-      *module, "gfx950", 3, StoreForm::Wide,
-      rejectWhile([](llvm::StringRef t) { return !t.contains(";;#ASMSTART"); }));
+  auto padded = compileAMDGPUChecked(*module, "gfx950", 3, StoreForm::Wide,
+                                     rejectWhile([](llvm::StringRef t) {
+                                       return !t.contains(";;#ASMSTART");
+                                     }));
   ASSERT_TRUE(bool(padded)) << llvm::toString(padded.takeError());
   EXPECT_EQ(padded->form, StoreForm::Padded);
   EXPECT_EQ(padded->rejected.size(), 2u);
   EXPECT_EQ(logged.size(), 1u);
 
   // Everything rejected -> an error, never a binary.
-  auto none = compileAMDGPUChecked(
-      *module, "gfx942", 3, StoreForm::Wide,
-      rejectWhile([](llvm::StringRef) { return true; }));
+  auto none =
+      compileAMDGPUChecked(*module, "gfx942", 3, StoreForm::Wide,
+                           rejectWhile([](llvm::StringRef) { return true; }));
   ASSERT_FALSE(bool(none));
   EXPECT_NE(llvm::toString(none.takeError()).find("in every store form"),
             std::string::npos);

@@ -34,8 +34,9 @@ protected:
 };
 
 TEST_F(DSLTest, BuildsAVerifiedElementwiseKernel) {
-  KernelBuilder kb(&ctx, "square", 4,
-                   {ArgSpec::ptr("x", DType::F32), ArgSpec::scalar("n", DType::I32)});
+  KernelBuilder kb(
+      &ctx, "square", 4,
+      {ArgSpec::ptr("x", DType::F32), ArgSpec::scalar("n", DType::I32)});
   Ptr x = kb.ptrArg("x");
   Scalar n = kb.scalarArg("n");
   Layout layout = kb.defaultLayout({1024}, DType::F32);
@@ -93,22 +94,24 @@ TEST_F(DSLTest, VerifierRejectsMismatchedTileAndReportsWhy) {
   Layout layout = kb.blocked({4}, {64}, {2}, {0});
   kb.load(x, {kb.i32(0)}, {512}, layout);
   EXPECT_FALSE(kb.finish());
-  EXPECT_NE(diagnostics.find("num_warps = 4"), std::string::npos) << diagnostics;
+  EXPECT_NE(diagnostics.find("num_warps = 4"), std::string::npos)
+      << diagnostics;
 }
 
 TEST_F(DSLTest, LoopCarriesTiles) {
-  KernelBuilder kb(&ctx, "acc", 4, {ArgSpec::ptr("x", DType::F32),
-                                    ArgSpec::scalar("n", DType::I32)});
+  KernelBuilder kb(
+      &ctx, "acc", 4,
+      {ArgSpec::ptr("x", DType::F32), ArgSpec::scalar("n", DType::I32)});
   Ptr x = kb.ptrArg("x");
   Layout layout = kb.defaultLayout({1024}, DType::F32);
   AccessOptions access;
   access.bounds = {kb.scalarArg("n")};
   Tile zero = kb.zeros({1024}, layout, DType::F32);
-  SmallVector<Tile> out = kb.forLoop(
-      kb.i32(0), kb.scalarArg("n"), kb.i32(1024), {zero},
-      [&](Scalar i, ArrayRef<Tile> acc) -> SmallVector<Tile> {
-        return {acc[0] + kb.load(x, {i}, {1024}, layout, access)};
-      });
+  SmallVector<Tile> out =
+      kb.forLoop(kb.i32(0), kb.scalarArg("n"), kb.i32(1024), {zero},
+                 [&](Scalar i, ArrayRef<Tile> acc) -> SmallVector<Tile> {
+                   return {acc[0] + kb.load(x, {i}, {1024}, layout, access)};
+                 });
   ASSERT_EQ(out.size(), 1u);
   kb.store(out[0], x, {kb.i32(0)}, access);
   OwningOpRef<ModuleOp> module = kb.finish();

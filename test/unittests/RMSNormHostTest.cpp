@@ -80,7 +80,8 @@ TEST_P(RMSNormBackwardHostTest, MatchesFloat64Reference) {
     defs.push_back("M=" + std::to_string(m));
     defs.push_back("eps=1e-5");
     auto step1 = BuiltinKernel::create("rmsnorm_bwd", defs, DeviceKind::Host);
-    auto step2 = BuiltinKernel::create("rmsnorm_bwd_dw", defs, DeviceKind::Host);
+    auto step2 =
+        BuiltinKernel::create("rmsnorm_bwd_dw", defs, DeviceKind::Host);
     ASSERT_TRUE(bool(step1)) << llvm::toString(step1.takeError());
     ASSERT_TRUE(bool(step2)) << llvm::toString(step2.takeError());
     const LaunchPlan &plan = (*step1)->getPlan();
@@ -104,10 +105,11 @@ TEST_P(RMSNormBackwardHostTest, MatchesFloat64Reference) {
          ArgValue::ofI32(int32_t(m)), ArgValue::ofF32(1e-5f)},
         info);
     ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
-    err = (*step2)->run({ArgValue::of({partial.data(), partial.dtype(), {g, c.n}, {}}),
-                         ArgValue::of({dw.data(), dw.dtype(), {c.n}, {}}),
-                         ArgValue::ofI32(int32_t(g))},
-                        info);
+    err = (*step2)->run(
+        {ArgValue::of({partial.data(), partial.dtype(), {g, c.n}, {}}),
+         ArgValue::of({dw.data(), dw.dtype(), {c.n}, {}}),
+         ArgValue::ofI32(int32_t(g))},
+        info);
     ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
 
     std::vector<double> refDx(m * c.n), refDw(c.n), dwMagnitude;
@@ -115,15 +117,15 @@ TEST_P(RMSNormBackwardHostTest, MatchesFloat64Reference) {
                              w.toDoubles(), dy.toDoubles(), refDx, refDw,
                              &dwMagnitude);
     Comparison cdx = compareToReference(dx, refDx);
-    EXPECT_TRUE(cdx.passed()) << c.name() << " M=" << m << " dx: "
-                              << cdx.mismatches << " mismatched, "
-                              << cdx.nonFinite << " non-finite";
+    EXPECT_TRUE(cdx.passed())
+        << c.name() << " M=" << m << " dx: " << cdx.mismatches
+        << " mismatched, " << cdx.nonFinite << " non-finite";
     // dw sums M products in fp32: its rounding scales with their magnitudes.
     Comparison cdw = compareToReference(dw, refDw, dwMagnitude);
-    EXPECT_TRUE(cdw.passed()) << c.name() << " M=" << m << " dw: "
-                              << cdw.mismatches << " mismatched, "
-                              << cdw.nonFinite << " non-finite, max abs "
-                              << cdw.maxAbsError;
+    EXPECT_TRUE(cdw.passed())
+        << c.name() << " M=" << m << " dw: " << cdw.mismatches
+        << " mismatched, " << cdw.nonFinite << " non-finite, max abs "
+        << cdw.maxAbsError;
   }
 }
 

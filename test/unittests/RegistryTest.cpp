@@ -1,6 +1,6 @@
 //===- RegistryTest.cpp - built-in kernels and their parameters -----------===//
-#include "norm/RMSNorm.h"
 #include "rocdsl/Kernels/Registry.h"
+#include "norm/RMSNorm.h"
 #include "rocdsl/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"

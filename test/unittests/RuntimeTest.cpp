@@ -21,8 +21,8 @@ using namespace mlir::rocdsl;
 
 namespace {
 
-std::unique_ptr<BuiltinKernel> smallRMSNorm(DeviceKind device = DeviceKind::Host,
-                                            std::string dtype = "f32") {
+std::unique_ptr<BuiltinKernel>
+smallRMSNorm(DeviceKind device = DeviceKind::Host, std::string dtype = "f32") {
   auto kernel = BuiltinKernel::create(
       "rmsnorm_fwd", {"N=128", "M=4", "dtype=" + dtype}, device);
   EXPECT_TRUE(bool(kernel)) << llvm::toString(kernel.takeError());
@@ -129,7 +129,8 @@ TEST(RuntimeTest, CompileErrorsCarryTheCompilerDiagnostics) {
       key);
   CacheTier tier;
   double ms;
-  auto launcher = Runtime::get().getLauncher(DeviceKind::HIP, request, tier, ms);
+  auto launcher =
+      Runtime::get().getLauncher(DeviceKind::HIP, request, tier, ms);
   ASSERT_FALSE(bool(launcher));
   std::string message = llvm::toString(launcher.takeError());
   EXPECT_NE(message.find("lowering k for gfx942 failed"), std::string::npos)
@@ -158,17 +159,20 @@ TEST(RuntimeTest, ValidationNamesTheArgument) {
   expectError(wrongRank, "argument 'w': expected rank 1, got 2");
   auto wrongShape = p.args();
   wrongShape[2].tensor.shape = {4, 127};
-  expectError(wrongShape, "argument 'y': expected shape [4, 128], got [4, 127]");
+  expectError(wrongShape,
+              "argument 'y': expected shape [4, 128], got [4, 127]");
   auto strided = p.args();
   strided[0].tensor.strides = {256, 1};
-  expectError(strided,
-              "argument 'x': expected contiguous strides [128, 1], got [256, 1]");
+  expectError(
+      strided,
+      "argument 'x': expected contiguous strides [128, 1], got [256, 1]");
   auto misaligned = p.args();
   misaligned[0].tensor.data = static_cast<char *>(p.x.data()) + 4;
   expectError(misaligned, "argument 'x': data must be 16-byte aligned");
   auto wrongKind = p.args();
   wrongKind[3] = ArgValue::ofF32(4.0f);
-  expectError(wrongKind, "argument 'M': expected an i32 scalar, got an f32 scalar");
+  expectError(wrongKind,
+              "argument 'M': expected an i32 scalar, got an f32 scalar");
   auto missing = p.args();
   missing.pop_back();
   expectError(missing, "rmsnorm_fwd takes 5 arguments, got 4");
@@ -248,9 +252,8 @@ TEST(KernelArgsTest, PackingFollowsTheCodeObjectMetadata) {
     ASSERT_LE(a.offset + a.size, segment->size());
     unsigned expectedSize = explicitIndex < 3 ? 8 : 4;
     EXPECT_EQ(a.size, expectedSize) << a.name;
-    EXPECT_EQ(std::memcmp(segment->data() + a.offset, args[explicitIndex],
-                          a.size),
-              0)
+    EXPECT_EQ(
+        std::memcmp(segment->data() + a.offset, args[explicitIndex], a.size), 0)
         << "argument " << explicitIndex << " at offset " << a.offset;
     ++explicitIndex;
   }

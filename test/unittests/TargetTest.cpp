@@ -41,7 +41,8 @@ TEST_P(TargetTest, CodeObjectReportsNoSpillsNoScratch) {
       serializeAMDGPU(*module, AMDGPUOutput::CodeObject);
   ASSERT_TRUE(succeeded(object));
   ASSERT_GE(object->size(), 4u);
-  EXPECT_EQ(object->substr(0, 4), "\x7f" "ELF");
+  EXPECT_EQ(object->substr(0, 4), "\x7f"
+                                  "ELF");
   std::string error;
   auto kernels = readKernelResources(*object, GetParam(), error);
   ASSERT_TRUE(succeeded(kernels)) << error;
@@ -61,7 +62,8 @@ TEST_P(TargetTest, AssemblyNamesTheChip) {
   OwningOpRef<ModuleOp> module = buildRMSNorm({"N=3001", "dtype=f16"});
   ASSERT_TRUE(module);
   ASSERT_TRUE(succeeded(lowerToROCDL(*module, GetParam())));
-  FailureOr<std::string> text = serializeAMDGPU(*module, AMDGPUOutput::Assembly);
+  FailureOr<std::string> text =
+      serializeAMDGPU(*module, AMDGPUOutput::Assembly);
   ASSERT_TRUE(succeeded(text));
   EXPECT_NE(text->find(std::string("amdgcn-amd-amdhsa--") + GetParam()),
             std::string::npos);

@@ -35,7 +35,8 @@ static cl::opt<std::string> inputFile(cl::Positional, cl::desc("[input.mlir]"),
                                       cl::init(""), cl::cat(category));
 static cl::opt<std::string> kernelName("kernel",
                                        cl::desc("Compile a built-in kernel"),
-                                       cl::value_desc("name"), cl::cat(category));
+                                       cl::value_desc("name"),
+                                       cl::cat(category));
 static cl::list<std::string>
     definitions("D", cl::desc("Kernel parameter NAME=VALUE"), cl::Prefix,
                 cl::value_desc("NAME=VALUE"), cl::cat(category));
@@ -48,7 +49,8 @@ static cl::opt<std::string>
          cl::desc("Output: rocdsl (kernel IR), mlir (lowered), llvm, asm, "
                   "hsaco (AMD), ptx (NVIDIA)"),
          cl::init("asm"), cl::cat(category));
-static cl::opt<std::string> outputFile("o", cl::desc("Output file (- = stdout)"),
+static cl::opt<std::string> outputFile("o",
+                                       cl::desc("Output file (- = stdout)"),
                                        cl::value_desc("file"), cl::init("-"),
                                        cl::cat(category));
 static cl::opt<bool> listKernels("list-kernels",
@@ -85,10 +87,9 @@ static void printStats(llvm::ArrayRef<rocdsl::KernelResources> kernels) {
     llvm::errs() << "kernel " << k.name << " (" << chip << "): vgpr " << k.vgprs
                  << ", agpr " << k.agprs << ", sgpr " << k.sgprs
                  << ", vgpr_spill " << k.vgprSpills << ", sgpr_spill "
-                 << k.sgprSpills << ", scratch " << k.scratchBytes
-                 << " B, lds " << k.ldsBytes << " B, waves/SIMD "
-                 << k.wavesPerSimd << ", workgroup " << k.maxFlatWorkgroupSize
-                 << "\n";
+                 << k.sgprSpills << ", scratch " << k.scratchBytes << " B, lds "
+                 << k.ldsBytes << " B, waves/SIMD " << k.wavesPerSimd
+                 << ", workgroup " << k.maxFlatWorkgroupSize << "\n";
 }
 
 static OwningOpRef<ModuleOp> loadInput(MLIRContext &ctx, std::string &error) {
@@ -146,7 +147,7 @@ int main(int argc, char **argv) {
   if (!rocdsl::isSupportedAMDGPUChip(chip) && !nvidia)
     return fail("unsupported chip '" + chip +
                 "' (supported: gfx942, gfx950, sm_90, sm_90a)");
-  static const char *const kinds[] = {"rocdsl", "mlir", "llvm",
+  static const char *const kinds[] = {"rocdsl", "mlir",  "llvm",
                                       "asm",    "hsaco", "ptx"};
   if (!llvm::is_contained(kinds, llvm::StringRef(emit)))
     return fail("unknown --emit=" + emit +
@@ -184,9 +185,9 @@ int main(int argc, char **argv) {
       module->print(os);
     } else {
       FailureOr<std::string> text =
-          emit == "ptx" ? rocdsl::serializePTX(*module)
-                        : rocdsl::serializeAMDGPU(*module,
-                                                  rocdsl::AMDGPUOutput::LLVMIR);
+          emit == "ptx"
+              ? rocdsl::serializePTX(*module)
+              : rocdsl::serializeAMDGPU(*module, rocdsl::AMDGPUOutput::LLVMIR);
       if (failed(text))
         return fail("serialization for " + chip + " failed");
       os << *text;

@@ -28,8 +28,7 @@ static cl::opt<std::string> kernelName("kernel", cl::desc("Built-in kernel"),
 static cl::list<std::string>
     definitions("D", cl::desc("Kernel parameter NAME=VALUE"), cl::Prefix,
                 cl::value_desc("NAME=VALUE"), cl::cat(category));
-static cl::opt<std::string> deviceName("device",
-                                       cl::desc("host, hip or cuda"),
+static cl::opt<std::string> deviceName("device", cl::desc("host, hip or cuda"),
                                        cl::init("host"), cl::cat(category));
 static cl::opt<std::string> chip("chip", cl::desc("AMD chip for --device hip"),
                                  cl::init("gfx942"), cl::cat(category));
@@ -37,8 +36,7 @@ static cl::opt<bool> check("check",
                            cl::desc("Exit non-zero when outputs mismatch the "
                                     "float64 reference"),
                            cl::cat(category));
-static cl::opt<uint64_t> seed("seed",
-                              cl::desc("Random seed (default: fresh)"),
+static cl::opt<uint64_t> seed("seed", cl::desc("Random seed (default: fresh)"),
                               cl::init(0), cl::cat(category));
 static cl::opt<unsigned> repeat("repeat",
                                 cl::desc("Launches to time (median reported)"),
@@ -133,7 +131,8 @@ int main(int argc, char **argv) {
     llvm::outs() << " " << p.name << "=" << (*kernel)->getParams().get(p.name);
   llvm::outs() << " on " << deviceName << " (seed " << usedSeed << ")\n";
   llvm::outs() << "cache:   " << getCacheTierName(first.tier) << "\n";
-  llvm::outs() << llvm::formatv("compile: {0:F1} ms\n", first.compileMilliseconds);
+  llvm::outs() << llvm::formatv("compile: {0:F1} ms\n",
+                                first.compileMilliseconds);
   llvm::outs() << llvm::formatv("time:    {0:F1} us (median of {1})\n",
                                 times[times.size() / 2], times.size());
   bool ok = true;

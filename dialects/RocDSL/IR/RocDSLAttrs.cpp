@@ -22,8 +22,8 @@ static LogicalResult
 verifyPermutation(function_ref<InFlightDiagnostic()> emitError,
                   ArrayRef<unsigned> order, size_t rank) {
   if (order.size() != rank)
-    return emitError() << "order has " << order.size()
-                       << " entries, expected " << rank;
+    return emitError() << "order has " << order.size() << " entries, expected "
+                       << rank;
   SmallVector<bool> seen(rank, false);
   for (unsigned d : order) {
     if (d >= rank || seen[d])
@@ -51,8 +51,8 @@ LogicalResult BlockedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << " entries (sizePerThread has " << rank
                        << ", threadsPerWarp " << threadsPerWarp.size()
                        << ", warpsPerCTA " << warpsPerCTA.size() << ")";
-  for (unsigned v : llvm::concat<const unsigned>(sizePerThread, threadsPerWarp,
-                                                 warpsPerCTA))
+  for (unsigned v :
+       llvm::concat<const unsigned>(sizePerThread, threadsPerWarp, warpsPerCTA))
     if (v == 0 || v > kMaxLayoutEntry)
       return emitError() << "blocked layout entries must be in [1, "
                          << kMaxLayoutEntry << "], got " << v;
@@ -69,9 +69,15 @@ LogicalResult BlockedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return verifyPermutation(emitError, order, rank);
 }
 
-unsigned BlockedAttr::getLayoutRank() const { return getSizePerThread().size(); }
-unsigned BlockedAttr::getLayoutNumWarps() const { return product(getWarpsPerCTA()); }
-unsigned BlockedAttr::getLayoutWarpSize() const { return product(getThreadsPerWarp()); }
+unsigned BlockedAttr::getLayoutRank() const {
+  return getSizePerThread().size();
+}
+unsigned BlockedAttr::getLayoutNumWarps() const {
+  return product(getWarpsPerCTA());
+}
+unsigned BlockedAttr::getLayoutWarpSize() const {
+  return product(getThreadsPerWarp());
+}
 
 BlockedAttr BlockedAttr::getDefault(MLIRContext *ctx, ArrayRef<int64_t> shape,
                                     unsigned numWarps, unsigned warpSize,
@@ -120,7 +126,8 @@ LogicalResult SliceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!layout)
     return emitError() << "slice parent must be a tile layout, got " << parent;
   if (dim >= layout.getLayoutRank())
-    return emitError() << "slice dim " << dim << " out of range for parent of rank "
+    return emitError() << "slice dim " << dim
+                       << " out of range for parent of rank "
                        << layout.getLayoutRank();
   return success();
 }
@@ -167,7 +174,9 @@ LogicalResult MfmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 unsigned MfmaAttr::getLayoutRank() const { return 2; }
-unsigned MfmaAttr::getLayoutNumWarps() const { return product(getWarpsPerCTA()); }
+unsigned MfmaAttr::getLayoutNumWarps() const {
+  return product(getWarpsPerCTA());
+}
 unsigned MfmaAttr::getLayoutWarpSize() const { return 64; }
 
 LogicalResult

@@ -31,7 +31,8 @@ LogicalResult ReduceOp::verify() {
     return emitOpError() << "result must be "
                          << RankedTensorType::get(expected, elementType)
                          << " with a slice layout, got " << getType();
-  auto expectedLayout = SliceAttr::get(getContext(), axis, srcType.getEncoding());
+  auto expectedLayout =
+      SliceAttr::get(getContext(), axis, srcType.getEncoding());
   if (resType.getEncoding() != expectedLayout)
     return emitOpError() << "result layout must be " << expectedLayout
                          << ", got " << resType.getEncoding();
@@ -82,7 +83,8 @@ LogicalResult DotOp::verify() {
                            << " differs from the accumulator layout " << mfma;
     return success();
   };
-  if (failed(checkOperand(aType, 0, "a")) || failed(checkOperand(bType, 1, "b")))
+  if (failed(checkOperand(aType, 0, "a")) ||
+      failed(checkOperand(bType, 1, "b")))
     return failure();
   if (cast<DotOperandAttr>(aType.getEncoding()).getKWidth() !=
       cast<DotOperandAttr>(bType.getEncoding()).getKWidth())

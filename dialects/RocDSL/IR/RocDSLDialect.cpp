@@ -7,9 +7,9 @@
 using namespace mlir;
 using namespace mlir::rocdsl;
 
+#include "RocDSL/IR/RocDSLAttrInterfaces.cpp.inc"
 #include "RocDSL/IR/RocDSLDialect.cpp.inc"
 #include "RocDSL/IR/RocDSLEnums.cpp.inc"
-#include "RocDSL/IR/RocDSLAttrInterfaces.cpp.inc"
 
 // `64x32xbf16` inside `!rocdsl.lds<...>`.
 static ParseResult parseShape(AsmParser &parser, SmallVector<int64_t> &shape,
@@ -62,8 +62,7 @@ LogicalResult LdsTileType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "LDS tile must have at least one dimension";
   for (int64_t dim : shape)
     if (dim <= 0)
-      return emitError() << "LDS tile dimensions must be positive, got "
-                         << dim;
+      return emitError() << "LDS tile dimensions must be positive, got " << dim;
   auto shared = dyn_cast<SharedAttr>(encoding);
   if (!shared)
     return emitError() << "LDS tile encoding must be #rocdsl.shared, got "
@@ -71,7 +70,6 @@ LogicalResult LdsTileType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (shared.getOrder().size() != shape.size())
     return emitError() << "#rocdsl.shared order has "
                        << shared.getOrder().size()
-                       << " entries but the LDS tile has rank "
-                       << shape.size();
+                       << " entries but the LDS tile has rank " << shape.size();
   return success();
 }

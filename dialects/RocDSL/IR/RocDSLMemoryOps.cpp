@@ -27,21 +27,22 @@ static LogicalResult verifyTileAccess(Operation *op, RankedTensorType tile,
                                 "integers or floats, got "
                              << elementType;
   if (ptr.getElementType() != elementType)
-    return op->emitOpError() << "pointer element type " << ptr.getElementType()
-                             << " does not match tile element type "
-                             << elementType;
+    return op->emitOpError()
+           << "pointer element type " << ptr.getElementType()
+           << " does not match tile element type " << elementType;
   int64_t rank = tile.getRank();
   if (static_cast<int64_t>(numOrigin) != rank)
-    return op->emitOpError() << "expected " << rank
-                             << " origin indices (one per tile dimension), got "
-                             << numOrigin;
+    return op->emitOpError()
+           << "expected " << rank
+           << " origin indices (one per tile dimension), got " << numOrigin;
   if (static_cast<int64_t>(numStrides) != rank - 1)
     return op->emitOpError()
            << "expected " << rank - 1
-           << " leading strides (the innermost stride is 1), got " << numStrides;
+           << " leading strides (the innermost stride is 1), got "
+           << numStrides;
   if (numBounds != 0 && static_cast<int64_t>(numBounds) != rank)
-    return op->emitOpError() << "expected 0 or " << rank << " bounds, got "
-                             << numBounds;
+    return op->emitOpError()
+           << "expected 0 or " << rank << " bounds, got " << numBounds;
   if (mask) {
     auto maskType = cast<RankedTensorType>(mask.getType());
     if (maskType.getShape() != tile.getShape() ||
@@ -55,9 +56,9 @@ static LogicalResult verifyTileAccess(Operation *op, RankedTensorType tile,
     return op->emitOpError() << "vec must be a power of two, got " << vec;
   uint64_t accessBits = uint64_t(vec) * bits;
   if (accessBits > 128)
-    return op->emitOpError() << "vec = " << vec << " of " << elementType
-                             << " is " << accessBits
-                             << " bits; one access moves at most 128 bits";
+    return op->emitOpError()
+           << "vec = " << vec << " of " << elementType << " is " << accessBits
+           << " bits; one access moves at most 128 bits";
   if (tile.getShape().back() % vec != 0)
     return op->emitOpError() << "vec = " << vec
                              << " does not divide the innermost tile "
@@ -67,8 +68,7 @@ static LogicalResult verifyTileAccess(Operation *op, RankedTensorType tile,
   if (vec > 1 && numBounds &&
       matchPattern(bounds.back(), m_ConstantInt(&innerBound)) &&
       innerBound.getSExtValue() % vec != 0)
-    return op->emitOpError() << "vec = " << vec
-                             << " but the innermost bound "
+    return op->emitOpError() << "vec = " << vec << " but the innermost bound "
                              << innerBound.getSExtValue()
                              << " is not a multiple of it; groups would "
                                 "cross the bound";
@@ -93,8 +93,8 @@ LogicalResult LoadOp::verify() {
 
 LogicalResult StoreOp::verify() {
   return verifyTileAccess(*this, getValue().getType(), getPtr().getType(),
-                          getOrigin().size(), getStrides().size(),
-                          getBounds(), getMask(), getVec());
+                          getOrigin().size(), getStrides().size(), getBounds(),
+                          getMask(), getVec());
 }
 
 /// Register tile and LDS tile must hold the same elements.
@@ -104,9 +104,8 @@ static LogicalResult verifyLdsMatch(Operation *op, RankedTensorType tile,
     return failure();
   if (tile.getShape() != lds.getShape() ||
       tile.getElementType() != lds.getElementType())
-    return op->emitOpError() << "register tile " << tile
-                             << " and LDS tile " << lds
-                             << " differ in shape or element type";
+    return op->emitOpError() << "register tile " << tile << " and LDS tile "
+                             << lds << " differ in shape or element type";
   return success();
 }
 

@@ -19,25 +19,24 @@ LogicalResult mlir::rocdsl::detail::verifyTileType(Operation *op, Type type,
                                                    StringRef what) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
-    return op->emitOpError() << what << " must be a tile (ranked tensor), got "
-                             << type;
+    return op->emitOpError()
+           << what << " must be a tile (ranked tensor), got " << type;
   if (!tensor.hasStaticShape() ||
       llvm::any_of(tensor.getShape(), [](int64_t d) { return d < 1; }))
     return op->emitOpError() << what << " tile " << type
                              << " must have a static shape with every "
                                 "dimension at least 1";
   if (!tensor.getEncoding())
-    return op->emitOpError() << what << " tile " << type
-                             << " has no layout encoding";
+    return op->emitOpError()
+           << what << " tile " << type << " has no layout encoding";
   auto layout = getTileLayout(tensor);
   if (!layout)
     return op->emitOpError() << what << " tile encoding "
-                             << tensor.getEncoding()
-                             << " is not a tile layout";
+                             << tensor.getEncoding() << " is not a tile layout";
   if (layout.getLayoutRank() != tensor.getRank())
-    return op->emitOpError() << what << " layout has rank "
-                             << layout.getLayoutRank() << " but the tile has rank "
-                             << tensor.getRank();
+    return op->emitOpError()
+           << what << " layout has rank " << layout.getLayoutRank()
+           << " but the tile has rank " << tensor.getRank();
   if (auto func = op->getParentOfType<FuncOp>())
     if (layout.getLayoutNumWarps() != func.getNumWarps())
       return op->emitOpError()
@@ -63,12 +62,10 @@ void FuncOp::build(OpBuilder &builder, OperationState &state, StringRef name,
 }
 
 ParseResult FuncOp::parse(OpAsmParser &parser, OperationState &result) {
-  auto buildFuncType = [](Builder &builder, ArrayRef<Type> argTypes,
-                          ArrayRef<Type> results,
-                          function_interface_impl::VariadicFlag,
-                          std::string &) {
-    return builder.getFunctionType(argTypes, results);
-  };
+  auto buildFuncType =
+      [](Builder &builder, ArrayRef<Type> argTypes, ArrayRef<Type> results,
+         function_interface_impl::VariadicFlag,
+         std::string &) { return builder.getFunctionType(argTypes, results); };
   return function_interface_impl::parseFunctionOp(
       parser, result, /*allowVariadic=*/false,
       getFunctionTypeAttrName(result.name), buildFuncType,
@@ -95,7 +92,8 @@ LogicalResult FuncOp::verify() {
   for (auto [i, type] : llvm::enumerate(getFunctionType().getInputs()))
     if (!isa<PtrType, IntegerType, FloatType>(type))
       return emitOpError() << "argument #" << i
-                           << " must be a !rocdsl.ptr or a scalar, got " << type;
+                           << " must be a !rocdsl.ptr or a scalar, got "
+                           << type;
   if (getBody().empty())
     return emitOpError() << "kernel must have a body";
   return success();
@@ -111,8 +109,11 @@ static ParseResult parseAxis(OpAsmParser &parser, OperationState &result,
   SMLoc loc = parser.getCurrentLocation();
   if (parser.parseKeyword(&keyword))
     return failure();
-  int axis = llvm::StringSwitch<int>(keyword).Case("x", 0).Case("y", 1).Case(
-      "z", 2).Default(-1);
+  int axis = llvm::StringSwitch<int>(keyword)
+                 .Case("x", 0)
+                 .Case("y", 1)
+                 .Case("z", 2)
+                 .Default(-1);
   if (axis < 0)
     return parser.emitError(loc, "expected axis x, y or z, got '")
            << keyword << "'";
@@ -170,7 +171,8 @@ LogicalResult IotaOp::verify() {
   if (failed(verifyTileType(*this, getType(), "result")))
     return failure();
   if (getType().getRank() != 1 || !getType().getElementType().isInteger(32))
-    return emitOpError() << "result must be a 1-D tile of i32, got " << getType();
+    return emitOpError() << "result must be a 1-D tile of i32, got "
+                         << getType();
   return success();
 }
 
@@ -234,8 +236,7 @@ LogicalResult BroadcastOp::verify() {
   if (srcType.getEncoding() != resType.getEncoding())
     return emitOpError() << "operand and result layouts differ; use "
                             "rocdsl.convert_layout";
-  for (auto [i, s, d] :
-       llvm::enumerate(srcType.getShape(), resType.getShape()))
+  for (auto [i, s, d] : llvm::enumerate(srcType.getShape(), resType.getShape()))
     if (s != d && s != 1)
       return emitOpError() << "dimension " << i << " of size " << s
                            << " cannot broadcast to " << d;
@@ -260,14 +261,13 @@ LogicalResult ConvertLayoutOp::verify() {
     return failure();
   if (srcType.getShape() != resType.getShape() ||
       srcType.getElementType() != resType.getElementType())
-    return emitOpError() << "only the layout may change: " << srcType
-                         << " vs " << resType;
+    return emitOpError() << "only the layout may change: " << srcType << " vs "
+                         << resType;
   if (getTileLayout(srcType).getLayoutWarpSize() !=
       getTileLayout(resType).getLayoutWarpSize())
     return emitOpError() << "layouts assume different wave sizes ("
-                         << getTileLayout(srcType).getLayoutWarpSize()
-                         << " vs " << getTileLayout(resType).getLayoutWarpSize()
-                         << ")";
+                         << getTileLayout(srcType).getLayoutWarpSize() << " vs "
+                         << getTileLayout(resType).getLayoutWarpSize() << ")";
   return success();
 }
 

@@ -3,7 +3,8 @@
 // Kernel authors write tile programs with value types instead of raw MLIR:
 //
 //   KernelBuilder kb(ctx, "scale", /*numWarps=*/4,
-//                    {ArgSpec::ptr("x", DType::F32), ArgSpec::scalar("n", DType::I32)});
+//                    {ArgSpec::ptr("x", DType::F32), ArgSpec::scalar("n",
+//                    DType::I32)});
 //   Ptr x = kb.ptrArg("x");
 //   Layout layout = kb.defaultLayout({1024}, DType::F32);
 //   AccessOptions masked;
@@ -174,10 +175,9 @@ public:
 
   /// scf.for from `lb` to `ub` by `step` carrying `inits`; `body` returns
   /// the next values of the carried tiles.
-  SmallVector<Tile>
-  forLoop(Scalar lb, Scalar ub, Scalar step, ArrayRef<Tile> inits,
-          function_ref<SmallVector<Tile>(Scalar iv, ArrayRef<Tile> carried)>
-              body);
+  SmallVector<Tile> forLoop(
+      Scalar lb, Scalar ub, Scalar step, ArrayRef<Tile> inits,
+      function_ref<SmallVector<Tile>(Scalar iv, ArrayRef<Tile> carried)> body);
 
   /// Escape hatches.
   void barrier();

@@ -26,11 +26,15 @@ struct KernelParamSpec {
 /// Parameter values after defaults were applied and names were checked.
 class KernelParams {
 public:
-  void set(llvm::StringRef name, llvm::StringRef value) { values[name] = value.str(); }
+  void set(llvm::StringRef name, llvm::StringRef value) {
+    values[name] = value.str();
+  }
   llvm::StringRef get(llvm::StringRef name) const;
   /// Typed accessors: on a malformed value they set `error` and fail.
-  LogicalResult getInt(llvm::StringRef name, int64_t &out, std::string &error) const;
-  LogicalResult getFloat(llvm::StringRef name, double &out, std::string &error) const;
+  LogicalResult getInt(llvm::StringRef name, int64_t &out,
+                       std::string &error) const;
+  LogicalResult getFloat(llvm::StringRef name, double &out,
+                         std::string &error) const;
 
 private:
   llvm::StringMap<std::string> values;
@@ -72,7 +76,8 @@ struct KernelSpec {
       plan;
   /// The float64 reference: `tensors[i]` holds the i-th tensor argument
   /// (inputs given, outputs to fill), `scalars[i]` the i-th scalar argument.
-  std::function<void(const KernelParams &, std::vector<std::vector<double>> &tensors,
+  std::function<void(const KernelParams &,
+                     std::vector<std::vector<double>> &tensors,
                      const std::vector<double> &scalars)>
       reference;
 };

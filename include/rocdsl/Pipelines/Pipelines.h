@@ -11,8 +11,7 @@ class OpPassManager;
 
 namespace mlir::rocdsl {
 
-struct RocDSLToROCDLOptions
-    : public PassPipelineOptions<RocDSLToROCDLOptions> {
+struct RocDSLToROCDLOptions : public PassPipelineOptions<RocDSLToROCDLOptions> {
   Option<std::string> chip{*this, "chip",
                            llvm::cl::desc("Target chip: gfx942 or gfx950"),
                            llvm::cl::init("gfx942")};
@@ -29,8 +28,7 @@ struct RocDSLToROCDLOptions
       llvm::cl::init(false)};
 };
 
-struct RocDSLToNVVMOptions
-    : public PassPipelineOptions<RocDSLToNVVMOptions> {
+struct RocDSLToNVVMOptions : public PassPipelineOptions<RocDSLToNVVMOptions> {
   Option<std::string> chip{*this, "chip",
                            llvm::cl::desc("Target chip: sm_90 or sm_90a"),
                            llvm::cl::init("sm_90")};

@@ -29,7 +29,8 @@ llvm::Expected<std::string> compileHostObject(ModuleOp lowered);
 /// An object loaded into this process through ORC.
 class HostObject {
 public:
-  static llvm::Expected<std::unique_ptr<HostObject>> load(llvm::StringRef object);
+  static llvm::Expected<std::unique_ptr<HostObject>>
+  load(llvm::StringRef object);
   ~HostObject();
   llvm::Expected<PackedKernelFn> lookup(llvm::StringRef kernel);
 

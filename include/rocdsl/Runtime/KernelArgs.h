@@ -1,4 +1,5 @@
-//===- KernelArgs.h - kernarg segments from code-object metadata -*- C++ -*-===//
+//===- KernelArgs.h - kernarg segments from code-object metadata -*- C++
+//-*-===//
 #ifndef ROCDSL_RUNTIME_KERNELARGS_H
 #define ROCDSL_RUNTIME_KERNELARGS_H
 

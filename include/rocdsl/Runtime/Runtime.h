@@ -93,8 +93,8 @@ public:
   /// The compiled launcher for `request` on `device`; `tier` says which tier
   /// served it and `compileMs` how long compiling took (0 unless Miss).
   llvm::Expected<std::shared_ptr<Launcher>>
-  getLauncher(DeviceKind device, const CompileRequest &request,
-              CacheTier &tier, double &compileMs);
+  getLauncher(DeviceKind device, const CompileRequest &request, CacheTier &tier,
+              double &compileMs);
 
   RuntimeStats getStats() const;
 

@@ -45,7 +45,9 @@ struct KernelArgInfo {
   std::string name;
   std::string valueKind; // by_value, global_buffer, hidden_block_count_x, ...
   unsigned offset = 0, size = 0;
-  bool isHidden() const { return llvm::StringRef(valueKind).starts_with("hidden_"); }
+  bool isHidden() const {
+    return llvm::StringRef(valueKind).starts_with("hidden_");
+  }
 };
 
 /// Resources of one kernel, read from a code object's metadata note.

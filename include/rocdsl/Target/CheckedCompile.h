@@ -1,4 +1,5 @@
-//===- CheckedCompile.h - AMDGPU code objects proven hazard-free -*- C++ -*-===//
+//===- CheckedCompile.h - AMDGPU code objects proven hazard-free -*- C++
+//-*-===//
 //
 // Every kernel ROCDSL emits for AMDGPU goes through here: lower, scan the
 // emitted assembly for the wide-store data hazard (rocdsl-isa-check's

@@ -1,4 +1,5 @@
-//===- NVIDIA.h - lowering and serializing rocdsl for NVIDIA GPUs -*- C++ -*-===//
+//===- NVIDIA.h - lowering and serializing rocdsl for NVIDIA GPUs -*- C++
+//-*-===//
 #ifndef ROCDSL_TARGET_NVIDIA_H
 #define ROCDSL_TARGET_NVIDIA_H
 

@@ -49,7 +49,8 @@ struct ElementwiseLowering : ConversionPattern {
     if (!type)
       return failure();
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(
-        op, type, SplatElementsAttr::get(type, splat.getSplatValue<Attribute>()));
+        op, type,
+        SplatElementsAttr::get(type, splat.getSplatValue<Attribute>()));
     return success();
   }
 };
@@ -79,5 +80,6 @@ TypedAttr mlir::rocdsl::getReductionIdentity(ReduceKind kind, Type type) {
     break;
   }
   OpBuilder b(type.getContext());
-  return arith::getIdentityValueAttr(rmw, type, b, UnknownLoc::get(type.getContext()));
+  return arith::getIdentityValueAttr(rmw, type, b,
+                                     UnknownLoc::get(type.getContext()));
 }

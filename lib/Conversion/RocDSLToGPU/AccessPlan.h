@@ -40,9 +40,10 @@ FailureOr<AccessPlan> planAccess(OpBuilder &b, Location loc,
 
 /// Produces the value of one group (vector<vec x element>): from memory when
 /// valid, else `other` (null when the load has none: zero).
-using GroupLoader = function_ref<Value(
-    OpBuilder &b, Location loc, const AccessPlan &plan, const AccessGroup &group,
-    VectorType groupType, Type transfer, Value other)>;
+using GroupLoader =
+    function_ref<Value(OpBuilder &b, Location loc, const AccessPlan &plan,
+                       const AccessGroup &group, VectorType groupType,
+                       Type transfer, Value other)>;
 
 /// Lowers a rocdsl.load on any target: plans the access, asks `loadGroup`
 /// for each group's value and assembles the per-lane vector.

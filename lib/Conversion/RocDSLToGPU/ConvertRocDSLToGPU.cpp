@@ -3,10 +3,10 @@
 #include "rocdsl/Conversion/Passes.h"
 
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
-#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::rocdsl {
 #define GEN_PASS_DEF_CONVERTROCDSLTOGPUPASS
@@ -23,7 +23,8 @@ namespace {
 LogicalResult checkLowerable(ModuleOp module, unsigned waveSize,
                              StringRef chip) {
   WalkResult result = module.walk([&](Operation *op) {
-    if (isa<DotOp, LocalAllocOp, LocalLoadOp, LocalStoreOp, ConvertLayoutOp>(op)) {
+    if (isa<DotOp, LocalAllocOp, LocalLoadOp, LocalStoreOp, ConvertLayoutOp>(
+            op)) {
       op->emitError() << "'" << op->getName()
                       << "' has no GPU lowering yet (matrix-core and LDS "
                          "lowering is not implemented)";
@@ -31,8 +32,8 @@ LogicalResult checkLowerable(ModuleOp module, unsigned waveSize,
     }
     if (!op->getParentOfType<FuncOp>())
       return WalkResult::advance();
-    for (Type type : llvm::concat<Type>(op->getOperandTypes(),
-                                        op->getResultTypes())) {
+    for (Type type :
+         llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
       auto tile = dyn_cast<RankedTensorType>(type);
       if (!tile)
         continue;
@@ -89,8 +90,8 @@ struct RsqrtToPTX : OpRewritePattern<math::RsqrtOp> {
       return failure();
     SmallVector<Value> lanes;
     for (int64_t i = 0; i < vectorType.getDimSize(0); ++i)
-      lanes.push_back(scalar(
-          vector::ExtractOp::create(rewriter, loc, op.getOperand(), i)));
+      lanes.push_back(
+          scalar(vector::ExtractOp::create(rewriter, loc, op.getOperand(), i)));
     rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, vectorType, lanes);
     return success();
   }
@@ -148,8 +149,10 @@ struct ConvertRocDSLToGPUPass
     uint64_t ldsBytes = 0;
     for (auto global : gpuModule.getOps<LLVM::GlobalOp>())
       if (global.getAddrSpace() == 3)
-        ldsBytes += DataLayout::closest(gpuModule).getTypeSize(global.getType());
-    uint64_t ldsLimit = nvidia ? 48 * 1024 : (chip == "gfx950" ? 160 : 64) * 1024;
+        ldsBytes +=
+            DataLayout::closest(gpuModule).getTypeSize(global.getType());
+    uint64_t ldsLimit =
+        nvidia ? 48 * 1024 : (chip == "gfx950" ? 160 : 64) * 1024;
     if (ldsBytes > ldsLimit) {
       module.emitError() << "kernels need " << ldsBytes
                          << " bytes of shared memory (LDS) for reductions, "

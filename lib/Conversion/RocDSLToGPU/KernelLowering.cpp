@@ -29,7 +29,8 @@ struct FuncLowering : OpConversionPattern<FuncOp> {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToEnd(gpuModule.getBody());
     auto type = rewriter.getFunctionType(signature.getConvertedTypes(), {});
-    auto kernel = gpu::GPUFuncOp::create(rewriter, op.getLoc(), op.getName(), type);
+    auto kernel =
+        gpu::GPUFuncOp::create(rewriter, op.getLoc(), op.getName(), type);
     kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                     rewriter.getUnitAttr());
     int32_t threads = static_cast<int32_t>(op.getNumWarps() * waveSize);

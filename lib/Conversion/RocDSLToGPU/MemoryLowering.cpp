@@ -43,10 +43,11 @@ Value makeResource(OpBuilder &b, Location loc, Value base) {
 
 } // namespace
 
-FailureOr<AccessPlan> mlir::rocdsl::planAccess(
-    OpBuilder &b, Location loc, RankedTensorType tileType, Value ptr,
-    ValueRange origin, ValueRange strides, ValueRange bounds, Value mask,
-    unsigned vec, bool bufferResource) {
+FailureOr<AccessPlan>
+mlir::rocdsl::planAccess(OpBuilder &b, Location loc, RankedTensorType tileType,
+                         Value ptr, ValueRange origin, ValueRange strides,
+                         ValueRange bounds, Value mask, unsigned vec,
+                         bool bufferResource) {
   auto dist = TileDistribution::get(tileType);
   if (!dist)
     return failure();
@@ -61,13 +62,13 @@ FailureOr<AccessPlan> mlir::rocdsl::planAccess(
     return failure();
 
   // Uniform part: ptr + sum(origin_d * stride_d) elements, in 64 bits.
-  Value elemOffset = arith::ExtSIOp::create(b, loc, b.getI64Type(),
-                                            origin[rank - 1]);
+  Value elemOffset =
+      arith::ExtSIOp::create(b, loc, b.getI64Type(), origin[rank - 1]);
   for (unsigned d = 0; d + 1 < rank; ++d) {
     Value o = arith::ExtSIOp::create(b, loc, b.getI64Type(), origin[d]);
     Value s = arith::ExtSIOp::create(b, loc, b.getI64Type(), strides[d]);
-    elemOffset = arith::AddIOp::create(
-        b, loc, elemOffset, arith::MulIOp::create(b, loc, o, s));
+    elemOffset = arith::AddIOp::create(b, loc, elemOffset,
+                                       arith::MulIOp::create(b, loc, o, s));
   }
   Type llvmElement = elementType;
   if (!LLVM::isCompatibleType(llvmElement))
@@ -87,17 +88,19 @@ FailureOr<AccessPlan> mlir::rocdsl::planAccess(
     Value valid;
     for (unsigned d = 0; d < rank; ++d) {
       Value c = dist->coord(b, loc, d, index[d], laneBase[d]);
-      Value term = d + 1 < rank ? arith::MulIOp::create(b, loc, c, strides[d])
-                                      .getResult()
-                                : c;
+      Value term =
+          d + 1 < rank
+              ? arith::MulIOp::create(b, loc, c, strides[d]).getResult()
+              : c;
       offset = offset ? arith::AddIOp::create(b, loc, offset, term).getResult()
                       : term;
       if (!bounds.empty()) {
         Value inBounds = arith::CmpIOp::create(
             b, loc, arith::CmpIPredicate::slt,
             arith::AddIOp::create(b, loc, origin[d], c), bounds[d]);
-        valid = valid ? arith::AndIOp::create(b, loc, valid, inBounds).getResult()
-                      : inBounds;
+        valid = valid
+                    ? arith::AndIOp::create(b, loc, valid, inBounds).getResult()
+                    : inBounds;
       }
     }
     if (mask) {
@@ -113,16 +116,16 @@ FailureOr<AccessPlan> mlir::rocdsl::planAccess(
 }
 
 LogicalResult mlir::rocdsl::lowerTileLoad(LoadOp op, LoadOp::Adaptor adaptor,
-                                         ConversionPatternRewriter &rewriter,
-                                         const TypeConverter &converter,
-                                         bool bufferResource,
-                                         GroupLoader loadGroup) {
+                                          ConversionPatternRewriter &rewriter,
+                                          const TypeConverter &converter,
+                                          bool bufferResource,
+                                          GroupLoader loadGroup) {
   Location loc = op.getLoc();
   RankedTensorType tileType = op.getType();
-  auto plan = planAccess(rewriter, loc, tileType, adaptor.getPtr(),
-                         adaptor.getOrigin(), adaptor.getStrides(),
-                         adaptor.getBounds(), adaptor.getMask(), op.getVec(),
-                         bufferResource);
+  auto plan =
+      planAccess(rewriter, loc, tileType, adaptor.getPtr(), adaptor.getOrigin(),
+                 adaptor.getStrides(), adaptor.getBounds(), adaptor.getMask(),
+                 op.getVec(), bufferResource);
   if (failed(plan))
     return rewriter.notifyMatchFailure(op, "layout has no memory lowering");
   auto resultType = cast<VectorType>(converter.convertType(tileType));
@@ -216,9 +219,10 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
         SmallVector<int64_t> lanes;
         for (unsigned j = 0; j < part; ++j)
           lanes.push_back(group.firstEntry + first + j);
-        Value slice = vector::ShuffleOp::create(rewriter, loc, adaptor.getValue(),
-                                                adaptor.getValue(), lanes);
-        Value data = LLVM::BitcastOp::create(rewriter, loc, partTransfer, slice);
+        Value slice = vector::ShuffleOp::create(
+            rewriter, loc, adaptor.getValue(), adaptor.getValue(), lanes);
+        Value data =
+            LLVM::BitcastOp::create(rewriter, loc, partTransfer, slice);
         ROCDL::RawPtrBufferStoreOp::create(rewriter, loc, data,
                                            partResources[first / part],
                                            group.voffset, zero32, zero32,

@@ -46,9 +46,8 @@ struct NvidiaLoadLowering : OpConversionPattern<LoadOp> {
             return load(rewriter, loc);
           Value padding =
               other ? other
-                    : arith::ConstantOp::create(
-                          rewriter, loc, groupType,
-                          rewriter.getZeroAttr(groupType))
+                    : arith::ConstantOp::create(rewriter, loc, groupType,
+                                                rewriter.getZeroAttr(groupType))
                           .getResult();
           return scf::IfOp::create(
                      rewriter, loc, group.valid,

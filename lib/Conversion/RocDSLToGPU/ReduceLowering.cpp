@@ -153,7 +153,8 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
       index.insert(index.begin() + axis, 0);
       entries.push_back(byKey.lookup(dist->linearize(index)));
     }
-    auto vecType = cast<VectorType>(getTypeConverter()->convertType(resultType));
+    auto vecType =
+        cast<VectorType>(getTypeConverter()->convertType(resultType));
     rewriter.replaceOp(
         op, vector::FromElementsOp::create(rewriter, loc, vecType, entries));
     return success();
@@ -206,8 +207,9 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
         Value c = dist.coord(rewriter, loc, d, index[d], laneBase[d]);
         linear = arith::AddIOp::create(
             rewriter, loc,
-            arith::MulIOp::create(rewriter, loc, linear,
-                                  constI32(rewriter, loc, srcType.getShape()[d])),
+            arith::MulIOp::create(
+                rewriter, loc, linear,
+                constI32(rewriter, loc, srcType.getShape()[d])),
             c);
       }
       return linear;
@@ -218,8 +220,8 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
     };
 
     Value wave = dist.warpIndexAlong(rewriter, loc, axis);
-    Value waveBase = arith::MulIOp::create(rewriter, loc, wave,
-                                           constI32(rewriter, loc, resultElems));
+    Value waveBase = arith::MulIOp::create(
+        rewriter, loc, wave, constI32(rewriter, loc, resultElems));
     SmallVector<Value> slots;
     for (auto &[key, value] : partials) {
       Value slot = slotOf(key);
@@ -234,8 +236,8 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
       for (unsigned w = 0; w < waves; ++w) {
         Value index = arith::AddIOp::create(
             rewriter, loc, slots[i], constI32(rewriter, loc, w * resultElems));
-        values.push_back(
-            LLVM::LoadOp::create(rewriter, loc, elementType, elementPtr(index)));
+        values.push_back(LLVM::LoadOp::create(rewriter, loc, elementType,
+                                              elementPtr(index)));
       }
       entry.second = treeCombine(rewriter, loc, op.getKind(), values);
     }

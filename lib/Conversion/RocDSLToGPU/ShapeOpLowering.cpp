@@ -38,29 +38,31 @@ struct IotaLowering : OpConversionPattern<IotaOp> {
     if (!dist)
       return failure();
     Location loc = op.getLoc();
-    auto type = VectorType::get({dist->getNumElements()}, rewriter.getI32Type());
+    auto type =
+        VectorType::get({dist->getNumElements()}, rewriter.getI32Type());
     SmallVector<int32_t> offsets;
     for (unsigned e = 0; e < dist->getNumElements(); ++e)
       offsets.push_back(dist->constantCoord(0, e));
     Value base = dist->laneCoordBase(rewriter, loc, 0);
     Value result = arith::AddIOp::create(
         rewriter, loc, vector::BroadcastOp::create(rewriter, loc, type, base),
-        arith::ConstantOp::create(rewriter, loc, type,
-                                  DenseElementsAttr::get(type, ArrayRef(offsets))));
+        arith::ConstantOp::create(
+            rewriter, loc, type,
+            DenseElementsAttr::get(type, ArrayRef(offsets))));
     if (dist->wraps(0))
       result = arith::RemUIOp::create(
           rewriter, loc, result,
           arith::ConstantOp::create(
               rewriter, loc, type,
-              SplatElementsAttr::get(type, rewriter.getI32IntegerAttr(
-                                               dist->getShape()[0]))));
+              SplatElementsAttr::get(
+                  type, rewriter.getI32IntegerAttr(dist->getShape()[0]))));
     if (op.getStart() != 0)
       result = arith::AddIOp::create(
           rewriter, loc, result,
           arith::ConstantOp::create(
               rewriter, loc, type,
-              SplatElementsAttr::get(type, rewriter.getI32IntegerAttr(
-                                               op.getStart()))));
+              SplatElementsAttr::get(
+                  type, rewriter.getI32IntegerAttr(op.getStart()))));
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -88,13 +90,13 @@ struct ExpandDimsLowering : OpConversionPattern<ExpandDimsOp> {
     if (!src || !dst)
       return failure();
     unsigned axis = op.getAxis();
-    rewriter.replaceOp(
-        op, shuffleEntries(rewriter, op.getLoc(), adaptor.getSrc(), *src, *dst,
-                           [&](ArrayRef<unsigned> index) {
-                             SmallVector<unsigned> s(index);
-                             s.erase(s.begin() + axis);
-                             return s;
-                           }));
+    rewriter.replaceOp(op, shuffleEntries(rewriter, op.getLoc(),
+                                          adaptor.getSrc(), *src, *dst,
+                                          [&](ArrayRef<unsigned> index) {
+                                            SmallVector<unsigned> s(index);
+                                            s.erase(s.begin() + axis);
+                                            return s;
+                                          }));
     return success();
   }
 };
@@ -128,6 +130,7 @@ struct BroadcastLowering : OpConversionPattern<BroadcastOp> {
 void mlir::rocdsl::populateElementwisePatterns(TileTypeConverter &converter,
                                                RewritePatternSet &patterns) {
   populateTileElementwisePatterns(converter, patterns);
-  patterns.add<SplatLowering, IotaLowering, ExpandDimsLowering,
-               BroadcastLowering>(converter, patterns.getContext());
+  patterns
+      .add<SplatLowering, IotaLowering, ExpandDimsLowering, BroadcastLowering>(
+          converter, patterns.getContext());
 }

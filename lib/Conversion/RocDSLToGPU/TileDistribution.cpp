@@ -96,7 +96,8 @@ Value TileDistribution::indexInParentDim(OpBuilder &b, Location loc,
   ArrayRef<unsigned> counts =
       warps ? parent.getWarpsPerCTA() : parent.getThreadsPerWarp();
   Value tid = arith::IndexCastUIOp::create(
-      b, loc, b.getI32Type(), gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+      b, loc, b.getI32Type(),
+      gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   Value warpSize = constI32(b, loc, getWarpSize());
   Value id = warps ? arith::DivUIOp::create(b, loc, tid, warpSize).getResult()
                    : arith::RemUIOp::create(b, loc, tid, warpSize).getResult();

@@ -24,13 +24,15 @@ HostTypeConverter::HostTypeConverter(MLIRContext *ctx) {
   addConversion([](RankedTensorType type) -> Type {
     return VectorType::get(type.getShape(), type.getElementType());
   });
-  addConversion([ctx](PtrType) -> Type { return LLVM::LLVMPointerType::get(ctx); });
+  addConversion(
+      [ctx](PtrType) -> Type { return LLVM::LLVMPointerType::get(ctx); });
   addConversion([](LdsTileType type) -> Type {
     return MemRefType::get(type.getShape(), type.getElementType());
   });
   auto cast = [](OpBuilder &b, Type type, ValueRange inputs,
                  Location loc) -> Value {
-    return UnrealizedConversionCastOp::create(b, loc, type, inputs).getResult(0);
+    return UnrealizedConversionCastOp::create(b, loc, type, inputs)
+        .getResult(0);
   };
   addSourceMaterialization(cast);
   addTargetMaterialization(cast);
@@ -99,8 +101,7 @@ struct ReturnToHost : OpConversionPattern<ReturnOp> {
 
 /// Barriers, waits and scheduling fences order lanes and memory traffic of
 /// one workgroup; a single host thread needs none of them.
-template <typename OpTy>
-struct EraseOnHost : OpConversionPattern<OpTy> {
+template <typename OpTy> struct EraseOnHost : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor,
@@ -117,10 +118,10 @@ struct LambdaPattern : OpConversionPattern<OpTy> {
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Type type = op->getNumResults()
-                    ? this->getTypeConverter()->convertType(
-                          op->getResult(0).getType())
-                    : Type();
+    Type type =
+        op->getNumResults()
+            ? this->getTypeConverter()->convertType(op->getResult(0).getType())
+            : Type();
     Value result = fn(op, adaptor, type, rewriter);
     if (op->getNumResults() == 0) {
       rewriter.eraseOp(op);
@@ -200,26 +201,27 @@ void mlir::rocdsl::populateHostKernelPatterns(HostTypeConverter &converter,
 void mlir::rocdsl::populateHostTilePatterns(HostTypeConverter &converter,
                                             RewritePatternSet &patterns) {
   using Rewriter = ConversionPatternRewriter;
-  addLambda<SplatOp>(patterns, converter,
-                     [](SplatOp op, SplatOp::Adaptor a, Type t, Rewriter &r) -> Value {
-                       return vector::BroadcastOp::create(r, op.getLoc(), t,
-                                                          a.getValue());
-                     });
-  addLambda<IotaOp>(patterns, converter,
-                    [](IotaOp op, IotaOp::Adaptor, Type t, Rewriter &r) -> Value {
-                      SmallVector<int32_t> values;
-                      for (int64_t i = 0; i < op.getType().getDimSize(0); ++i)
-                        values.push_back(op.getStart() + i);
-                      return arith::ConstantOp::create(
-                          r, op.getLoc(), t,
-                          DenseElementsAttr::get(cast<VectorType>(t),
-                                                 ArrayRef(values)));
-                    });
-  addLambda<ExpandDimsOp>(
+  addLambda<SplatOp>(
       patterns, converter,
-      [](ExpandDimsOp op, ExpandDimsOp::Adaptor a, Type t, Rewriter &r) -> Value {
-        return vector::ShapeCastOp::create(r, op.getLoc(), t, a.getSrc());
+      [](SplatOp op, SplatOp::Adaptor a, Type t, Rewriter &r) -> Value {
+        return vector::BroadcastOp::create(r, op.getLoc(), t, a.getValue());
       });
+  addLambda<IotaOp>(
+      patterns, converter,
+      [](IotaOp op, IotaOp::Adaptor, Type t, Rewriter &r) -> Value {
+        SmallVector<int32_t> values;
+        for (int64_t i = 0; i < op.getType().getDimSize(0); ++i)
+          values.push_back(op.getStart() + i);
+        return arith::ConstantOp::create(
+            r, op.getLoc(), t,
+            DenseElementsAttr::get(cast<VectorType>(t), ArrayRef(values)));
+      });
+  addLambda<ExpandDimsOp>(patterns, converter,
+                          [](ExpandDimsOp op, ExpandDimsOp::Adaptor a, Type t,
+                             Rewriter &r) -> Value {
+                            return vector::ShapeCastOp::create(r, op.getLoc(),
+                                                               t, a.getSrc());
+                          });
   addLambda<BroadcastOp>(
       patterns, converter,
       [](BroadcastOp op, BroadcastOp::Adaptor a, Type t, Rewriter &r) -> Value {
@@ -227,7 +229,8 @@ void mlir::rocdsl::populateHostTilePatterns(HostTypeConverter &converter,
       });
   addLambda<ConvertLayoutOp>(
       patterns, converter,
-      [](ConvertLayoutOp, ConvertLayoutOp::Adaptor a, Type, Rewriter &) -> Value {
+      [](ConvertLayoutOp, ConvertLayoutOp::Adaptor a, Type,
+         Rewriter &) -> Value {
         return a.getSrc(); // one thread holds the whole tile in any layout
       });
   addLambda<ReduceOp>(
@@ -240,8 +243,8 @@ void mlir::rocdsl::populateHostTilePatterns(HostTypeConverter &converter,
         auto vt = cast<VectorType>(t);
         Value init = arith::ConstantOp::create(
             r, op.getLoc(), vt,
-            SplatElementsAttr::get(vt, getReductionIdentity(op.getKind(),
-                                                            element)));
+            SplatElementsAttr::get(
+                vt, getReductionIdentity(op.getKind(), element)));
         SmallVector<bool> reduced(op.getSrc().getType().getRank(), false);
         reduced[op.getAxis()] = true;
         return vector::MultiDimReductionOp::create(r, op.getLoc(), a.getSrc(),
@@ -250,7 +253,8 @@ void mlir::rocdsl::populateHostTilePatterns(HostTypeConverter &converter,
   addLambda<DotOp>(patterns, converter, lowerDot);
   addLambda<LocalAllocOp>(
       patterns, converter,
-      [](LocalAllocOp op, LocalAllocOp::Adaptor a, Type t, Rewriter &r) -> Value {
+      [](LocalAllocOp op, LocalAllocOp::Adaptor a, Type t,
+         Rewriter &r) -> Value {
         Value buffer =
             memref::AllocaOp::create(r, op.getLoc(), cast<MemRefType>(t));
         if (a.getInit())

@@ -29,10 +29,10 @@ Value toI64(OpBuilder &b, Location loc, Value v) {
 /// Everything a row-by-row access needs.
 struct RowAccess {
   RankedTensorType tile;
-  Value base;           // !llvm.ptr at the tile origin
+  Value base; // !llvm.ptr at the tile origin
   ValueRange origin, strides, bounds;
-  Value mask;           // converted mask (n-D vector of i1) or null
-  unsigned alignment;   // bytes, from the vec promise
+  Value mask;         // converted mask (n-D vector of i1) or null
+  unsigned alignment; // bytes, from the vec promise
 
   int64_t rowLength() const { return tile.getShape().back(); }
   unsigned elementBytes() const {
@@ -45,9 +45,8 @@ struct RowAccess {
   /// backends cannot legalize every operation on odd-length vectors of
   /// 16-bit floats, which LLVM's memory optimizations would otherwise form.
   VectorType memoryRowType() const {
-    return VectorType::get({rowLength()},
-                           IntegerType::get(tile.getContext(),
-                                            elementBytes() * 8));
+    return VectorType::get(
+        {rowLength()}, IntegerType::get(tile.getContext(), elementBytes() * 8));
   }
   Value toMemory(OpBuilder &b, Location loc, Value row) const {
     return LLVM::BitcastOp::create(b, loc, memoryRowType(), row);
@@ -100,8 +99,8 @@ struct RowAccess {
 
   /// Bytes of the row that are in bounds: a prefix, clamped to [0, row].
   Value validBytes(OpBuilder &b, Location loc, ArrayRef<int64_t> lead) const {
-    Value left = toI64(b, loc,
-                       arith::SubIOp::create(b, loc, bounds.back(), origin.back()));
+    Value left = toI64(
+        b, loc, arith::SubIOp::create(b, loc, bounds.back(), origin.back()));
     Value count = arith::MaxSIOp::create(
         b, loc, i64(b, loc, 0),
         arith::MinSIOp::create(b, loc, left, i64(b, loc, rowLength())));
@@ -113,9 +112,9 @@ struct RowAccess {
   /// Per-element validity of a row: bounds and mask.
   Value rowMask(OpBuilder &b, Location loc, ArrayRef<int64_t> lead) const {
     auto maskType = VectorType::get({rowLength()}, b.getI1Type());
-    Value m = lead.empty() ? mask
-                           : vector::ExtractOp::create(b, loc, mask, lead)
-                                 .getResult();
+    Value m = lead.empty()
+                  ? mask
+                  : vector::ExtractOp::create(b, loc, mask, lead).getResult();
     if (bounds.empty())
       return m;
     SmallVector<int32_t> columns;
@@ -124,8 +123,8 @@ struct RowAccess {
     auto i32Row = VectorType::get({rowLength()}, b.getI32Type());
     Value cols = arith::AddIOp::create(
         b, loc,
-        arith::ConstantOp::create(b, loc, i32Row,
-                                  DenseElementsAttr::get(i32Row, ArrayRef(columns))),
+        arith::ConstantOp::create(
+            b, loc, i32Row, DenseElementsAttr::get(i32Row, ArrayRef(columns))),
         vector::BroadcastOp::create(b, loc, i32Row, origin.back()));
     Value inCols = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::slt, cols,
@@ -143,8 +142,8 @@ struct RowAccess {
     b.setInsertionPointToStart(&func.getBody().front());
     auto array = LLVM::LLVMArrayType::get(
         IntegerType::get(tile.getContext(), elementBytes() * 8), rowLength());
-    return LLVM::AllocaOp::create(b, loc, base.getType(), array,
-                                  i64(b, loc, 1), /*alignment=*/16);
+    return LLVM::AllocaOp::create(b, loc, base.getType(), array, i64(b, loc, 1),
+                                  /*alignment=*/16);
   }
 };
 
@@ -180,7 +179,8 @@ struct LoadToHost : OpConversionPattern<LoadOp> {
     Location loc = op.getLoc();
     RowAccess access = makeAccess(op, adaptor, op.getType(), rewriter);
     VectorType rowType = access.rowType();
-    auto resultType = cast<VectorType>(getTypeConverter()->convertType(op.getType()));
+    auto resultType =
+        cast<VectorType>(getTypeConverter()->convertType(op.getType()));
     Value padding =
         adaptor.getOther()
             ? vector::BroadcastOp::create(rewriter, loc, rowType,
@@ -205,9 +205,8 @@ struct LoadToHost : OpConversionPattern<LoadOp> {
             access.rowMask(rewriter, loc, lead),
             access.toMemory(rewriter, loc, padding), access.alignment);
       } else if (buffer) {
-        LLVM::StoreOp::create(rewriter, loc,
-                              access.toMemory(rewriter, loc, padding), buffer,
-                              16);
+        LLVM::StoreOp::create(
+            rewriter, loc, access.toMemory(rewriter, loc, padding), buffer, 16);
         LLVM::MemcpyOp::create(rewriter, loc, buffer, rowPtr,
                                access.validBytes(rewriter, loc, lead),
                                /*isVolatile=*/false);
@@ -217,10 +216,10 @@ struct LoadToHost : OpConversionPattern<LoadOp> {
                                    access.alignment);
       }
       row = access.fromMemory(rewriter, loc, row);
-      result = lead.empty() ? row
-                            : vector::InsertOp::create(rewriter, loc, row,
-                                                       result, lead)
-                                  .getResult();
+      result = lead.empty()
+                   ? row
+                   : vector::InsertOp::create(rewriter, loc, row, result, lead)
+                         .getResult();
     });
     rewriter.replaceOp(op, result);
     return success();

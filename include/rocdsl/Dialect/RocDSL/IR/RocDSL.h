@@ -19,9 +19,9 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "RocDSL/IR/RocDSLAttrInterfaces.h.inc"
 #include "RocDSL/IR/RocDSLDialect.h.inc"
 #include "RocDSL/IR/RocDSLEnums.h.inc"
-#include "RocDSL/IR/RocDSLAttrInterfaces.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "RocDSL/IR/RocDSLAttrs.h.inc"
