@@ -11,7 +11,7 @@ PACKAGES=(
   # MLIR's CMake package configures only when these are present.
   libzstd-dev zlib1g-dev libxml2-dev libedit-dev libz3-dev libffi-dev
   libcurl4-openssl-dev libpfm4-dev
-  python3-numpy python3-pytest pybind11-dev
+  python3-dev python3-numpy python3-pytest pybind11-dev
 )
 
 missing=()
