@@ -15,13 +15,23 @@ struct RMSNormConfig {
   dsl::DType weightDType = dsl::DType::BF16;
   unsigned vec = 1;       // elements per global access of x and y
   unsigned weightVec = 1; // elements per global access of the weight
-  int64_t blockN = 0;     // tile columns (a power of two)
+  // The backward's fp32 partial sums [G, N]: access width when rmsnorm_bwd
+  // stores its row (must divide vec, the layout's run) and when
+  // rmsnorm_bwd_dw loads it; then the width of the dw store.
+  unsigned partialStoreVec = 1;
+  unsigned partialLoadVec = 1;
+  unsigned weightGradStoreVec = 1;
+  int64_t blockN = 0; // tile columns (a power of two)
   unsigned threadsAlongN = 64;
   unsigned warpsAlongN = 4;
   unsigned rowsPerProgram = 1;
   unsigned numWarps = 4;
   unsigned waveSize = 64; // lanes per wave: 64 on AMDGPU, 32 on NVIDIA
   bool singlePass = true; // the whole row stays in registers
+
+  /// Tile of rmsnorm_bwd_dw: rows of partial sums per step, columns per
+  /// program.
+  static constexpr int64_t kWeightGradRows = 8, kWeightGradColumns = 512;
 
   /// 128-bit accesses (the aligned fast path).
   bool isVectorized() const { return vec * dsl::bitWidth(dtype) == 128; }

@@ -42,7 +42,7 @@ mlir::rocdsl::buildRMSNormBackward(MLIRContext *ctx, const RMSNormConfig &c) {
   AccessOptions partialAccess;
   partialAccess.strides = {n};
   partialAccess.bounds = {kb.numPrograms(0), n};
-  partialAccess.vec = std::min(c.vec, 4u);
+  partialAccess.vec = c.partialStoreVec;
 
   auto rowsOf = [&](Tile t) {
     return t.expandDims(1).broadcastTo({rows, cols});
@@ -78,8 +78,9 @@ mlir::rocdsl::buildRMSNormBackward(MLIRContext *ctx, const RMSNormConfig &c) {
 
 OwningOpRef<ModuleOp>
 mlir::rocdsl::buildRMSNormWeightGrad(MLIRContext *ctx, const RMSNormConfig &c) {
-  constexpr int64_t rows = 8, cols = 512;
-  unsigned vec = c.n % 4 == 0 ? 4 : (c.n % 2 == 0 ? 2 : 1);
+  constexpr int64_t rows = RMSNormConfig::kWeightGradRows,
+                    cols = RMSNormConfig::kWeightGradColumns;
+  unsigned vec = c.partialLoadVec;
   KernelBuilder kb(ctx, "rmsnorm_bwd_dw", 256 / c.waveSize,
                    {ArgSpec::ptr("dw_partial", DType::F32),
                     ArgSpec::ptr("dw", c.weightDType),
@@ -103,7 +104,7 @@ mlir::rocdsl::buildRMSNormWeightGrad(MLIRContext *ctx, const RMSNormConfig &c) {
                  });
   AccessOptions out;
   out.bounds = {n};
-  out.vec = std::min(vec, 128u / bitWidth(c.weightDType));
+  out.vec = c.weightGradStoreVec;
   kb.store(sums[0].sum(0).to(c.weightDType), dw, {col0}, out);
   return kb.finish();
 }
@@ -164,7 +165,7 @@ KernelSpec mlir::rocdsl::getRMSNormBackwardSpec() {
          ArgKind::Tensor,
          DType::F32,
          {g, c.n},
-         std::min(c.vec, 4u) * 4,
+         c.partialStoreVec * 4,
          true},
         {"M", ArgKind::Int32, DType::I32, {}, 1, false, m},
         {"eps", ArgKind::Float32, DType::F32, {}, 1, false},
@@ -222,20 +223,25 @@ KernelSpec mlir::rocdsl::getRMSNormWeightGradSpec() {
     if (failed(configureBackward(params, c, m, error)))
       return failure();
     int64_t g = rmsNormBackwardPrograms(c, m);
-    unsigned vec = c.n % 4 == 0 ? 4 : (c.n % 2 == 0 ? 2 : 1);
     plan.kernelName = "rmsnorm_bwd_dw";
     plan.args = {
-        {"dw_partial", ArgKind::Tensor, DType::F32, {g, c.n}, vec * 4, false},
+        {"dw_partial",
+         ArgKind::Tensor,
+         DType::F32,
+         {g, c.n},
+         c.partialLoadVec * 4,
+         false},
         {"dw",
          ArgKind::Tensor,
          c.weightDType,
          {c.n},
-         std::min(vec, 128u / bitWidth(c.weightDType)) *
-             bitWidth(c.weightDType) / 8,
+         c.weightGradStoreVec * bitWidth(c.weightDType) / 8,
          true},
         {"G", ArgKind::Int32, DType::I32, {}, 1, false, g},
     };
-    plan.grid[0] = static_cast<uint32_t>((c.n + 511) / 512);
+    plan.grid[0] =
+        static_cast<uint32_t>((c.n + RMSNormConfig::kWeightGradColumns - 1) /
+                              RMSNormConfig::kWeightGradColumns);
     return success();
   };
   spec.reference = [](const KernelParams &params,

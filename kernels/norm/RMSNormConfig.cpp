@@ -45,5 +45,9 @@ RMSNormConfig RMSNormConfig::choose(int64_t n, DType dtype, DType weightDType,
   c.rowsPerProgram = rowsPerWave * (c.numWarps / c.warpsAlongN);
   // The weight shares the layout, so its access width must divide vec.
   c.weightVec = std::min(c.vec, accessWidth(n, weightDType));
+  c.partialStoreVec = std::min(c.vec, 128u / 32);
+  c.partialLoadVec = accessWidth(n, DType::F32);
+  c.weightGradStoreVec =
+      std::min(c.partialLoadVec, 128u / bitWidth(weightDType));
   return c;
 }

@@ -14,6 +14,10 @@ namespace mlir::rocdsl {
 void populateTileElementwisePatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);
 
+/// Materializes values across the conversion boundary with
+/// builtin.unrealized_conversion_cast (reconciled by the pipelines).
+void addUnrealizedCastMaterializations(TypeConverter &converter);
+
 /// The neutral element of a reduction (0, 1, -inf/INT_MIN, +inf/INT_MAX).
 TypedAttr getReductionIdentity(ReduceKind kind, Type elementType);
 

@@ -83,3 +83,13 @@ TypedAttr mlir::rocdsl::getReductionIdentity(ReduceKind kind, Type type) {
   return arith::getIdentityValueAttr(rmw, type, b,
                                      UnknownLoc::get(type.getContext()));
 }
+
+void mlir::rocdsl::addUnrealizedCastMaterializations(TypeConverter &converter) {
+  auto cast = [](OpBuilder &b, Type type, ValueRange inputs,
+                 Location loc) -> Value {
+    return UnrealizedConversionCastOp::create(b, loc, type, inputs)
+        .getResult(0);
+  };
+  converter.addSourceMaterialization(cast);
+  converter.addTargetMaterialization(cast);
+}

@@ -1,5 +1,6 @@
 //===- TileTypeConverter.cpp ----------------------------------------------===//
 #include "PatternsInternal.h"
+#include "rocdsl/Conversion/TileElementwise.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 
@@ -18,11 +19,5 @@ TileTypeConverter::TileTypeConverter(MLIRContext *ctx) {
   addConversion([ctx](PtrType) -> Type {
     return LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/1);
   });
-  auto cast = [](OpBuilder &b, Type type, ValueRange inputs,
-                 Location loc) -> Value {
-    return UnrealizedConversionCastOp::create(b, loc, type, inputs)
-        .getResult(0);
-  };
-  addSourceMaterialization(cast);
-  addTargetMaterialization(cast);
+  addUnrealizedCastMaterializations(*this);
 }

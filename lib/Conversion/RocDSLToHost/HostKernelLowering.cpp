@@ -29,13 +29,7 @@ HostTypeConverter::HostTypeConverter(MLIRContext *ctx) {
   addConversion([](LdsTileType type) -> Type {
     return MemRefType::get(type.getShape(), type.getElementType());
   });
-  auto cast = [](OpBuilder &b, Type type, ValueRange inputs,
-                 Location loc) -> Value {
-    return UnrealizedConversionCastOp::create(b, loc, type, inputs)
-        .getResult(0);
-  };
-  addSourceMaterialization(cast);
-  addTargetMaterialization(cast);
+  addUnrealizedCastMaterializations(*this);
 }
 
 namespace {
