@@ -1,111 +1,242 @@
 //===- RocDSLModule.cpp - the _rocdsl Python extension --------------------===//
 //
-// Binds the one core runtime (no second copy of the dialect or registries):
-// built-in kernels are run through BuiltinKernel, so Python gets the same
-// validation, launcher cache and devices as C++.
+// Binds librocdsl through rocdsl/API.h only (no LLVM or MLIR headers), so
+// the same file builds here and on a GPU machine that has no LLVM: there it
+// links the self-contained librocdsl.so of a ROCDSL_STATIC_LLVM build.
+//
+// Arguments of Kernel.launch, one per kernel argument:
+//   numpy array                 host data (float32, float16, int32)
+//   (numpy uint16 array, "bf16") bf16 host data
+//   (address, dtype, shape)     device memory (what rocdsl.torch passes)
+//   int                         i32 scalar, or a bare address where the
+//                               kernel takes a pointer (source kernels)
+//   float                       f32 scalar
 //
 //===----------------------------------------------------------------------===//
-#include "rocdsl/Runtime/BuiltinKernel.h"
+#include "rocdsl/API.h"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 namespace py = pybind11;
-using namespace mlir;
-using namespace mlir::rocdsl;
+namespace api = mlir::rocdsl::api;
 
 namespace {
 
-[[noreturn]] void raise(llvm::Error err) {
-  throw py::value_error(llvm::toString(std::move(err)));
+api::DType parseDType(const std::string &name) {
+  api::DType dtype;
+  if (!api::parseDType(name, dtype))
+    throw py::value_error("unknown dtype '" + name + "'");
+  return dtype;
 }
 
-/// numpy float32/float16 map to f32/f16; bf16 travels as uint16 arrays and
-/// must be named: pass (array, "bf16").
-dsl::DType dtypeOf(const py::array &a, const std::string &name) {
+size_t itemSize(api::DType dtype) {
+  switch (dtype) {
+  case api::DType::F32:
+  case api::DType::I32:
+    return 4;
+  case api::DType::F16:
+  case api::DType::BF16:
+    return 2;
+  case api::DType::I1:
+    return 1;
+  }
+  return 1;
+}
+
+/// numpy float32/float16/int32 map to f32/f16/i32; bf16 travels as a uint16
+/// array and must be named.
+api::DType dtypeOf(const py::array &a, const std::string &name) {
   if (!name.empty()) {
-    auto d = dsl::parseDType(name);
-    if (!d)
-      throw py::value_error("unknown dtype '" + name + "'");
-    if (a.itemsize() != dsl::bitWidth(*d) / 8)
+    api::DType d = parseDType(name);
+    if (size_t(a.itemsize()) != itemSize(d))
       throw py::value_error("array item size " + std::to_string(a.itemsize()) +
                             " does not match dtype " + name);
-    return *d;
+    return d;
   }
   if (a.dtype().is(py::dtype::of<float>()))
-    return dsl::DType::F32;
+    return api::DType::F32;
   if (a.dtype().kind() == 'f' && a.itemsize() == 2)
-    return dsl::DType::F16;
+    return api::DType::F16;
   if (a.dtype().is(py::dtype::of<int32_t>()))
-    return dsl::DType::I32;
+    return api::DType::I32;
   throw py::value_error("unsupported array dtype " +
                         std::string(py::str(a.dtype())) +
                         " (float32, float16, int32, or (uint16 array, 'bf16'))");
 }
 
-TensorArg tensorOf(py::array a, const std::string &dtypeName) {
-  TensorArg t;
-  t.data = a.mutable_data();
-  t.dtype = dtypeOf(a, dtypeName);
+void fromArray(py::array a, const std::string &dtypeName, api::Arg &arg) {
+  if (a.ndim() > api::kMaxRank)
+    throw py::value_error("arrays of rank > 8 are not supported");
+  if (!a.writeable())
+    throw py::value_error("read-only arrays are not supported");
+  arg.kind = api::ArgKind::Tensor;
+  arg.dtype = dtypeOf(a, dtypeName);
+  arg.data = a.mutable_data();
+  arg.rank = int(a.ndim());
   for (py::ssize_t d = 0; d < a.ndim(); ++d) {
-    t.shape.push_back(a.shape(d));
-    t.strides.push_back(a.strides(d) / a.itemsize());
+    arg.shape[d] = a.shape(d);
+    arg.strides[d] = a.strides(d) / a.itemsize();
   }
-  return t;
 }
 
-py::dict run(const std::string &name, const std::vector<std::string> &defs,
-             py::list args, const std::string &device) {
-  auto kind = parseDeviceKind(device);
-  if (!kind)
-    throw py::value_error("unknown device '" + device + "'");
-  auto kernel = BuiltinKernel::create(name, defs, *kind);
-  if (!kernel)
-    raise(kernel.takeError());
-  std::vector<ArgValue> values;
-  for (py::handle h : args) {
-    if (py::isinstance<py::tuple>(h)) {
-      auto pair = h.cast<py::tuple>();
-      values.push_back(ArgValue::of(
-          tensorOf(pair[0].cast<py::array>(), pair[1].cast<std::string>())));
-    } else if (py::isinstance<py::array>(h)) {
-      values.push_back(ArgValue::of(tensorOf(h.cast<py::array>(), "")));
-    } else if (py::isinstance<py::bool_>(h)) {
-      throw py::value_error("bool arguments are not supported");
-    } else if (py::isinstance<py::int_>(h)) {
-      values.push_back(ArgValue::ofI32(h.cast<int32_t>()));
-    } else if (py::isinstance<py::float_>(h)) {
-      values.push_back(ArgValue::ofF32(h.cast<float>()));
-    } else {
-      throw py::value_error("unsupported argument " +
-                            std::string(py::str(h.get_type())));
-    }
+/// (address, dtype, shape[, strides]) describing device memory.
+void fromDeviceTuple(const py::tuple &t, api::Arg &arg) {
+  if (t.size() < 3 || t.size() > 4)
+    throw py::value_error("device arguments are (address, dtype, shape"
+                          "[, strides])");
+  arg.kind = api::ArgKind::Tensor;
+  arg.data = reinterpret_cast<void *>(t[0].cast<uintptr_t>());
+  arg.dtype = parseDType(t[1].cast<std::string>());
+  auto shape = t[2].cast<std::vector<int64_t>>();
+  if (shape.size() > size_t(api::kMaxRank))
+    throw py::value_error("arrays of rank > 8 are not supported");
+  arg.rank = int(shape.size());
+  std::vector<int64_t> strides;
+  if (t.size() == 4)
+    strides = t[3].cast<std::vector<int64_t>>();
+  if (strides.empty()) { // contiguous
+    strides.assign(shape.size(), 1);
+    for (int d = int(shape.size()) - 2; d >= 0; --d)
+      strides[d] = strides[d + 1] * shape[d + 1];
   }
-  RunInfo info;
-  {
-    py::gil_scoped_release release;
-    if (llvm::Error err = (*kernel)->run(values, info)) {
-      py::gil_scoped_acquire acquire;
-      raise(std::move(err));
-    }
+  if (strides.size() != shape.size())
+    throw py::value_error("strides and shape differ in rank");
+  for (size_t d = 0; d < shape.size(); ++d) {
+    arg.shape[d] = shape[d];
+    arg.strides[d] = strides[d];
   }
-  py::dict result;
-  result["tier"] = getCacheTierName(info.tier).str();
-  result["compile_ms"] = info.compileMilliseconds;
-  result["kernel_us"] = info.kernelMicroseconds;
-  result["launcher"] = reinterpret_cast<uintptr_t>(info.launcher);
-  return result;
+}
+
+class PyKernel {
+public:
+  explicit PyKernel(std::unique_ptr<api::Kernel> kernel)
+      : kernel(std::move(kernel)) {}
+
+  void launch(py::sequence args, py::object grid, py::object stream) {
+    const auto &sig = kernel->args();
+    size_t n = size_t(py::len(args));
+    if (n != sig.size())
+      throw py::value_error(kernel->name() + " takes " +
+                            std::to_string(sig.size()) + " arguments, got " +
+                            std::to_string(n));
+    values.assign(n, api::Arg());
+    for (size_t i = 0; i < n; ++i) {
+      py::handle h = args[i];
+      api::Arg &arg = values[i];
+      if (py::isinstance<py::array>(h)) {
+        fromArray(py::reinterpret_borrow<py::array>(h), "", arg);
+      } else if (py::isinstance<py::tuple>(h)) {
+        auto t = py::reinterpret_borrow<py::tuple>(h);
+        if (t.size() == 2 && py::isinstance<py::array>(t[0]))
+          fromArray(t[0].cast<py::array>(), t[1].cast<std::string>(), arg);
+        else
+          fromDeviceTuple(t, arg);
+      } else if (py::isinstance<py::bool_>(h)) {
+        throw py::value_error("argument " + std::to_string(i) +
+                              ": bool arguments are not supported");
+      } else if (py::isinstance<py::int_>(h)) {
+        if (sig[i].kind == api::ArgKind::Tensor) {
+          arg.kind = api::ArgKind::Tensor;
+          arg.dtype = sig[i].dtype; // a bare address: the caller vouches
+          arg.data = reinterpret_cast<void *>(h.cast<uintptr_t>());
+        } else {
+          arg.kind = api::ArgKind::Int32;
+          arg.i32 = h.cast<int32_t>();
+        }
+      } else if (py::isinstance<py::float_>(h)) {
+        arg.kind = api::ArgKind::Float32;
+        arg.f32 = h.cast<float>();
+      } else {
+        throw py::value_error("argument " + std::to_string(i) +
+                              ": unsupported " +
+                              std::string(py::str(py::type::handle_of(h))));
+      }
+    }
+    uint32_t g[3] = {1, 1, 1};
+    const uint32_t *gridPtr = nullptr;
+    if (!grid.is_none()) {
+      auto dims = grid.cast<std::vector<uint32_t>>();
+      if (dims.empty() || dims.size() > 3)
+        throw py::value_error("the grid has 1 to 3 dimensions");
+      for (size_t d = 0; d < dims.size(); ++d)
+        g[d] = dims[d];
+      gridPtr = g;
+    }
+    bool wait = stream.is_none();
+    void *streamPtr =
+        wait ? nullptr : reinterpret_cast<void *>(stream.cast<uintptr_t>());
+    std::string error;
+    bool ok;
+    {
+      py::gil_scoped_release release;
+      ok = kernel->launch(values.data(), values.size(), gridPtr, streamPtr,
+                          wait, info, error);
+    }
+    if (!ok)
+      throw py::value_error(error);
+  }
+
+  py::list argInfo() const {
+    py::list out;
+    for (const api::ArgInfo &a : kernel->args()) {
+      py::object expected = py::none();
+      if (a.hasExpectedInt)
+        expected = py::int_(a.expectedInt);
+      const char *kind = a.kind == api::ArgKind::Tensor  ? "tensor"
+                         : a.kind == api::ArgKind::Int32 ? "i32"
+                                                         : "f32";
+      out.append(py::make_tuple(a.name, kind, api::dtypeName(a.dtype),
+                                a.shape, a.isOutput, expected));
+    }
+    return out;
+  }
+
+  std::vector<std::string> argTypes() const {
+    std::vector<std::string> out;
+    for (const api::ArgInfo &a : kernel->args())
+      out.push_back(a.kind == api::ArgKind::Tensor
+                        ? std::string("ptr<") + api::dtypeName(a.dtype) + ">"
+                        : api::dtypeName(a.dtype));
+    return out;
+  }
+
+  std::unique_ptr<api::Kernel> kernel;
+  std::vector<api::Arg> values; // reused across launches
+  api::LaunchInfo info;
+};
+
+std::unique_ptr<PyKernel> builtin(const std::string &name,
+                                  const std::vector<std::string> &defs,
+                                  const std::string &device,
+                                  const std::string &chip) {
+  std::string error;
+  auto k = api::Kernel::builtin(name, defs, device, chip, error);
+  if (!k)
+    throw py::value_error(error);
+  return std::make_unique<PyKernel>(std::move(k));
+}
+
+std::unique_ptr<PyKernel> source(const std::string &text,
+                                 const std::string &name,
+                                 const std::string &device,
+                                 const std::string &chip) {
+  std::string error;
+  auto k = api::Kernel::fromSource(text, name, device, chip, error);
+  if (!k)
+    throw py::value_error(error);
+  return std::make_unique<PyKernel>(std::move(k));
 }
 
 py::list listKernels() {
   py::list out;
-  for (const KernelSpec &spec : getBuiltinKernels()) {
+  for (const api::KernelInfo &spec : api::listKernels()) {
     py::dict k;
     k["name"] = spec.name;
     k["summary"] = spec.summary;
     py::list params;
-    for (const KernelParamSpec &p : spec.params)
+    for (const api::ParamInfo &p : spec.params)
       params.append(py::make_tuple(p.name, p.defaultValue, p.help));
     k["params"] = params;
     out.append(k);
@@ -113,28 +244,81 @@ py::list listKernels() {
   return out;
 }
 
-py::list plan(const std::string &name, const std::vector<std::string> &defs) {
-  auto kernel = BuiltinKernel::create(name, defs, DeviceKind::Host);
-  if (!kernel)
-    raise(kernel.takeError());
-  py::list args;
-  for (const ArgSignature &a : (*kernel)->getPlan().args)
-    args.append(py::make_tuple(a.name, dsl::toString(a.dtype).str(), a.shape,
-                               a.isOutput));
-  return args;
-}
-
 } // namespace
 
 PYBIND11_MODULE(_rocdsl, m) {
-  m.doc() = "ROCDSL runtime: built-in kernels on host, hip and cuda devices";
+  m.doc() = "ROCDSL runtime: built-in and traced kernels on host, hip and "
+            "cuda devices";
+  py::class_<PyKernel>(m, "Kernel")
+      .def("launch", &PyKernel::launch, py::arg("args"),
+           py::arg("grid") = py::none(), py::arg("stream") = py::none(),
+           "Launches (see the module's argument conventions). Without a "
+           "stream the launch waits and is timed; with one (a CUstream as "
+           "an int, 0 for the default stream) it is queued and returns.")
+      .def_property_readonly("name",
+                             [](const PyKernel &k) { return k.kernel->name(); })
+      .def_property_readonly("args", &PyKernel::argInfo,
+                             "(name, kind, dtype, shape, is_output, "
+                             "planned int or None) per argument")
+      .def_property_readonly("arg_types", &PyKernel::argTypes)
+      .def_property_readonly(
+          "grid",
+          [](const PyKernel &k) {
+            auto g = k.kernel->grid();
+            return py::make_tuple(g[0], g[1], g[2]);
+          })
+      .def_property_readonly(
+          "params", [](const PyKernel &k) { return k.kernel->params(); })
+      .def_property_readonly("launcher_id",
+                             [](const PyKernel &k) { return k.info.launcher; })
+      .def_property_readonly(
+          "last_tier", [](const PyKernel &k) { return std::string(k.info.tier); })
+      .def_property_readonly(
+          "last_compile_ms",
+          [](const PyKernel &k) { return k.info.compileMilliseconds; })
+      .def_property_readonly("last_kernel_us", [](const PyKernel &k) {
+        return k.info.kernelMicroseconds;
+      });
+  m.def("builtin", &builtin, py::arg("kernel"), py::arg("definitions"),
+        py::arg("device") = "host", py::arg("chip") = "",
+        "A built-in kernel specialized by NAME=VALUE definitions (ValueError "
+        "names a bad definition).");
+  m.def("SourceKernel", &source, py::arg("source"), py::arg("kernel"),
+        py::arg("device") = "host", py::arg("chip") = "",
+        "A kernel from rocdsl IR text (errors carry the IR's locations).");
   m.def("list_kernels", &listKernels,
         "Built-in kernels: name, summary, parameters (name, default, help).");
-  m.def("plan", &plan, py::arg("kernel"), py::arg("definitions"),
-        "Arguments a specialization expects: (name, dtype, shape, is_output).");
-  m.def("run", &run, py::arg("kernel"), py::arg("definitions"),
-        py::arg("args"), py::arg("device") = "host",
-        "Runs a built-in kernel; arrays are validated against the "
-        "specialization (ValueError names the argument). Returns the cache "
-        "tier, compile and kernel times, and the launcher's identity.");
+  m.def(
+      "device_available",
+      [](const std::string &device) {
+        std::string why;
+        bool ok = api::deviceAvailable(device, why);
+        return py::make_tuple(ok, why);
+      },
+      py::arg("device"), "(available, why not) for host, hip or cuda.");
+  m.def("wave_size", &api::waveSize, py::arg("device"),
+        "Lanes per wave the device's layouts use.");
+  m.def("default_layout", &api::defaultLayout, py::arg("shape"),
+        py::arg("element_bits"), py::arg("num_warps"), py::arg("wave_size"),
+        "The default #rocdsl.blocked layout for a tile, as text.");
+  m.def("cache_stats", []() {
+    api::CacheStats s = api::cacheStats();
+    py::dict d;
+    d["memory_hits"] = s.memoryHits;
+    d["disk_hits"] = s.diskHits;
+    d["compiles"] = s.compiles;
+    return d;
+  });
+  m.def(
+      "rmsnorm_cases",
+      []() {
+        py::list out;
+        for (const api::NormCase &c : api::rmsnormCases())
+          out.append(py::make_tuple(c.n, c.dtype, c.weightDType));
+        return out;
+      },
+      "The RMSNorm test matrix: (N, dtype, weight dtype or 'same').");
+  m.def("rmsnorm_row_counts", &api::rmsnormRowCounts,
+        "Row counts the RMSNorm test matrix runs each case with.");
+  m.attr("__version__") = api::version();
 }

@@ -35,7 +35,27 @@ BuiltinKernel::create(llvm::StringRef name,
   if (!k->spec)
     return llvm::createStringError("unknown kernel '" + name.str() + "'");
   std::string error;
-  if (failed(resolveKernelParams(*k->spec, definitions, k->params, error)) ||
+  std::vector<std::string> defs(definitions.begin(), definitions.end());
+  std::string defaultChip = chip.str();
+  if (device == DeviceKind::CUDA) {
+    if (defaultChip.empty())
+      defaultChip = "sm_90";
+    bool hasWave = llvm::any_of(k->spec->params, [](const KernelParamSpec &p) {
+      return p.name == "wave";
+    });
+    bool setsWave = llvm::any_of(defs, [](const std::string &d) {
+      return llvm::StringRef(d).starts_with("wave=");
+    });
+    if (hasWave && !setsWave)
+      defs.insert(defs.begin(), "wave=32");
+    if (hasWave && setsWave &&
+        !llvm::is_contained(defs, std::string("wave=32")))
+      return llvm::createStringError(
+          "wave must be 32 on cuda (NVIDIA warps have 32 lanes)");
+  } else if (device == DeviceKind::HIP && defaultChip.empty()) {
+    defaultChip = "gfx942";
+  }
+  if (failed(resolveKernelParams(*k->spec, defs, k->params, error)) ||
       failed(k->spec->plan(k->params, k->plan, error)))
     return llvm::createStringError(error);
   k->device = device;
@@ -52,7 +72,7 @@ BuiltinKernel::create(llvm::StringRef name,
                                dsl::toString(a.dtype).str() + ":rank" +
                                std::to_string(a.shape.size()) + ":align" +
                                std::to_string(a.alignment));
-  key.target = Runtime::getTarget(device, chip);
+  key.target = Runtime::getTarget(device, defaultChip);
   key.compileOptions["opt-level"] = "3";
   key.compiler = Runtime::getCompilerFingerprint(device);
   const KernelSpec *spec = k->spec;
@@ -119,6 +139,16 @@ llvm::Error BuiltinKernel::validate(llvm::ArrayRef<ArgValue> args) const {
 }
 
 llvm::Error BuiltinKernel::run(llvm::ArrayRef<ArgValue> args, RunInfo &info) {
+  return launch(args, /*stream=*/nullptr, /*wait=*/true, info);
+}
+
+llvm::Error BuiltinKernel::enqueue(llvm::ArrayRef<ArgValue> args, void *stream,
+                                   RunInfo &info) {
+  return launch(args, stream, /*wait=*/false, info);
+}
+
+llvm::Error BuiltinKernel::launch(llvm::ArrayRef<ArgValue> args, void *stream,
+                                  bool wait, RunInfo &info) {
   if (llvm::Error err = validate(args))
     return err;
   auto launcher = Runtime::get().getLauncher(device, request, info.tier,
@@ -134,6 +164,8 @@ llvm::Error BuiltinKernel::run(llvm::ArrayRef<ArgValue> args, RunInfo &info) {
                            ? static_cast<void *>(const_cast<int32_t *>(&a.i32))
                            : static_cast<void *>(const_cast<float *>(&a.f32)));
   LaunchGrid grid{plan.grid[0], plan.grid[1], plan.grid[2]};
+  if (!wait)
+    return (*launcher)->enqueue(pointers, grid, stream);
   if (llvm::Error err = (*launcher)->launch(pointers, grid))
     return err;
   info.kernelMicroseconds = (*launcher)->lastLaunchMicroseconds();

@@ -142,6 +142,14 @@ bool CudaDriver::launch(void *function, const unsigned grid[3],
   return true;
 }
 
+bool CudaDriver::enqueue(void *function, const unsigned grid[3],
+                         const unsigned block[3], void **args, void *stream,
+                         std::string &error) {
+  return check(api->launchKernel(function, grid[0], grid[1], grid[2], block[0],
+                                 block[1], block[2], 0, stream, args, nullptr),
+               "cuLaunchKernel", error);
+}
+
 bool CudaDriver::allocate(uint64_t *ptr, size_t bytes, std::string &error) {
   api->ctxSetCurrent(context);
   return check(api->memAlloc(ptr, bytes), "cuMemAlloc", error);

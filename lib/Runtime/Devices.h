@@ -4,6 +4,9 @@
 
 #include "rocdsl/Runtime/Runtime.h"
 
+#include <array>
+#include <optional>
+
 namespace mlir::rocdsl {
 
 /// Per device: compile a rocdsl module (modified in place) into the bytes
@@ -24,7 +27,11 @@ llvm::Expected<std::shared_ptr<Launcher>> loadOnHip(llvm::StringRef codeObject,
 bool isHipAvailable(std::string &why);
 
 llvm::Expected<std::string> compileForCuda(ModuleOp module,
-                                           llvm::StringRef chip);
+                                           llvm::StringRef chip,
+                                           std::string *lowered);
+/// The workgroup size a PTX kernel declares (.reqntid or .maxntid).
+std::optional<std::array<unsigned, 3>> getPTXBlockSize(llvm::StringRef ptx,
+                                                       llvm::StringRef kernel);
 llvm::Expected<std::shared_ptr<Launcher>> loadOnCuda(llvm::StringRef ptx,
                                                      llvm::StringRef kernel);
 bool isCudaAvailable(std::string &why);

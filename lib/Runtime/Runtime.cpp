@@ -1,5 +1,6 @@
 //===- Runtime.cpp - compiled launchers from memory, disk or compiler -----===//
 #include "Devices.h"
+#include "rocdsl/Runtime/SourceKernel.h"
 #include "rocdsl/Support/Log.h"
 
 #include "rocdsl/ISA/HazardCheck.h"
@@ -31,6 +32,8 @@ using namespace mlir::rocdsl;
 static constexpr const char *kVersion = "0.1.0";
 
 Launcher::~Launcher() = default;
+
+const char *Runtime::getVersion() { return kVersion; }
 
 llvm::StringRef mlir::rocdsl::toString(DeviceKind kind) {
   switch (kind) {
@@ -198,7 +201,7 @@ Runtime::getLauncher(DeviceKind device, const CompileRequest &request,
     std::string diagnostics;
     ScopedDiagnosticHandler collect(&impl->context, [&](Diagnostic &d) {
       if (d.getSeverity() == DiagnosticSeverity::Error)
-        diagnostics += (diagnostics.empty() ? "" : "; ") + d.str();
+        diagnostics += (diagnostics.empty() ? "" : "; ") + formatDiagnostic(d);
       return success();
     });
     auto withDiagnostics = [&](llvm::Error err) -> llvm::Error {
@@ -224,7 +227,7 @@ Runtime::getLauncher(DeviceKind device, const CompileRequest &request,
         : device == DeviceKind::HIP
             ? compileForHip(*module, request.getKey().target.chip, &lowered,
                             &code)
-            : compileForCuda(*module, request.getKey().target.chip);
+            : compileForCuda(*module, request.getKey().target.chip, &lowered);
     if (!payload)
       return withDiagnostics(payload.takeError());
     compileMs = std::chrono::duration<double, std::milli>(
@@ -236,7 +239,10 @@ Runtime::getLauncher(DeviceKind device, const CompileRequest &request,
             " in " + llvm::formatv("{0:F1}", compileMs).str() + " ms");
     dump(request.getKernelName(), digest, "rocdsl.mlir", source);
     dump(request.getKernelName(), digest, "lowered.mlir", lowered);
-    dump(request.getKernelName(), digest, device == DeviceKind::HIP ? "s" : "o",
+    dump(request.getKernelName(), digest,
+         device == DeviceKind::HIP    ? "s"
+         : device == DeviceKind::CUDA ? "ptx"
+                                      : "o",
          device == DeviceKind::HIP ? llvm::StringRef(code)
                                    : llvm::StringRef(*payload));
     return payload;

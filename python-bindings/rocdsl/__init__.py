@@ -10,9 +10,10 @@ launcher cache afterwards (in memory, and on disk under ROCDSL_CACHE_DIR).
 """
 import numpy as np
 
-from ._rocdsl import list_kernels, plan, run
+from .runtime import builtin, device_available, list_kernels, plan, run
 
-__all__ = ["list_kernels", "plan", "run", "rms_norm"]
+__all__ = ["builtin", "device_available", "list_kernels", "plan", "run",
+           "rms_norm"]
 
 _DTYPES = {np.dtype(np.float32): "f32", np.dtype(np.float16): "f16"}
 

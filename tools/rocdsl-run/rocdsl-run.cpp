@@ -1,7 +1,7 @@
 //===- rocdsl-run.cpp - run a built-in kernel and check it ----------------===//
 //
 //   rocdsl-run --kernel rmsnorm_fwd -D M=4096 -D N=4096 -D dtype=bf16 \
-//       --device host --check
+//       --device host --check     (or --device cuda: data copied to the GPU)
 //
 // Fresh random inputs (normal, seed printed; --seed repeats a run), outputs
 // poisoned with NaN before the launch, every output compared with the
@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "rocdsl/Runtime/BuiltinKernel.h"
+#include "rocdsl/Runtime/CudaDriver.h"
 #include "rocdsl/Runtime/HostData.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -30,8 +31,10 @@ static cl::list<std::string>
                 cl::value_desc("NAME=VALUE"), cl::cat(category));
 static cl::opt<std::string> deviceName("device", cl::desc("host, hip or cuda"),
                                        cl::init("host"), cl::cat(category));
-static cl::opt<std::string> chip("chip", cl::desc("AMD chip for --device hip"),
-                                 cl::init("gfx942"), cl::cat(category));
+static cl::opt<std::string>
+    chip("chip",
+         cl::desc("Chip (default: gfx942 for --device hip, sm_90 for cuda)"),
+         cl::init(""), cl::cat(category));
 static cl::opt<bool> check("check",
                            cl::desc("Exit non-zero when outputs mismatch the "
                                     "float64 reference"),
@@ -41,6 +44,40 @@ static cl::opt<uint64_t> seed("seed", cl::desc("Random seed (default: fresh)"),
 static cl::opt<unsigned> repeat("repeat",
                                 cl::desc("Launches to time (median reported)"),
                                 cl::init(1), cl::cat(category));
+
+namespace {
+/// A copy of a host buffer in CUDA device memory.
+class DeviceBuffer {
+public:
+  static std::unique_ptr<DeviceBuffer> upload(const HostBuffer &host,
+                                             std::string &error) {
+    CudaDriver *driver = CudaDriver::get(error);
+    if (!driver)
+      return nullptr;
+    std::unique_ptr<DeviceBuffer> buffer(new DeviceBuffer(driver));
+    buffer->bytes = host.bytes();
+    if (!driver->allocate(&buffer->address, buffer->bytes, error) ||
+        !driver->copyToDevice(buffer->address, host.data(), buffer->bytes,
+                              error))
+      return nullptr;
+    return buffer;
+  }
+  ~DeviceBuffer() {
+    if (address)
+      driver->free(address);
+  }
+  void *pointer() const { return reinterpret_cast<void *>(address); }
+  bool download(HostBuffer &host, std::string &error) const {
+    return driver->copyToHost(host.data(), address, bytes, error);
+  }
+
+private:
+  explicit DeviceBuffer(CudaDriver *driver) : driver(driver) {}
+  CudaDriver *driver;
+  uint64_t address = 0;
+  size_t bytes = 0;
+};
+} // namespace
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "rocdsl-run: error: " << message << "\n";
@@ -58,8 +95,8 @@ int main(int argc, char **argv) {
   std::string why;
   if (!Runtime::isAvailable(*device, why))
     return fail("cannot run on " + deviceName + ": " + why);
-  if (*device != DeviceKind::Host)
-    return fail("rocdsl-run moves data for the host device only so far");
+  if (*device == DeviceKind::HIP)
+    return fail("rocdsl-run moves data for the host and cuda devices only");
 
   auto kernel = BuiltinKernel::create(kernelName, definitions, *device, chip);
   if (!kernel)
@@ -108,6 +145,23 @@ int main(int argc, char **argv) {
     scalars.push_back(value);
   }
 
+  // On cuda the same (random or poisoned) bytes are copied to device
+  // buffers, and the outputs copied back after the runs.
+  std::vector<std::unique_ptr<DeviceBuffer>> deviceBuffers;
+  if (*device == DeviceKind::CUDA) {
+    size_t tensor = 0;
+    for (ArgValue &arg : args) {
+      if (arg.kind != ArgKind::Tensor)
+        continue;
+      std::string error;
+      auto copy = DeviceBuffer::upload(*buffers[tensor++], error);
+      if (!copy)
+        return fail(error);
+      arg.tensor.data = copy->pointer();
+      deviceBuffers.push_back(std::move(copy));
+    }
+  }
+
   RunInfo first;
   if (llvm::Error err = (*kernel)->run(args, first))
     return fail(llvm::toString(std::move(err)));
@@ -119,6 +173,11 @@ int main(int argc, char **argv) {
     times.push_back(again.kernelMicroseconds);
   }
   std::sort(times.begin(), times.end());
+  for (size_t i = 0; i < deviceBuffers.size(); ++i) {
+    std::string error;
+    if (!deviceBuffers[i]->download(*buffers[i], error))
+      return fail(error);
+  }
 
   // Reference on the inputs as the kernel saw them (already rounded).
   std::vector<std::vector<double>> tensors;

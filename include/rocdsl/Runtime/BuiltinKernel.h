@@ -58,9 +58,12 @@ struct RunInfo {
 
 class BuiltinKernel {
 public:
+  /// `chip` empty picks the device's default (gfx942 for hip, sm_90 for
+  /// cuda). On cuda, kernels with a `wave` parameter get wave=32 unless the
+  /// definitions set it (to 32; NVIDIA warps have 32 lanes).
   static llvm::Expected<std::unique_ptr<BuiltinKernel>>
   create(llvm::StringRef name, llvm::ArrayRef<std::string> definitions,
-         DeviceKind device, llvm::StringRef chip = "gfx942");
+         DeviceKind device, llvm::StringRef chip = "");
 
   const LaunchPlan &getPlan() const { return plan; }
   const KernelParams &getParams() const { return params; }
@@ -73,9 +76,15 @@ public:
   /// Validates, gets the launcher (memory tier, disk tier or compile), and
   /// launches on the plan's grid.
   llvm::Error run(llvm::ArrayRef<ArgValue> args, RunInfo &info);
+  /// Like run, but queued on `stream` (a CUstream on cuda) without waiting;
+  /// `info.kernelMicroseconds` stays 0.
+  llvm::Error enqueue(llvm::ArrayRef<ArgValue> args, void *stream,
+                      RunInfo &info);
 
 private:
   BuiltinKernel() = default;
+  llvm::Error launch(llvm::ArrayRef<ArgValue> args, void *stream, bool wait,
+                     RunInfo &info);
   const KernelSpec *spec = nullptr;
   KernelParams params;
   LaunchPlan plan;

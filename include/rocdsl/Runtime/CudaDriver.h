@@ -27,6 +27,10 @@ public:
   /// `microseconds` receives the GPU-event time of the kernel.
   bool launch(void *function, const unsigned grid[3], const unsigned block[3],
               void **args, float *microseconds, std::string &error);
+  /// Enqueues on `stream` (a CUstream; null is the legacy default stream)
+  /// and returns without waiting: how kernels join a framework's stream.
+  bool enqueue(void *function, const unsigned grid[3], const unsigned block[3],
+               void **args, void *stream, std::string &error);
 
   bool allocate(uint64_t *devicePtr, size_t bytes, std::string &error);
   bool free(uint64_t devicePtr);

@@ -7,8 +7,8 @@
 // Environment:
 //   ROCDSL_CACHE_DIR, ROCDSL_CACHE_DISABLE  disk tier (DiskCache.h)
 //   ROCDSL_DUMP_DIR   on every compile, write <kernel>-<digest>.{rocdsl.mlir,
-//                     lowered.mlir,s|o} there: the kernel IR, the IR after the
-//                     pipeline, and the AMDGCN assembly or host object
+//                     lowered.mlir,s|ptx|o} there: the kernel IR, the IR after the
+//                     pipeline, and the AMDGCN assembly, PTX or host object
 //   ROCDSL_LOG        info: one line per compile with its time; debug: also
 //                     every cache lookup (Log.h)
 //
@@ -46,6 +46,13 @@ public:
   /// `args[i]` points to the value of the i-th kernel argument: for a
   /// pointer argument, to the (device) pointer.
   virtual llvm::Error launch(llvm::ArrayRef<void *> args, LaunchGrid grid) = 0;
+  /// Queues the launch on `stream` (a CUstream for cuda) and returns without
+  /// waiting or timing. Devices without streams run it synchronously.
+  virtual llvm::Error enqueue(llvm::ArrayRef<void *> args, LaunchGrid grid,
+                              void *stream) {
+    (void)stream;
+    return launch(args, grid);
+  }
   /// Device time of the last launch in microseconds, where the device can
   /// measure it (host: wall time of the launch).
   virtual double lastLaunchMicroseconds() const = 0;
@@ -97,6 +104,8 @@ public:
               double &compileMs);
 
   RuntimeStats getStats() const;
+  /// ROCDSL's version string.
+  static const char *getVersion();
 
   /// The compiler's own fingerprint (version, build id, pipeline, ISA-check
   /// version) for `device`.

@@ -1,0 +1,135 @@
+//===- API.h - librocdsl's interface for bindings ---------------*- C++ -*-===//
+//
+// What language bindings (the Python extension) use: kernels by name or by
+// rocdsl IR text, their argument signatures, and launches through the
+// runtime's launcher cache. Depends only on the C++ standard library, so a
+// binding compiles on a machine that has no LLVM or MLIR headers and links
+// librocdsl.so (which carries LLVM/MLIR inside when built with
+// ROCDSL_STATIC_LLVM). Errors are returned, never thrown.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROCDSL_API_H
+#define ROCDSL_API_H
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir::rocdsl::api {
+
+/// Element types, numbered like the DSL's (dsl::DType).
+enum class DType : int { F32, F16, BF16, I32, I1 };
+enum class ArgKind : int { Tensor, Int32, Float32 };
+
+/// "f32", "f16", "bf16", "i32"; false for anything else.
+bool parseDType(const std::string &name, DType &dtype);
+const char *dtypeName(DType dtype);
+
+constexpr int kMaxRank = 8;
+
+/// One launch argument. Tensors: `data` is a host pointer (host device) or a
+/// device pointer (cuda, hip); shape/strides (in elements) are checked for
+/// built-in kernels; `rank` -1 passes a bare pointer (source kernels).
+struct Arg {
+  ArgKind kind = ArgKind::Tensor;
+  DType dtype = DType::F32;
+  void *data = nullptr;
+  int rank = -1;
+  int64_t shape[kMaxRank] = {};
+  int64_t strides[kMaxRank] = {};
+  int32_t i32 = 0;
+  float f32 = 0;
+};
+
+/// What a kernel expects in one argument position.
+struct ArgInfo {
+  std::string name;
+  ArgKind kind = ArgKind::Tensor;
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape; // built-in kernels only
+  bool isOutput = false;
+  bool hasExpectedInt = false; // a scalar the launch was planned for
+  int64_t expectedInt = 0;
+};
+
+struct LaunchInfo {
+  const char *tier = "miss"; // cache tier: miss, memory or disk
+  double compileMilliseconds = 0;
+  double kernelMicroseconds = 0; // synchronous launches only
+  uintptr_t launcher = 0;        // identity of the compiled launcher
+};
+
+class Kernel {
+public:
+  /// A built-in kernel specialized by NAME=VALUE definitions.
+  static std::unique_ptr<Kernel>
+  builtin(const std::string &name, const std::vector<std::string> &definitions,
+          const std::string &device, const std::string &chip,
+          std::string &error);
+  /// The rocdsl.func named `kernel` in rocdsl IR text.
+  static std::unique_ptr<Kernel> fromSource(const std::string &source,
+                                            const std::string &kernel,
+                                            const std::string &device,
+                                            const std::string &chip,
+                                            std::string &error);
+  ~Kernel();
+
+  const std::string &name() const;
+  const std::vector<ArgInfo> &args() const;
+  /// The planned grid of a built-in kernel; {0, 0, 0} for source kernels,
+  /// which are launched on a grid the caller gives.
+  std::array<uint32_t, 3> grid() const;
+  /// The specialization's parameter values (built-in kernels).
+  std::vector<std::pair<std::string, std::string>> params() const;
+
+  /// Launches with `args` on `grid` (null: the planned grid). With `wait`
+  /// the launch finishes and is timed before this returns; otherwise it is
+  /// queued on `stream` (a CUstream on cuda, null: the default stream).
+  bool launch(const Arg *args, size_t count, const uint32_t *grid,
+              void *stream, bool wait, LaunchInfo &info, std::string &error);
+
+private:
+  Kernel();
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+struct ParamInfo {
+  std::string name, defaultValue, help;
+};
+struct KernelInfo {
+  std::string name, summary;
+  std::vector<ParamInfo> params;
+};
+std::vector<KernelInfo> listKernels();
+
+/// Whether `device` (host, hip, cuda) can run kernels; `why` says what is
+/// missing.
+bool deviceAvailable(const std::string &device, std::string &why);
+/// Lanes per wave for layouts on `device`; 0 for an unknown device.
+unsigned waveSize(const std::string &device);
+/// The default #rocdsl.blocked layout for a tile, as attribute text.
+std::string defaultLayout(const std::vector<int64_t> &shape,
+                          unsigned elementBits, unsigned numWarps,
+                          unsigned waveSize);
+/// The RMSNorm test matrix (kernels/norm/RMSNormConfigs.h), so tests in
+/// other languages cover exactly the cases the C++ tests do.
+struct NormCase {
+  int64_t n = 0;
+  std::string dtype, weightDType; // weightDType: "same" or a dtype
+};
+std::vector<NormCase> rmsnormCases();
+std::vector<int64_t> rmsnormRowCounts();
+
+/// Launcher-cache counters of this process.
+struct CacheStats {
+  uint64_t memoryHits = 0, diskHits = 0, compiles = 0;
+};
+CacheStats cacheStats();
+const char *version();
+
+} // namespace mlir::rocdsl::api
+
+#endif

@@ -1,0 +1,256 @@
+//===- API.cpp - librocdsl's interface for bindings -----------------------===//
+#include "rocdsl/API.h"
+
+#include "rocdsl/Dialect/RocDSL/IR/RocDSL.h"
+#include "rocdsl/Runtime/BuiltinKernel.h"
+#include "rocdsl/Runtime/SourceKernel.h"
+
+#include "norm/RMSNormConfigs.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <mutex>
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+namespace api = mlir::rocdsl::api;
+
+static_assert(int(api::DType::F32) == int(dsl::DType::F32) &&
+                  int(api::DType::F16) == int(dsl::DType::F16) &&
+                  int(api::DType::BF16) == int(dsl::DType::BF16) &&
+                  int(api::DType::I32) == int(dsl::DType::I32) &&
+                  int(api::DType::I1) == int(dsl::DType::I1),
+              "api::DType mirrors dsl::DType");
+static_assert(int(api::ArgKind::Tensor) == int(ArgKind::Tensor) &&
+                  int(api::ArgKind::Int32) == int(ArgKind::Int32) &&
+                  int(api::ArgKind::Float32) == int(ArgKind::Float32),
+              "api::ArgKind mirrors ArgKind");
+
+bool api::parseDType(const std::string &name, DType &dtype) {
+  std::optional<dsl::DType> d = dsl::parseDType(name);
+  if (!d)
+    return false;
+  dtype = DType(int(*d));
+  return true;
+}
+
+const char *api::dtypeName(DType dtype) {
+  // StringRefs from dsl::toString point to literals.
+  return dsl::toString(dsl::DType(int(dtype))).data();
+}
+
+struct api::Kernel::Impl {
+  std::unique_ptr<BuiltinKernel> builtin;
+  std::unique_ptr<SourceKernel> source;
+  std::string name;
+  std::vector<ArgInfo> args;
+  SmallVector<ArgValue, 8> values; // reused by launch()
+};
+
+api::Kernel::Kernel() : impl(std::make_unique<Impl>()) {}
+api::Kernel::~Kernel() = default;
+
+static std::optional<DeviceKind> deviceOf(const std::string &name,
+                                          std::string &error) {
+  std::optional<DeviceKind> device = parseDeviceKind(name);
+  if (!device)
+    error = "unknown device '" + name + "' (host, hip or cuda)";
+  return device;
+}
+
+std::unique_ptr<api::Kernel>
+api::Kernel::builtin(const std::string &name,
+                     const std::vector<std::string> &definitions,
+                     const std::string &device, const std::string &chip,
+                     std::string &error) {
+  std::optional<DeviceKind> kind = deviceOf(device, error);
+  if (!kind)
+    return nullptr;
+  auto created = BuiltinKernel::create(name, definitions, *kind, chip);
+  if (!created) {
+    error = llvm::toString(created.takeError());
+    return nullptr;
+  }
+  std::unique_ptr<Kernel> k(new Kernel());
+  k->impl->builtin = std::move(*created);
+  const LaunchPlan &plan = k->impl->builtin->getPlan();
+  k->impl->name = plan.kernelName;
+  for (const ArgSignature &sig : plan.args) {
+    ArgInfo info;
+    info.name = sig.name;
+    info.kind = ArgKind(int(sig.kind));
+    info.dtype = DType(int(sig.dtype));
+    info.shape = sig.shape;
+    info.isOutput = sig.isOutput;
+    info.hasExpectedInt = sig.expectedInt.has_value();
+    info.expectedInt = sig.expectedInt.value_or(0);
+    k->impl->args.push_back(std::move(info));
+  }
+  return k;
+}
+
+std::unique_ptr<api::Kernel>
+api::Kernel::fromSource(const std::string &source, const std::string &kernel,
+                        const std::string &device, const std::string &chip,
+                        std::string &error) {
+  std::optional<DeviceKind> kind = deviceOf(device, error);
+  if (!kind)
+    return nullptr;
+  auto created = SourceKernel::create(source, kernel, *kind, chip);
+  if (!created) {
+    error = llvm::toString(created.takeError());
+    return nullptr;
+  }
+  std::unique_ptr<Kernel> k(new Kernel());
+  k->impl->source = std::move(*created);
+  k->impl->name = kernel;
+  for (auto [i, sig] : llvm::enumerate(k->impl->source->getArgs())) {
+    ArgInfo info;
+    info.name = "arg" + std::to_string(i);
+    info.kind = ArgKind(int(sig.kind));
+    info.dtype = DType(int(sig.dtype));
+    k->impl->args.push_back(std::move(info));
+  }
+  return k;
+}
+
+const std::string &api::Kernel::name() const { return impl->name; }
+const std::vector<api::ArgInfo> &api::Kernel::args() const {
+  return impl->args;
+}
+
+std::array<uint32_t, 3> api::Kernel::grid() const {
+  if (!impl->builtin)
+    return {0, 0, 0};
+  const LaunchPlan &plan = impl->builtin->getPlan();
+  return {plan.grid[0], plan.grid[1], plan.grid[2]};
+}
+
+std::vector<std::pair<std::string, std::string>> api::Kernel::params() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (!impl->builtin)
+    return out;
+  for (const KernelParamSpec &p : impl->builtin->getSpec().params)
+    out.emplace_back(p.name, impl->builtin->getParams().get(p.name).str());
+  return out;
+}
+
+bool api::Kernel::launch(const Arg *args, size_t count, const uint32_t *grid,
+                         void *stream, bool wait, LaunchInfo &info,
+                         std::string &error) {
+  SmallVector<ArgValue, 8> &values = impl->values;
+  values.resize(count);
+  for (size_t i = 0; i < count; ++i) {
+    const Arg &a = args[i];
+    ArgValue &v = values[i];
+    v.kind = rocdsl::ArgKind(int(a.kind));
+    v.i32 = a.i32;
+    v.f32 = a.f32;
+    v.tensor.data = a.data;
+    v.tensor.dtype = dsl::DType(int(a.dtype));
+    int rank = a.rank < 0 ? 0 : std::min(a.rank, kMaxRank);
+    v.tensor.shape.assign(a.shape, a.shape + rank);
+    v.tensor.strides.assign(a.strides, a.strides + rank);
+    if (impl->builtin && a.kind == ArgKind::Tensor && a.rank < 0) {
+      error = "argument '" + impl->args[std::min(i, impl->args.size() - 1)]
+                                 .name +
+              "': built-in kernels need the array's shape";
+      return false;
+    }
+  }
+  RunInfo run;
+  llvm::Error err = llvm::Error::success();
+  if (impl->builtin) {
+    if (grid) {
+      const LaunchPlan &plan = impl->builtin->getPlan();
+      if (grid[0] != plan.grid[0] || grid[1] != plan.grid[1] ||
+          grid[2] != plan.grid[2]) {
+        error = "built-in kernels run on their planned grid";
+        return false;
+      }
+    }
+    err = wait ? impl->builtin->run(values, run)
+               : impl->builtin->enqueue(values, stream, run);
+  } else {
+    if (!grid) {
+      error = "source kernels need a grid";
+      return false;
+    }
+    err = impl->source->run(values, LaunchGrid{grid[0], grid[1], grid[2]},
+                            stream, wait, run);
+  }
+  if (err) {
+    error = llvm::toString(std::move(err));
+    return false;
+  }
+  info.tier = getCacheTierName(run.tier).data();
+  info.compileMilliseconds = run.compileMilliseconds;
+  info.kernelMicroseconds = run.kernelMicroseconds;
+  info.launcher = reinterpret_cast<uintptr_t>(run.launcher);
+  return true;
+}
+
+std::vector<api::KernelInfo> api::listKernels() {
+  std::vector<KernelInfo> out;
+  for (const KernelSpec &spec : getBuiltinKernels()) {
+    KernelInfo k;
+    k.name = spec.name;
+    k.summary = spec.summary;
+    for (const KernelParamSpec &p : spec.params)
+      k.params.push_back({p.name, p.defaultValue, p.help});
+    out.push_back(std::move(k));
+  }
+  return out;
+}
+
+bool api::deviceAvailable(const std::string &device, std::string &why) {
+  std::optional<DeviceKind> kind = deviceOf(device, why);
+  return kind && Runtime::isAvailable(*kind, why);
+}
+
+unsigned api::waveSize(const std::string &device) {
+  std::string error;
+  std::optional<DeviceKind> kind = deviceOf(device, error);
+  if (!kind)
+    return 0;
+  // The host lowering keeps whole tiles in one thread, so any layout works
+  // there; it uses the AMD wave so host and AMDGPU trace the same IR.
+  return *kind == DeviceKind::CUDA ? 32 : 64;
+}
+
+std::string api::defaultLayout(const std::vector<int64_t> &shape,
+                               unsigned elementBits, unsigned numWarps,
+                               unsigned waveSize) {
+  // Attributes are uniqued in a context; one small context serves all
+  // layout queries.
+  static std::mutex mutex;
+  static MLIRContext *ctx = [] {
+    auto *c = new MLIRContext(MLIRContext::Threading::DISABLED);
+    c->loadDialect<RocDSLDialect>();
+    return c;
+  }();
+  std::lock_guard<std::mutex> lock(mutex);
+  if (shape.empty())
+    return "";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << BlockedAttr::getDefault(ctx, shape, numWarps, waveSize, elementBits);
+  return text;
+}
+
+std::vector<api::NormCase> api::rmsnormCases() {
+  std::vector<NormCase> out;
+  for (const RMSNormCase &c : getRMSNormForwardCases())
+    out.push_back({c.n, c.dtype, c.weightDType});
+  return out;
+}
+
+std::vector<int64_t> api::rmsnormRowCounts() { return getRMSNormRowCounts(); }
+
+api::CacheStats api::cacheStats() {
+  RuntimeStats s = Runtime::get().getStats();
+  return {s.memoryHits, s.diskHits, s.compiles};
+}
+
+const char *api::version() { return Runtime::getVersion(); }

@@ -1,0 +1,154 @@
+"""rocdsl.torch's RMSNorm ops on a CUDA GPU: the whole config matrix against
+float64, forward and autograd against torch eager, torch.compile, a short
+training loop, and the argument errors. Skipped where there is no GPU."""
+import pytest
+
+from gpu_support import (TORCH_DTYPES, assert_close, fresh_generator,
+                         poison_allocator, randn, require_cuda,
+                         rms_norm_grad_reference, rms_norm_reference, torch)
+from rocdsl import _rocdsl
+
+require_cuda()
+import rocdsl.torch as rt  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+EPS = 1e-5
+CASES = [(m, n, dtype, wdtype) for n, dtype, wdtype in _rocdsl.rmsnorm_cases()
+         for m in _rocdsl.rmsnorm_row_counts()]
+
+
+def case_id(c):
+    m, n, dtype, wdtype = c
+    return f"{m}x{n}_{dtype}" + ("" if wdtype == "same" else f"_w{wdtype}")
+
+
+def make(m, n, dtype, wdtype, gen):
+    xt = TORCH_DTYPES[dtype]
+    wt = xt if wdtype == "same" else TORCH_DTYPES[wdtype]
+    return randn((m, n), xt, gen), randn((n,), wt, gen)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_forward_matches_float64(case):
+    m, n, dtype, wdtype = case
+    gen = fresh_generator()
+    x, w = make(m, n, dtype, wdtype, gen)
+    poison_allocator(x.numel() * x.element_size())
+    y = rt.rms_norm(x, w, EPS)
+    ref, _ = rms_norm_reference(x, w, EPS)
+    assert_close("y", y, ref, x.dtype)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_autograd_matches_float64(case):
+    m, n, dtype, wdtype = case
+    if n > 8192:
+        pytest.skip("the backward covers N <= 8192")
+    gen = fresh_generator()
+    x, w = make(m, n, dtype, wdtype, gen)
+    dy = randn((m, n), x.dtype, gen)
+    x.requires_grad_(True)
+    w.requires_grad_(True)
+    y = rt.rms_norm(x, w, EPS)
+    poison_allocator(x.numel() * x.element_size())
+    dx, dw = torch.autograd.grad(y, (x, w), dy)
+    ref_dx, ref_dw, magnitude = rms_norm_grad_reference(dy, x.detach(),
+                                                        w.detach(), EPS)
+    assert_close("dx", dx, ref_dx, x.dtype)
+    # dw is an fp32 sum of M products rounded to w's dtype.
+    assert_close("dw", dw, ref_dw, w.dtype, scale=magnitude / max(1, m) + 1)
+
+
+@pytest.mark.parametrize("shape,dtype", [((4, 33, 4096), torch.bfloat16),
+                                         ((128, 2048), torch.float16),
+                                         ((7, 3000), torch.float32)])
+def test_matches_torch_eager(shape, dtype):
+    gen = fresh_generator()
+    n = shape[-1]
+    x = randn(shape, dtype, gen).requires_grad_(True)
+    w = randn((n,), dtype, gen).requires_grad_(True)
+    dy = randn(shape, dtype, gen)
+    ours = rt.rms_norm(x, w, EPS)
+    eager = F.rms_norm(x, (n,), w, EPS)
+    rtol, atol = {torch.float32: (1e-4, 1e-4), torch.float16: (4e-3, 4e-3),
+                  torch.bfloat16: (3e-2, 3e-2)}[dtype]
+    torch.testing.assert_close(ours, eager, rtol=rtol, atol=atol)
+    g_ours = torch.autograd.grad(ours, (x, w), dy)
+    g_eager = torch.autograd.grad(eager, (x, w), dy)
+    torch.testing.assert_close(g_ours[0], g_eager[0], rtol=rtol, atol=atol)
+    # dw sums over every row: compare relative to its size.
+    scale = float(g_eager[1].abs().max())
+    torch.testing.assert_close(g_ours[1] / scale, g_eager[1] / scale,
+                               rtol=rtol, atol=atol)
+
+
+def test_second_call_reuses_the_launcher():
+    gen = fresh_generator()
+    x, w = make(16, 1024, "bf16", "same", gen)
+    rt.rms_norm(x, w, EPS)
+    k = rt.runtime.builtin("rmsnorm_fwd", rt._defs(16, 1024, x, w), "cuda")
+    first = k.launcher_id
+    rt.rms_norm(x, w, EPS)
+    assert k.last_tier == "memory"
+    assert k.launcher_id == first
+
+
+def test_inside_torch_compile():
+    gen = fresh_generator()
+    x, w = make(64, 2048, "bf16", "same", gen)
+
+    def block(x, w):
+        return rt.rms_norm(x * 2.0, w, EPS) + 1.0
+
+    compiled = torch.compile(block, fullgraph=True)
+    torch.testing.assert_close(compiled(x, w), block(x, w), rtol=1.6e-2,
+                               atol=1e-2)
+
+
+def test_training_loop_matches_eager():
+    """A few SGD steps of a tiny MLP with RMSNorm: the same losses as eager."""
+    gen = fresh_generator()
+    dim, hidden = 256, 512
+
+    def model(params, x, norm):
+        w1, g, w2 = params
+        h = torch.relu(x @ w1)
+        return norm(h, g) @ w2
+
+    init = [randn((dim, hidden), torch.float32, gen) * 0.05,
+            1.0 + 0.1 * randn((hidden,), torch.float32, gen),
+            randn((hidden, dim), torch.float32, gen) * 0.05]
+    data = [(randn((32, dim), torch.float32, gen),
+             randn((32, dim), torch.float32, gen)) for _ in range(5)]
+    losses = {}
+    for name, norm in [("rocdsl", lambda h, g: rt.rms_norm(h, g, EPS)),
+                       ("eager", lambda h, g: F.rms_norm(h, (hidden,), g,
+                                                         EPS))]:
+        params = [p.clone().requires_grad_(True) for p in init]
+        history = []
+        for x, target in data:
+            loss = ((model(params, x, norm) - target) ** 2).mean()
+            grads = torch.autograd.grad(loss, params)
+            with torch.no_grad():
+                for p, g in zip(params, grads):
+                    p -= 0.1 * g
+            history.append(float(loss.detach()))
+        losses[name] = history
+    print("losses", losses)
+    assert all(torch.isfinite(torch.tensor(losses["rocdsl"])))
+    torch.testing.assert_close(torch.tensor(losses["rocdsl"]),
+                               torch.tensor(losses["eager"]),
+                               rtol=1e-4, atol=1e-6)
+
+
+def test_bad_inputs_raise():
+    gen = fresh_generator()
+    x, w = make(4, 256, "f32", "same", gen)
+    with pytest.raises(ValueError, match="x: expected a CUDA tensor"):
+        rt.rms_norm(x.cpu(), w, EPS)
+    with pytest.raises(ValueError, match="must be contiguous"):
+        rt.rms_norm(x.t(), w, EPS)
+    with pytest.raises(ValueError, match=r"weight: expected shape \(256,\)"):
+        rt.rms_norm(x, w[:128], EPS)
+    with pytest.raises(ValueError, match="unsupported dtype"):
+        rt.rms_norm(x.to(torch.float64), w, EPS)

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# On an NVIDIA GPU machine without LLVM (g++, CUDA driver, Python with
+# pybind11, torch and triton): unpacks device-out/rocdsl-bundle.tar.xz (made
+# by scripts/build-device-bundle.sh), builds the Python extension against
+# its librocdsl.so (one C++ file, seconds), and then, in one go:
+#   1. rocdsl-run --device cuda --check on forward and backward kernels;
+#   2. the whole pytest suite, GPU tests included (config matrix against
+#      float64, autograd and torch.compile against torch eager, a training
+#      loop, Python DSL kernels on torch tensors);
+#   3. the benchmark beside PyTorch eager and Triton (ROCDSL_COMPARE_TORCH).
+# Logs and tables go to $OUT (default: a temporary directory). STEPS picks
+# steps by number (default "123"; e.g. STEPS=12 skips the benchmark);
+# PYTEST_TARGETS narrows step 2 (default: python-bindings/tests).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-$(mktemp -d)}
+root=$(mktemp -d)
+status=0
+steps=${STEPS:-123}
+step() { echo; echo "== $*"; }
+
+step "unpacking the bundle"
+python3 -c "import lzma, sys, tarfile; tarfile.open(fileobj=lzma.open(sys.argv[1])).extractall(sys.argv[2])" \
+  device-out/rocdsl-bundle.tar.xz "$root" || exit 1
+ldd "$root/bin/rocdsl-run" "$root/lib/librocdsl.so"
+
+step "building the Python extension against librocdsl.so"
+mkdir -p "$root/python/rocdsl"
+cp -r python-bindings/rocdsl/. "$root/python/rocdsl/"
+ext=$(python3 -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
+g++ -std=c++17 -O2 -shared -fPIC $(python3 -m pybind11 --includes) \
+  -I "$root/include" python-bindings/RocDSLModule.cpp \
+  -L "$root/lib" -lrocdsl -Wl,-rpath,"$root/lib" \
+  -o "$root/python/rocdsl/_rocdsl$ext" || exit 1
+export PYTHONPATH="$root/python" ROCDSL_CACHE_DIR="$root/cache"
+
+if [[ $steps == *1* ]]; then
+step "rocdsl-run on the GPU"
+for args in "rmsnorm_fwd -D M=4096 -D N=4096 -D dtype=bf16" \
+            "rmsnorm_fwd -D M=64 -D N=10001 -D dtype=f32" \
+            "rmsnorm_bwd -D M=512 -D N=3000 -D dtype=f32" \
+            "rmsnorm_bwd_dw -D M=1024 -D N=8192 -D dtype=bf16"; do
+  "$root/bin/rocdsl-run" --kernel $args --device cuda --check --repeat 20 \
+    || status=1
+done
+# The second process finds the kernel in the disk cache.
+"$root/bin/rocdsl-run" --kernel rmsnorm_fwd -D M=4096 -D N=4096 -D dtype=bf16 \
+  --device cuda --check | grep cache || status=1
+fi
+
+if [[ $steps == *2* ]]; then
+step "pytest (GPU tests included)"
+python3 -m pytest -q -p no:cacheprovider -rs python-bindings/tests \
+  2>&1 | tee "$out/pytest.txt"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+fi
+
+if [[ $steps == *3* ]]; then
+step "benchmark beside PyTorch and Triton"
+ROCDSL_COMPARE_TORCH=1 ROCDSL_BENCH_OUT="$out/benchmark.md" \
+  python3 -m pytest -q -s -p no:cacheprovider \
+  python-bindings/tests/test_rmsnorm_torch_benchmark.py 2>&1 | tee "$out/benchmark.txt"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+fi
+exit $status
