@@ -15,6 +15,13 @@ from .runtime import builtin, device_available, list_kernels, plan, run
 __all__ = ["builtin", "device_available", "list_kernels", "plan", "run",
            "rms_norm"]
 
+# Kernels written in Python (docs/python.md, "Writing kernels in Python").
+from . import language
+from .errors import CompilationError
+from .jit import kernel
+
+__all__ += ["CompilationError", "kernel", "language"]
+
 _DTYPES = {np.dtype(np.float32): "f32", np.dtype(np.float16): "f16"}
 
 

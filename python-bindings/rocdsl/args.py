@@ -1,0 +1,141 @@
+"""Launch arguments: NumPy arrays, torch tensors and numbers, converted to
+what SourceKernel.launch takes (addresses, ints, floats).
+
+One converter per kernel parameter is made when the kernel is decorated,
+so a launch only dispatches on each argument's type. A converter appends
+what the launch passes to `values` and returns a tag: for pointers the
+element type ("f32"), with "@cuda" or "@hip" appended for device memory,
+None for scalars. Launches find their specialization by the tags, so
+dtype and device checks against the kernel's annotations happen once per
+new combination, not per launch.
+Nothing is ever copied: a non-contiguous array is an error naming the
+argument. Pointers travel as addresses (arr.ctypes.data, t.data_ptr()),
+except contiguous writable NumPy arrays of a dtype NumPy has: those are
+passed as they are, since the extension reads an array's address faster
+than arr.ctypes.data does (read-only arrays would be refused there).
+"""
+import sys
+
+import numpy as np
+
+_NUMPY_DTYPES = {np.dtype(np.float32): "f32", np.dtype(np.float16): "f16",
+                 np.dtype(np.int32): "i32"}
+_ITEM_SIZES = {"f32": 4, "f16": 2, "bf16": 2, "i32": 4}
+_I32_MIN, _I32_MAX = -2**31, 2**31 - 1
+
+
+def _error(name, message):
+    return ValueError(f"argument '{name}': {message}")
+
+
+def _numpy(name, a, tag):
+    if tag is None:
+        raise _error(name, f"unsupported array dtype {a.dtype} (float32, "
+                           f"float16, int32, or (uint16 array, 'bf16'))")
+    if not a.flags.c_contiguous:
+        raise _error(name, f"expected a C-contiguous array, got strides "
+                           f"{a.strides} for shape {a.shape}; pass "
+                           f"np.ascontiguousarray(...) (arrays are never "
+                           f"copied implicitly)")
+    return a.ctypes.data, tag
+
+
+def _named_array(name, pair):
+    """(array, "bf16"): element types NumPy lacks travel as same-size
+    integer arrays, named explicitly."""
+    a, dtype = pair
+    if not isinstance(a, np.ndarray) or dtype not in _ITEM_SIZES:
+        raise _error(name, "a (array, dtype) pair needs a NumPy array and "
+                           f"one of {', '.join(_ITEM_SIZES)}")
+    if a.itemsize != _ITEM_SIZES[dtype]:
+        raise _error(name, f"array item size {a.itemsize} does not match "
+                           f"dtype {dtype}")
+    return _numpy(name, a, dtype)
+
+
+_torch_dtypes = None
+
+
+def _torch(name, t):
+    global _torch_dtypes
+    torch = sys.modules["torch"]
+    if _torch_dtypes is None:
+        _torch_dtypes = {torch.float32: "f32", torch.float16: "f16",
+                         torch.bfloat16: "bf16", torch.int32: "i32"}
+    tag = _torch_dtypes.get(t.dtype)
+    if tag is None:
+        raise _error(name, f"unsupported tensor dtype {t.dtype} (float32, "
+                           f"float16, bfloat16, int32)")
+    if not t.is_contiguous():
+        raise _error(name, f"expected a contiguous tensor, got strides "
+                           f"{tuple(t.stride())} for shape {tuple(t.shape)}; "
+                           f"pass t.contiguous() (tensors are never copied "
+                           f"implicitly)")
+    if t.is_cuda:
+        tag += "@hip" if getattr(torch.version, "hip", None) else "@cuda"
+    elif t.device.type != "cpu":
+        raise _error(name, f"tensors on {t.device} are not supported")
+    return t.data_ptr(), tag
+
+
+def _is_torch_tensor(a):
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(a, torch.Tensor)
+
+
+def _other(name, a):
+    if isinstance(a, tuple) and len(a) == 2:
+        return _named_array(name, a)
+    if _is_torch_tensor(a):
+        return _torch(name, a)
+    if isinstance(a, np.ndarray):
+        return _numpy(name, a, _NUMPY_DTYPES.get(a.dtype))
+    raise _error(name, f"expected a NumPy array, an (array, dtype) pair or "
+                       f"a torch tensor, got {type(a).__name__}")
+
+
+def pointer(name):
+    def convert(a, values):
+        if type(a) is np.ndarray:
+            tag = _NUMPY_DTYPES.get(a.dtype)
+            flags = a.flags
+            if tag is not None and flags.c_contiguous and flags.writeable:
+                values.append(a)  # the extension reads the address
+                return tag
+            address, tag = _numpy(name, a, tag)
+        else:
+            address, tag = _other(name, a)
+        values.append(address)
+        return tag
+    return convert
+
+
+def i32(name):
+    def convert(a, values):
+        if type(a) is not int or not _I32_MIN <= a <= _I32_MAX:
+            if isinstance(a, bool) or not isinstance(a, (int, np.integer)):
+                raise _error(name, f"expected an int (i32), got "
+                                   f"{type(a).__name__}")
+            a = int(a)
+            if not _I32_MIN <= a <= _I32_MAX:
+                raise _error(name, f"{a} does not fit in i32")
+        values.append(a)
+    return convert
+
+
+def f32(name):
+    def convert(a, values):
+        if type(a) is not float:
+            if isinstance(a, bool) or not isinstance(
+                    a, (int, float, np.integer, np.floating)):
+                raise _error(name, f"expected a float (f32), got "
+                                   f"{type(a).__name__}")
+            a = float(a)
+        values.append(a)
+    return convert
+
+
+def split_tag(tag):
+    """("f32", "host") from "f32", ("f32", "cuda") from "f32@cuda"."""
+    dtype, _, device = tag.partition("@")
+    return dtype, device or "host"

@@ -1,0 +1,382 @@
+"""@rocdsl.kernel: a Python function traced to rocdsl IR, specialized and
+launched.
+
+    @rocdsl.kernel(num_warps=4)
+    def scale(x: rl.ptr("f32"), y: rl.ptr("f32"), n: rl.i32, B: rl.constexpr):
+        ...
+    scale[(blocks,)](x, y, n, B=256)       # grid, then arguments
+    print(scale.ir(B=256))                 # the traced IR
+
+A specialization is one (device, pointer dtypes, constexpr values): it is
+traced once, and its SourceKernel (the runtime's handle on the compiled
+launcher) is kept, so later launches only convert arguments and call it.
+The device matters to tracing because layouts depend on the wave size.
+"""
+import functools
+import operator
+import re
+
+from . import _rocdsl, args as _args, ir
+from .errors import CompilationError, def_location, error_at_def
+from .language import tracing, types
+from .language.values import Pointer, Scalar
+
+_RESERVED = ("device", "stream")
+_MISSING = object()
+_SSA_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*\Z")
+# file.py:line:col: at the start of a line of a runtime diagnostic
+_PYTHON_LOCATION = re.compile(r"^(.+?\.py):(\d+):\d+: ", re.MULTILINE)
+
+
+class Param:
+    __slots__ = ("name", "kind", "dtype", "default")
+
+    def __init__(self, name, kind, dtype=None, default=_MISSING):
+        self.name = name
+        self.kind = kind  # "ptr", "scalar" or "constexpr"
+        self.dtype = dtype
+        self.default = default
+
+
+def _annotation(fn, p):
+    """p's annotation; text annotations (`from __future__ import
+    annotations`) are evaluated in the kernel's globals. rl.i32 and rl.f32
+    are str subclasses, so only plain str is text."""
+    ann = p.annotation
+    if type(ann) is str:
+        try:
+            ann = eval(ann, fn.__globals__)  # noqa: S307, the author's code
+        except Exception as e:
+            raise error_at_def(fn, f"cannot evaluate the annotation of "
+                                   f"`{p.name}`: {e}") from None
+    return ann
+
+
+def _parse_params(fn):
+    import inspect
+    signature = inspect.signature(fn)
+    params = []
+    for p in signature.parameters.values():
+        ann = _annotation(fn, p)
+        if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            raise error_at_def(fn, f"parameter `{p.name}`: *args, **kwargs "
+                                   f"and keyword-only parameters are not "
+                                   f"supported")
+        default = _MISSING if p.default is p.empty else p.default
+        if ann is types.constexpr:
+            if p.name in _RESERVED:
+                raise error_at_def(fn, f"a constexpr cannot be named "
+                                       f"`{p.name}` (a launch option)")
+            params.append(Param(p.name, "constexpr", default=default))
+        elif ann is types.ptr or isinstance(ann, types.ptr):
+            dtype = ann.dtype if isinstance(ann, types.ptr) else None
+            params.append(Param(p.name, "ptr", dtype))
+        elif isinstance(ann, str) and ann in types.SCALAR_PARAM_DTYPES:
+            params.append(Param(p.name, "scalar", types.DTYPES[ann]))
+        else:
+            raise error_at_def(
+                fn, f"parameter `{p.name}` needs an annotation: rl.ptr(dtype)"
+                    f" (or rl.ptr for any), rl.i32, rl.f32 or rl.constexpr; "
+                    f"got {'none' if ann is p.empty else repr(ann)}")
+    return params
+
+
+def _grid3(grid):
+    if isinstance(grid, int):
+        grid = (grid,)
+    if not isinstance(grid, (tuple, list)) or not 1 <= len(grid) <= 3:
+        raise ValueError(f"the grid is an int or 1 to 3 ints, got {grid!r}")
+    dims = []
+    for g in grid:
+        try:
+            g = operator.index(g)
+        except TypeError:
+            g = 0
+        if g < 1:
+            raise ValueError(f"grid dimensions are positive ints, got "
+                             f"{grid!r}")
+        dims.append(g)
+    return tuple(dims) + (1,) * (3 - len(dims))
+
+
+class Specialization:
+    """One traced kernel: its IR text and, once launched, its SourceKernel."""
+
+    def __init__(self, kernel, device, dtypes, constexprs):
+        self.kernel = kernel
+        self.device = device
+        self.dtypes = dtypes
+        self.constexprs = dict(zip(kernel._constexpr_names, constexprs))
+        self.ir = _trace(kernel, device, dtypes, constexprs)
+        self._source_kernel = None
+        self.ready = None  # the SourceKernel, once a host launch compiled
+
+    @property
+    def source_kernel(self):
+        """The runtime's _rocdsl.SourceKernel for this IR."""
+        if self._source_kernel is None:
+            try:
+                self._source_kernel = _rocdsl.SourceKernel(
+                    self.ir, self.kernel.symbol, self.device)
+            except ValueError as e:
+                raise self.kernel._located(e) from e
+        return self._source_kernel
+
+    @property
+    def launcher_id(self):
+        return self.source_kernel.launcher_id
+
+    @property
+    def last_tier(self):
+        return self.source_kernel.last_tier
+
+    def launch(self, values, grid, stream=None):
+        sk = self._source_kernel or self.source_kernel
+        if stream is None:
+            stream = _current_stream() if self.device != "host" else 0
+        if self.ready is not None:
+            sk.launch(values, grid, stream)
+            return
+        try:  # the first launch compiles; its errors name kernel lines
+            sk.launch(values, grid, stream)
+        except ValueError as e:
+            raise self.kernel._located(e) from e
+        # Host launches need no stream lookup: later ones call it directly.
+        self.ready = sk if self.device == "host" else False
+
+
+def _current_stream():
+    import sys
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return 0
+    return torch.cuda.current_stream().cuda_stream
+
+
+def _trace(kernel, device, dtypes, constexprs):
+    wave = _rocdsl.wave_size(device)
+    num_warps = kernel.num_warps
+
+    def default_layout(shape, bits):
+        return _rocdsl.default_layout(shape, bits, num_warps, wave)
+
+    b = ir.Builder(kernel.symbol, num_warps, default_layout,
+                   kernel.waves_per_eu)
+    dtype_iter, constexpr_iter = iter(dtypes), iter(constexprs)
+    call_args = []
+    for i, p in enumerate(kernel.params):
+        ssa = p.name if _SSA_NAME.match(p.name) else f"arg{i}"
+        if p.kind == "constexpr":
+            call_args.append(next(constexpr_iter))
+        elif p.kind == "ptr":
+            dtype = next(dtype_iter)
+            call_args.append(Pointer(b.argument(ssa, ir.PtrType(dtype)),
+                                     p.name))
+        else:
+            call_args.append(Scalar(b.argument(ssa, str(p.dtype)), p.name))
+    with tracing.tracing(b):
+        result = kernel.fn(*call_args)
+    if result is not None:
+        raise error_at_def(kernel.fn, "kernels return nothing; write results "
+                                      "through pointer arguments")
+    where = def_location(kernel.fn)
+    return b.render(where, where)
+
+
+class _Launch:
+    """kernel[grid]: calling it launches.
+
+    This is the per-launch path, kept short: arguments go through the
+    converters made at decoration, the specialization is found by their
+    tags and the constexprs, and a compiled host kernel is called
+    directly."""
+    __slots__ = ("kernel", "grid")
+
+    def __init__(self, kernel, grid):
+        self.kernel = kernel
+        self.grid = grid
+
+    def __call__(self, *args, **kwargs):
+        k = self.kernel
+        stream = device = None
+        if kwargs:
+            if "stream" in kwargs or "device" in kwargs:
+                stream = kwargs.pop("stream", None)
+                device = kwargs.pop("device", None)
+            constexprs = tuple(map(kwargs.pop, k._constexpr_names,
+                                   k._constexpr_defaults))
+            if kwargs or _MISSING in constexprs:
+                k._constexprs(dict(zip(k._constexpr_names, constexprs),
+                                   **kwargs))  # raises the error
+        else:
+            constexprs = k._constexpr_defaults
+            if _MISSING in constexprs:
+                k._constexprs({})  # raises the error
+        if len(args) != k._nargs:
+            raise k._arity_error(len(args))
+        values = []
+        tags = tuple([c(a, values) for c, a in zip(k._converters, args)])
+        spec = k._by_tags.get((tags, constexprs, device))
+        if spec is None:
+            spec = k._by_tags[(tags, constexprs, device)] = k._for_tags(
+                tags, constexprs, device)
+        grid = self.grid
+        if callable(grid):
+            grid = _grid3(grid(spec.constexprs))
+        ready = spec.ready
+        if ready and stream is None:
+            ready.launch(values, grid, 0)
+        else:
+            spec.launch(values, grid, stream)
+        return spec
+
+
+class KernelFunction:
+    """What @rocdsl.kernel returns."""
+
+    def __init__(self, fn, num_warps=4, waves_per_eu=None, name=None):
+        if num_warps not in (1, 2, 4, 8, 16):
+            raise error_at_def(fn, f"num_warps must be 1, 2, 4, 8 or 16, got "
+                                   f"{num_warps!r}")
+        self.fn = fn
+        self.num_warps = num_warps
+        self.waves_per_eu = waves_per_eu
+        self.name = name or fn.__name__
+        self.symbol = (self.name if _SSA_NAME.match(self.name)
+                       else '"' + self.name.replace('"', "") + '"')
+        self.params = _parse_params(fn)
+        self._runtime = [p for p in self.params if p.kind != "constexpr"]
+        self._pointers = [p for p in self.params if p.kind == "ptr"]
+        constexprs = [p for p in self.params if p.kind == "constexpr"]
+        self._constexpr_names = tuple(p.name for p in constexprs)
+        self._constexpr_defaults = tuple(p.default for p in constexprs)
+        self._converters = tuple(
+            _args.pointer(p.name) if p.kind == "ptr"
+            else _args.i32(p.name) if p.dtype == "i32" else _args.f32(p.name)
+            for p in self._runtime)
+        self._nargs = len(self._runtime)
+        self._specs = {}   # (device, dtypes, constexprs) -> Specialization
+        self._by_tags = {}  # (tags, constexprs, device option) -> same
+        self._grids = {}
+        functools.update_wrapper(self, fn)
+
+    def __repr__(self):
+        return f"<rocdsl.kernel {self.name}>"
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError(f"launch a kernel with a grid: {self.name}[grid](...)")
+
+    def __getitem__(self, grid):
+        if isinstance(grid, list):
+            grid = tuple(grid)
+        launch = self._grids.get(grid) if not callable(grid) else None
+        if launch is None:
+            launch = _Launch(self, grid if callable(grid) else _grid3(grid))
+            if not callable(grid) and len(self._grids) < 1024:
+                self._grids[grid] = launch
+        return launch
+
+    # Specializations ----------------------------------------------------
+
+    def _constexprs(self, kwargs):
+        """Constexpr values in parameter order, popped from kwargs; errors
+        name what is missing or unknown."""
+        values = tuple(map(kwargs.pop, self._constexpr_names,
+                           self._constexpr_defaults))
+        for name, v in zip(self._constexpr_names, values):
+            if v is _MISSING:
+                raise error_at_def(self.fn, f"constexpr `{name}` was not "
+                                            f"given (pass {name}=...)")
+        if kwargs:
+            raise error_at_def(
+                self.fn, f"unknown keyword argument(s) "
+                         f"{', '.join(sorted(kwargs))}; the constexprs are "
+                         f"{', '.join(self._constexpr_names) or 'none'}")
+        return values
+
+    def specialize(self, device="host", **kwargs):
+        """The Specialization for constexpr values (and the dtypes of
+        pointer parameters annotated without one) given by keyword."""
+        dtypes = []
+        for p in self._pointers:
+            d = kwargs.pop(p.name, p.dtype)
+            if d is None:
+                raise error_at_def(self.fn, f"pointer `{p.name}` has no "
+                                            f"dtype; pass {p.name}='f32' "
+                                            f"(or another dtype)")
+            if p.dtype is not None and str(d) != p.dtype:
+                raise error_at_def(self.fn, f"pointer `{p.name}` is declared "
+                                            f"{p.dtype}, got {d}")
+            dtypes.append(str(d))
+        return self._specialization(device, tuple(dtypes),
+                                    self._constexprs(kwargs))
+
+    def ir(self, device="host", **kwargs):
+        """The traced rocdsl IR text of a specialization (see specialize)."""
+        return self.specialize(device, **kwargs).ir
+
+    def _specialization(self, device, dtypes, constexprs):
+        key = (device, dtypes, constexprs)
+        try:
+            spec = self._specs.get(key)
+        except TypeError:
+            raise error_at_def(self.fn, f"constexpr values must be hashable "
+                                        f"(int, float, bool, str, tuple), got "
+                                        f"{constexprs!r}") from None
+        if spec is None:
+            spec = self._specs[key] = Specialization(self, device, dtypes,
+                                                     constexprs)
+        return spec
+
+    def _located(self, e):
+        """A runtime ValueError whose diagnostic names a Python line (a
+        verifier or lowering error at a traced op) as a CompilationError
+        at that line; other errors unchanged."""
+        message = str(e)
+        m = _PYTHON_LOCATION.search(message)
+        if m is None:
+            return e
+        return CompilationError(message, m.group(1), int(m.group(2)))
+
+    # Launch errors and first launches -----------------------------------
+
+    def _arity_error(self, count):
+        names = ", ".join(p.name for p in self._runtime)
+        extra = (f" and the constexpr keyword(s) "
+                 f"{', '.join(self._constexpr_names)}"
+                 if self._constexpr_names else "")
+        return error_at_def(self.fn, f"{self.name} takes {self._nargs} "
+                                     f"positional argument(s) ({names}){extra}"
+                                     f"; got {count}")
+
+    def _for_tags(self, tags, constexprs, device):
+        """The specialization a first-seen combination of argument dtypes,
+        memory kinds and constexprs launches."""
+        dtypes, memories = [], {}
+        for p, tag in zip(self._runtime, tags):
+            if p.kind != "ptr":
+                continue
+            dtype, memory = _args.split_tag(tag)
+            if p.dtype is not None and dtype != p.dtype:
+                raise ValueError(f"argument '{p.name}': expected dtype "
+                                 f"{p.dtype}, got {dtype}")
+            dtypes.append(dtype)
+            memories.setdefault(memory, p.name)
+        if device is None:
+            if len(memories) > 1:
+                raise ValueError("arguments live on different devices: "
+                                 + ", ".join(f"'{n}' on {m}"
+                                             for m, n in memories.items()))
+            device = next(iter(memories), "host")
+        for memory, name in memories.items():
+            if memory != device:
+                raise ValueError(f"argument '{name}': {memory} memory cannot "
+                                 f"be used by a launch on device {device!r}")
+        return self._specialization(device, tuple(dtypes), constexprs)
+
+
+def kernel(fn=None, *, num_warps=4, waves_per_eu=None, name=None):
+    """Makes a Python function a traced rocdsl kernel (see this module)."""
+    if fn is None:
+        return lambda f: KernelFunction(f, num_warps, waves_per_eu, name)
+    return KernelFunction(fn, num_warps, waves_per_eu, name)

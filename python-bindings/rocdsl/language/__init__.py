@@ -1,0 +1,24 @@
+"""The kernel language of @rocdsl.kernel (import rocdsl.language as rl).
+
+Kernel functions are traced: their Python runs once per specialization, and
+each rl op appends rocdsl IR. Values are tiles (statically shaped blocks
+spread over a program's lanes), uniform scalars and pointer arguments; see
+docs/python.md, "Writing kernels in Python", for every op.
+"""
+from .control import for_loop
+from .creation import barrier, full, iota, num_programs, program_id, zeros
+from .dot import dot
+from .functions import (abs, broadcast_to, exp, exp2, expand_dims, log, max,
+                        maximum, min, minimum, prod, rsqrt, sqrt, sum, where)
+from .memory import load, store
+from .types import (Layout, bf16, blocked, constexpr, dtype, f16, f32, i1, i32,
+                    ptr)
+from .values import Pointer, Scalar, Tile
+
+__all__ = [
+    "Layout", "Pointer", "Scalar", "Tile", "abs", "barrier", "bf16", "blocked",
+    "broadcast_to", "constexpr", "dot", "dtype", "exp", "exp2", "expand_dims",
+    "f16", "f32", "for_loop", "full", "i1", "i32", "iota", "load", "log", "max",
+    "maximum", "min", "minimum", "num_programs", "prod", "program_id", "ptr",
+    "rsqrt", "sqrt", "store", "sum", "where", "zeros",
+]

@@ -1,0 +1,124 @@
+"""Python-DSL kernels on torch tensors: CUDA tensors launch on the cuda
+device (on torch's current stream) and are checked against float64; CPU
+tensors run on the host. Skipped without PyTorch, the CUDA tests without a
+GPU."""
+import numpy as np
+import pytest
+
+from gpu_support import (TORCH_DTYPES, assert_close, fresh_generator,
+                         poison_allocator, randn, require_cuda, torch)
+
+import rocdsl
+import dsl_kernels as K
+from test_dsl_trace import line_of
+
+
+def softmax64(x):
+    return torch.softmax(x.to(torch.float64), dim=-1)
+
+
+def swiglu64(a, b):
+    a64 = a.to(torch.float64)
+    return a64 / (1 + torch.exp(-a64)) * b.to(torch.float64)
+
+
+def test_cpu_tensors_run_on_the_host():
+    x = torch.randn(3, 256)
+    y = torch.full_like(x, float("nan"))
+    spec = K.softmax[(3,)](x, y, 3, N=256)
+    assert spec.device == "host"
+    np.testing.assert_allclose(y.double().numpy(), softmax64(x).numpy(),
+                               rtol=2e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("m,n", [(1, 1024), (300, 1024)])
+def test_softmax_cuda(m, n):
+    require_cuda()
+    x = randn((m, n), torch.float32, fresh_generator()) * 4
+    poison_allocator(x.numel() * 4)
+    y = torch.empty_like(x)
+    spec = K.softmax[(m,)](x, y, m, N=n)
+    torch.cuda.synchronize()
+    assert spec.device == "cuda"
+    assert_close("y", y, softmax64(x), torch.float32)
+
+
+@pytest.mark.parametrize("dtype", ["f32", "f16", "bf16"])
+@pytest.mark.parametrize("m,n,rows,block", [(513, 1000, 4, 1024),
+                                            (7, 37, 2, 64)])
+def test_softmax_masked_cuda(dtype, m, n, rows, block):
+    require_cuda()
+    t = TORCH_DTYPES[dtype]
+    x = randn((m, n), t, fresh_generator()) * 3
+    poison_allocator(x.numel() * x.element_size())
+    y = torch.empty_like(x)
+    K.softmax_masked[((m + rows - 1) // rows,)](x, y, m, n, ROWS=rows,
+                                                 BLOCK=block)
+    torch.cuda.synchronize()
+    assert_close("y", y, softmax64(x), t)
+
+
+@pytest.mark.parametrize("dtype", ["f32", "f16", "bf16"])
+@pytest.mark.parametrize("n,block", [(1000, 256), (1 << 20, 1024)])
+def test_swiglu_cuda(dtype, n, block):
+    require_cuda()
+    t = TORCH_DTYPES[dtype]
+    gen = fresh_generator()
+    a, b = randn((n,), t, gen) * 3, randn((n,), t, gen)
+    poison_allocator(n * a.element_size())
+    out = torch.empty_like(a)
+    K.swiglu[((n + block - 1) // block,)](a, b, out, n, BLOCK=block)
+    torch.cuda.synchronize()
+    assert_close("out", out, swiglu64(a, b), t)
+
+
+def test_swiglu_rows_on_a_side_stream():
+    require_cuda()
+    m, n = 64, 4096
+    gen = fresh_generator()
+    a, b = randn((m, n), torch.float32, gen), randn((m, n), torch.float32, gen)
+    out = torch.full_like(a, float("nan"))
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        K.swiglu_rows[(m, n // 1024)](a, b, out, m, n, BLOCK=1024, VEC=4)
+    side.synchronize()
+    assert_close("out", out, swiglu64(a, b), torch.float32)
+
+
+def test_loop_carried_row_sum_cuda():
+    require_cuda()
+    m, n = 100, 5000
+    x = randn((m, n), torch.float32, fresh_generator())
+    y = torch.full((m,), float("nan"), device="cuda")
+    K.row_sum[(m,)](x, y, m, n, BLOCK=512)
+    torch.cuda.synchronize()
+    ref = x.to(torch.float64).sum(-1)
+    assert_close("y", y, ref, torch.float32, scale=float(n) ** 0.5)
+
+
+def test_dot_on_cuda_is_a_compile_error_at_the_dot_line():
+    require_cuda()
+    a = torch.zeros((32, 32), device="cuda", dtype=torch.float16)
+    c = torch.zeros((32, 32), device="cuda")
+    with pytest.raises(rocdsl.CompilationError) as info:
+        K.matmul[(1, 1)](a, a, c, 32, 32, 32, BM=32, BN=32, BK=16)
+    line = line_of("return rl.dot(at, bt, acc)", K.__file__)
+    assert str(info.value).startswith(f"{K.__file__}:{line}:"), info.value
+
+
+def test_argument_errors():
+    require_cuda()
+    x = torch.zeros((4, 512), device="cuda")
+    y = torch.zeros((4, 256), device="cuda")
+    with pytest.raises(ValueError, match="argument 'x': expected a "
+                                         "contiguous tensor"):
+        K.softmax[(4,)](x[:, ::2], y, 4, N=256)
+    with pytest.raises(ValueError, match="different devices"):
+        K.softmax[(4,)](np.zeros((4, 256), np.float32), y, 4, N=256)
+    with pytest.raises(ValueError, match="argument 'x': host memory cannot "
+                                         "be used by a launch on device "
+                                         "'cuda'"):
+        K.softmax[(4,)](np.zeros((4, 256), np.float32),
+                        np.zeros((4, 256), np.float32), 4, N=256,
+                        device="cuda")
