@@ -42,7 +42,10 @@ public:
         fn(argv.data());
       }
     };
-    unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    // hardware_concurrency() reads /sys on every call (microseconds): ask
+    // once per process.
+    static const unsigned threads =
+        std::max(1u, std::thread::hardware_concurrency());
     if (programs < 64 || threads == 1) {
       worker();
     } else {

@@ -133,7 +133,9 @@ class Specialization:
     def launch(self, values, grid, stream=None):
         sk = self._source_kernel or self.source_kernel
         if stream is None:
-            stream = _current_stream() if self.device != "host" else 0
+            # GPU kernels join the caller's current stream; host launches
+            # pass none and so run synchronously (and are timed).
+            stream = _current_stream() if self.device != "host" else None
         if self.ready is not None:
             sk.launch(values, grid, stream)
             return
@@ -225,7 +227,7 @@ class _Launch:
             grid = _grid3(grid(spec.constexprs))
         ready = spec.ready
         if ready and stream is None:
-            ready.launch(values, grid, 0)
+            ready.launch(values, grid, None)
         else:
             spec.launch(values, grid, stream)
         return spec

@@ -142,6 +142,91 @@ torch.library.register_autograd("rocdsl::rms_norm", _rms_norm_grad,
                                 setup_context=_rms_norm_setup)
 
 
+# --- fused residual add ------------------------------------------------------
+
+@torch.library.custom_op("rocdsl::fused_add_rms_norm", mutates_args=(),
+                         device_types="cuda")
+def _fused_add_rms_norm(x: torch.Tensor, residual: torch.Tensor,
+                        weight: torch.Tensor,
+                        eps: float) -> tuple[torch.Tensor, torch.Tensor]:
+    _check("x", x)
+    _check("residual", residual)
+    _check("weight", weight)
+    if residual.shape != x.shape or residual.dtype != x.dtype:
+        raise ValueError(f"residual: expected {tuple(x.shape)} {x.dtype} like "
+                         f"x, got {tuple(residual.shape)} {residual.dtype}")
+    m, n = _rows(x, weight)
+    y, h = torch.empty_like(x), torch.empty_like(x)
+    if m == 0:
+        return y, h
+    k = runtime.builtin("rmsnorm_add_fwd", _defs(m, n, x, weight), "cuda")
+    k.launch([_arg(x, (m, n)), _arg(residual, (m, n)), _arg(weight, (n,)),
+              _arg(y, (m, n)), _arg(h, (m, n)), m, float(eps)],
+             stream=_stream())
+    return y, h
+
+
+@_fused_add_rms_norm.register_fake
+def _(x, residual, weight, eps):
+    return torch.empty_like(x), torch.empty_like(x)
+
+
+@torch.library.custom_op("rocdsl::fused_add_rms_norm_backward", mutates_args=(),
+                         device_types="cuda")
+def _fused_add_rms_norm_backward(
+        dy: torch.Tensor, dh: torch.Tensor, h: torch.Tensor,
+        weight: torch.Tensor, eps: float) -> tuple[torch.Tensor, torch.Tensor]:
+    for name, t in (("dy", dy), ("dh", dh), ("h", h), ("weight", weight)):
+        _check(name, t)
+    m, n = _rows(h, weight)
+    dx = torch.empty_like(h)
+    dw = torch.empty_like(weight)
+    if m == 0:
+        dw.zero_()
+        return dx, dw
+    defs = _defs(m, n, h, weight)
+    step1 = runtime.builtin("rmsnorm_add_bwd", defs, "cuda")
+    step2 = runtime.builtin("rmsnorm_bwd_dw", defs, "cuda")
+    partial, g = _dweight_partials(step1, n, h.device)
+    stream = _stream()
+    step1.launch([_arg(h, (m, n)), _arg(weight, (n,)), _arg(dy, (m, n)),
+                  _arg(dh, (m, n)), _arg(dx, (m, n)), _arg(partial, (g, n)),
+                  m, float(eps)], stream=stream)
+    step2.launch([_arg(partial, (g, n)), _arg(dw, (n,)), g], stream=stream)
+    return dx, dw
+
+
+@_fused_add_rms_norm_backward.register_fake
+def _(dy, dh, h, weight, eps):
+    return torch.empty_like(h), torch.empty_like(weight)
+
+
+def _fused_setup(ctx, inputs, output):
+    _x, _residual, weight, eps = inputs
+    ctx.save_for_backward(output[1], weight)
+    ctx.eps = eps
+
+
+def _fused_grad(ctx, dy, dh):
+    h, weight = ctx.saved_tensors
+    dy = torch.zeros_like(h) if dy is None else dy.contiguous()
+    dh = torch.zeros_like(h) if dh is None else dh.contiguous()
+    dx, dw = torch.ops.rocdsl.fused_add_rms_norm_backward(dy, dh, h, weight,
+                                                          ctx.eps)
+    # h = x + residual: both receive the same gradient (as with eager +).
+    return dx, dx, dw, None
+
+
+torch.library.register_autograd("rocdsl::fused_add_rms_norm", _fused_grad,
+                                setup_context=_fused_setup)
+
+
 def rms_norm(x, weight, eps=1e-6):
     """y = x * rsqrt(mean(x^2, -1) + eps) * weight, fp32 inside."""
     return torch.ops.rocdsl.rms_norm(x, weight, float(eps))
+
+
+def fused_add_rms_norm(x, residual, weight, eps=1e-6):
+    """(rms_norm(h, weight, eps), h) with h = x + residual rounded to x's
+    dtype: the normalized output and the updated residual stream."""
+    return torch.ops.rocdsl.fused_add_rms_norm(x, residual, weight, float(eps))
