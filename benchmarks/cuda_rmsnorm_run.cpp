@@ -2,11 +2,13 @@
 //
 // Built on the GPU machine with only g++ (no LLVM): reads the manifest that
 // rocdsl-prepare-cuda-rmsnorm wrote, and for every case draws fresh random
-// inputs, poisons the output with NaN, launches through CudaDriver, checks
+// inputs, poisons the outputs with NaN, launches through CudaDriver, checks
 // every element against a float64 reference (non-finite = failure), and
 // times the kernel with GPU events (median of 100 after 10 warm-ups).
 // Prints one CSV line per case: op,m,n,dtype,wdtype,mismatches,max_abs_err,us
-// (op: fwd, or bwd = rmsnorm_bwd + rmsnorm_bwd_dw, timed together).
+// (op: fwd, addfwd = rmsnorm_add_fwd, bwd = rmsnorm_bwd + rmsnorm_bwd_dw,
+// addbwd = rmsnorm_add_bwd + rmsnorm_bwd_dw; a backward's two kernels are
+// timed together).
 //
 //===----------------------------------------------------------------------===//
 #include "rocdsl/Runtime/CudaDriver.h"
@@ -50,6 +52,7 @@ struct Buffer {
       : dtype(std::move(dtype)), count(count) {
     bytes.resize(count * (this->dtype == "f32" ? 4 : 2));
   }
+  /// Stores `v` rounded to nearest even in the dtype.
   void set(size_t i, double v) {
     if (dtype == "f32") {
       float f = float(v);
@@ -77,15 +80,92 @@ struct Buffer {
     std::memcpy(&h, &bytes[2 * i], 2);
     return fromBF16(h);
   }
+  void fillRandom(std::mt19937_64 &rng) {
+    std::normal_distribution<double> dist(0.0, 1.0);
+    for (size_t i = 0; i < count; ++i)
+      set(i, dist(rng));
+  }
+  void poison() {
+    for (size_t i = 0; i < count; ++i)
+      set(i, std::numeric_limits<double>::quiet_NaN());
+  }
 };
+
+[[noreturn]] static void fatal(const std::string &error) {
+  std::printf("FAIL: %s\n", error.c_str());
+  std::exit(1);
+}
+
+/// Device copies of host buffers, freed on scope exit.
+struct DeviceBuffers {
+  CudaDriver *driver;
+  std::vector<Buffer *> host;
+  std::vector<uint64_t> ptrs;
+  DeviceBuffers(CudaDriver *driver, std::vector<Buffer *> buffers)
+      : driver(driver), host(std::move(buffers)), ptrs(host.size()) {
+    std::string error;
+    for (size_t i = 0; i < host.size(); ++i)
+      if (!driver->allocate(&ptrs[i], host[i]->bytes.size(), error) ||
+          !driver->copyToDevice(ptrs[i], host[i]->bytes.data(),
+                                host[i]->bytes.size(), error))
+        fatal(error);
+  }
+  ~DeviceBuffers() {
+    for (uint64_t p : ptrs)
+      driver->free(p);
+  }
+  uint64_t *operator[](const Buffer &b) {
+    for (size_t i = 0; i < host.size(); ++i)
+      if (host[i] == &b)
+        return &ptrs[i];
+    fatal("buffer not on the device");
+  }
+  void copyBack(Buffer &b) {
+    std::string error;
+    if (!driver->copyToHost(b.bytes.data(), *(*this)[b], b.bytes.size(), error))
+      fatal(error);
+  }
+};
+
+/// Tolerances by dtype (one final rounding plus fp32 accumulation), as the
+/// runtime's compareToReference.
+struct Tolerance {
+  double atol, rtol;
+  explicit Tolerance(const std::string &dtype)
+      : atol(dtype == "f32"   ? 1e-5
+             : dtype == "f16" ? 1e-3
+                              : 1e-2),
+        rtol(dtype == "f32"   ? 1e-5
+             : dtype == "f16" ? 2e-3
+                              : 1e-2) {}
+};
+
+/// Counts the elements of `out` off `ref` (non-finite always), tracking the
+/// largest finite error; `magnitude` (if any) scales the relative tolerance
+/// of sums, whose rounding follows their terms.
+static size_t mismatches(const Buffer &out, const std::vector<double> &ref,
+                         double &maxErr,
+                         const std::vector<double> *magnitude = nullptr) {
+  Tolerance tol(out.dtype);
+  size_t bad = 0;
+  for (size_t i = 0; i < out.count; ++i) {
+    double got = out.get(i), err = std::fabs(got - ref[i]);
+    double scale = std::fabs(ref[i]);
+    if (magnitude)
+      scale = std::max(scale, (*magnitude)[i]);
+    if (!std::isfinite(got) || err > tol.atol + tol.rtol * scale)
+      ++bad;
+    if (std::isfinite(got))
+      maxErr = std::max(maxErr, err);
+  }
+  return bad;
+}
 
 /// Median GPU-event time of `launch` over 100 runs after 10 warm-ups.
 template <typename Fn> static float medianMicroseconds(Fn launch) {
   std::vector<float> times;
   for (int i = 0; i < 110; ++i) {
     float us = launch();
-    if (us < 0)
-      return -1;
     if (i >= 10)
       times.push_back(us);
   }
@@ -93,65 +173,121 @@ template <typename Fn> static float medianMicroseconds(Fn launch) {
   return times[times.size() / 2];
 }
 
-/// rmsnorm_bwd then rmsnorm_bwd_dw; dx and dw against float64. Returns 1
-/// when any element is wrong or non-finite.
-static int runBackward(CudaDriver *driver, void *step1, void *step2, long m,
-                       long n, const std::string &dtype,
+static const float kEps = 1e-6f;
+
+/// rmsnorm_fwd, or rmsnorm_add_fwd (`fused`): y, and residual_out = h =
+/// x + residual (fp32 sum rounded to dtype; the value normalized), against
+/// float64. Returns 1 when any element is wrong or non-finite.
+static int runForward(CudaDriver *driver, void *fn, bool fused, long m, long n,
+                      const std::string &dtype, const std::string &wdtype,
+                      unsigned grid, unsigned block, std::mt19937_64 &rng) {
+  size_t count = size_t(m) * n;
+  Buffer x(dtype, count), residual(dtype, fused ? count : 0), w(wdtype, n),
+      y(dtype, count), residualOut(dtype, fused ? count : 0);
+  x.fillRandom(rng);
+  residual.fillRandom(rng);
+  w.fillRandom(rng);
+  y.poison();
+  residualOut.poison();
+  std::vector<Buffer *> used = {&x, &w, &y};
+  if (fused)
+    used.insert(used.end(), {&residual, &residualOut});
+  DeviceBuffers d(driver, used);
+  int32_t rows = int32_t(m);
+  float eps = kEps;
+  std::vector<void *> args = {d[x]};
+  if (fused)
+    args.push_back(d[residual]);
+  args.insert(args.end(), {d[w], d[y]});
+  if (fused)
+    args.push_back(d[residualOut]);
+  args.insert(args.end(), {&rows, &eps});
+  unsigned g[3] = {grid, 1, 1}, b[3] = {block, 1, 1};
+  std::string error;
+  auto once = [&]() -> float {
+    float us = 0;
+    if (!driver->launch(fn, g, b, args.data(), &us, error))
+      fatal(error);
+    return us;
+  };
+  once();
+  d.copyBack(y);
+  if (fused)
+    d.copyBack(residualOut);
+
+  // The h the kernel normalizes, then the plain forward of it in float64.
+  std::vector<double> h(count), yRef(count);
+  Buffer rounded(dtype, 1);
+  for (size_t i = 0; i < count; ++i) {
+    if (!fused) {
+      h[i] = x.get(i);
+      continue;
+    }
+    rounded.set(0, double(float(x.get(i)) + float(residual.get(i))));
+    h[i] = rounded.get(0);
+  }
+  for (long r = 0; r < m; ++r) {
+    double ss = 0;
+    for (long c = 0; c < n; ++c)
+      ss += h[r * n + c] * h[r * n + c];
+    double inv = 1.0 / std::sqrt(ss / double(n) + double(eps));
+    for (long c = 0; c < n; ++c)
+      yRef[r * n + c] = h[r * n + c] * inv * w.get(c);
+  }
+  double maxErr = 0;
+  size_t bad = mismatches(y, yRef, maxErr);
+  if (fused)
+    bad += mismatches(residualOut, h, maxErr);
+  float us = medianMicroseconds(once);
+  std::printf("%s,%ld,%ld,%s,%s,%zu,%.3g,%.2f\n", fused ? "addfwd" : "fwd", m,
+              n, dtype.c_str(), wdtype.c_str(), bad, maxErr, us);
+  return bad != 0;
+}
+
+/// rmsnorm_bwd (or rmsnorm_add_bwd, `fused`) then rmsnorm_bwd_dw; dx and
+/// dw against float64. Returns 1 when any element is wrong or non-finite.
+static int runBackward(CudaDriver *driver, void *step1, void *step2, bool fused,
+                       long m, long n, const std::string &dtype,
                        const std::string &wdtype, unsigned grid,
                        unsigned programs, unsigned grid2, unsigned block,
                        std::mt19937_64 &rng) {
-  std::normal_distribution<double> dist(0.0, 1.0);
-  std::string error;
-  Buffer x(dtype, size_t(m) * n), w(wdtype, n), dy(dtype, size_t(m) * n),
-      dx(dtype, size_t(m) * n), partial("f32", size_t(programs) * n),
-      dw(wdtype, n);
-  for (size_t i = 0; i < x.count; ++i)
-    x.set(i, dist(rng));
-  for (size_t i = 0; i < dy.count; ++i)
-    dy.set(i, dist(rng));
-  for (size_t i = 0; i < w.count; ++i)
-    w.set(i, dist(rng));
-  double nan = std::numeric_limits<double>::quiet_NaN();
-  for (Buffer *b : {&dx, &partial, &dw})
-    for (size_t i = 0; i < b->count; ++i)
-      b->set(i, nan);
-  uint64_t d[6];
-  Buffer *host[6] = {&x, &w, &dy, &dx, &partial, &dw};
-  for (int i = 0; i < 6; ++i)
-    if (!driver->allocate(&d[i], host[i]->bytes.size(), error) ||
-        !driver->copyToDevice(d[i], host[i]->bytes.data(),
-                              host[i]->bytes.size(), error)) {
-      std::printf("FAIL: %s\n", error.c_str());
-      std::exit(1);
-    }
+  size_t count = size_t(m) * n;
+  Buffer x(dtype, count), w(wdtype, n), dy(dtype, count),
+      dResidualOut(dtype, fused ? count : 0), dx(dtype, count),
+      partial("f32", size_t(programs) * n), dw(wdtype, n);
+  x.fillRandom(rng);
+  w.fillRandom(rng);
+  dy.fillRandom(rng);
+  dResidualOut.fillRandom(rng);
+  dx.poison();
+  partial.poison();
+  dw.poison();
+  std::vector<Buffer *> used = {&x, &w, &dy, &dx, &partial, &dw};
+  if (fused)
+    used.push_back(&dResidualOut);
+  DeviceBuffers d(driver, used);
   int32_t rows = int32_t(m), g = int32_t(programs);
-  float eps = 1e-6f;
-  void *args1[] = {&d[0], &d[1], &d[2], &d[3], &d[4], &rows, &eps};
-  void *args2[] = {&d[4], &d[5], &g};
+  float eps = kEps;
+  // (x or h, w, dy, [dresidual_out,] dx, dw_partial, M, eps)
+  std::vector<void *> args1 = {d[x], d[w], d[dy]};
+  if (fused)
+    args1.push_back(d[dResidualOut]);
+  args1.insert(args1.end(), {d[dx], d[partial], &rows, &eps});
+  void *args2[] = {d[partial], d[dw], &g};
   unsigned g1[3] = {grid, 1, 1}, g2[3] = {grid2, 1, 1}, b[3] = {block, 1, 1};
+  std::string error;
   auto both = [&]() -> float {
     float a = 0, c = 0;
-    if (!driver->launch(step1, g1, b, args1, &a, error) ||
-        !driver->launch(step2, g2, b, args2, &c, error)) {
-      std::printf("FAIL: %s\n", error.c_str());
-      std::exit(1);
-    }
+    if (!driver->launch(step1, g1, b, args1.data(), &a, error) ||
+        !driver->launch(step2, g2, b, args2, &c, error))
+      fatal(error);
     return a + c;
   };
   both();
-  for (Buffer *out : {&dx, &dw})
-    if (!driver->copyToHost(out->bytes.data(), d[out == &dx ? 3 : 5],
-                            out->bytes.size(), error)) {
-      std::printf("FAIL: %s\n", error.c_str());
-      std::exit(1);
-    }
-  double atol = dtype == "f32" ? 1e-5 : dtype == "f16" ? 1e-3 : 1e-2;
-  double rtol = dtype == "f32" ? 1e-5 : dtype == "f16" ? 2e-3 : 1e-2;
-  double watol = wdtype == "f32" ? 1e-5 : wdtype == "f16" ? 1e-3 : 1e-2;
-  double wrtol = wdtype == "f32" ? 1e-5 : wdtype == "f16" ? 2e-3 : 1e-2;
-  std::vector<double> dwRef(n, 0.0), dwMag(n, 0.0);
-  size_t bad = 0;
-  double maxErr = 0;
+  d.copyBack(dx);
+  d.copyBack(dw);
+
+  std::vector<double> dxRef(count), dwRef(n, 0.0), dwMag(n, 0.0);
   for (long r = 0; r < m; ++r) {
     double ss = 0, swdx = 0;
     for (long c = 0; c < n; ++c) {
@@ -163,29 +299,18 @@ static int runBackward(CudaDriver *driver, void *step1, void *step2, long m,
     double scale = rstd * rstd * swdx / double(n);
     for (long c = 0; c < n; ++c) {
       double xv = x.get(r * n + c), dyv = dy.get(r * n + c);
-      double ref = rstd * (w.get(c) * dyv - xv * scale);
-      double got = dx.get(r * n + c);
-      double err = std::fabs(got - ref);
-      if (!std::isfinite(got) || err > atol + rtol * std::fabs(ref))
-        ++bad;
-      if (std::isfinite(got))
-        maxErr = std::max(maxErr, err);
+      dxRef[r * n + c] = rstd * (w.get(c) * dyv - xv * scale) +
+                         (fused ? dResidualOut.get(r * n + c) : 0.0);
       dwRef[c] += dyv * xv * rstd;
       dwMag[c] += std::fabs(dyv * xv * rstd);
     }
   }
-  for (long c = 0; c < n; ++c) {
-    double got = dw.get(c);
-    double err = std::fabs(got - dwRef[c]);
-    if (!std::isfinite(got) ||
-        err > watol + wrtol * std::max(std::fabs(dwRef[c]), dwMag[c]))
-      ++bad;
-  }
+  double maxErr = 0, dwErr = 0;
+  size_t bad = mismatches(dx, dxRef, maxErr);
+  bad += mismatches(dw, dwRef, dwErr, &dwMag);
   float us = medianMicroseconds(both);
-  std::printf("bwd,%ld,%ld,%s,%s,%zu,%.3g,%.2f\n", m, n, dtype.c_str(),
-              wdtype.c_str(), bad, maxErr, us);
-  for (uint64_t p : d)
-    driver->free(p);
+  std::printf("%s,%ld,%ld,%s,%s,%zu,%.3g,%.2f\n", fused ? "addbwd" : "bwd", m,
+              n, dtype.c_str(), wdtype.c_str(), bad, maxErr, us);
   return bad != 0;
 }
 
@@ -201,102 +326,47 @@ int main(int argc, char **argv) {
     return 0;
   }
   std::ifstream manifest(dir + "/manifest.txt");
+  if (!manifest) {
+    std::printf("FAIL: cannot read %s/manifest.txt\n", dir.c_str());
+    return 1;
+  }
   std::map<std::string, void *> kernels;
   std::mt19937_64 rng(std::random_device{}());
-  std::normal_distribution<double> dist(0.0, 1.0);
   int failures = 0;
   std::printf("op,m,n,dtype,wdtype,mismatches,max_abs_err,us\n");
   auto kernelIn = [&](const std::string &file, const char *name) -> void * {
-    if (!kernels.count(file)) {
+    std::string key = file + ":" + name;
+    if (!kernels.count(key)) {
       std::ifstream in(dir + "/" + file);
       std::stringstream ptx;
       ptx << in.rdbuf();
       void *fn = nullptr;
-      if (!driver->loadKernel(ptx.str(), name, &fn, error)) {
-        std::printf("FAIL %s: %s\n", file.c_str(), error.c_str());
-        std::exit(1);
-      }
-      kernels[file] = fn;
+      if (!driver->loadKernel(ptx.str(), name, &fn, error))
+        fatal(file + ": " + error);
+      kernels[key] = fn;
     }
-    return kernels[file];
+    return kernels[key];
   };
   std::string op, file, file2, dtype, wdtype;
   long m, n;
   unsigned grid, block, programs, grid2;
   while (manifest >> op) {
-    if (op == "bwd") {
+    bool fused = op == "addfwd" || op == "addbwd";
+    if (op == "bwd" || op == "addbwd") {
       manifest >> file >> file2 >> m >> n >> dtype >> wdtype >> grid >>
           programs >> grid2 >> block;
-      failures += runBackward(driver, kernelIn(file, "rmsnorm_bwd"),
-                              kernelIn(file2, "rmsnorm_bwd_dw"), m, n, dtype,
-                              wdtype, grid, programs, grid2, block, rng);
-      continue;
+      failures += runBackward(
+          driver, kernelIn(file, fused ? "rmsnorm_add_bwd" : "rmsnorm_bwd"),
+          kernelIn(file2, "rmsnorm_bwd_dw"), fused, m, n, dtype, wdtype, grid,
+          programs, grid2, block, rng);
+    } else if (op == "fwd" || op == "addfwd") {
+      manifest >> file >> m >> n >> dtype >> wdtype >> grid >> block;
+      failures += runForward(
+          driver, kernelIn(file, fused ? "rmsnorm_add_fwd" : "rmsnorm_fwd"),
+          fused, m, n, dtype, wdtype, grid, block, rng);
+    } else {
+      fatal("unknown manifest op '" + op + "'");
     }
-    manifest >> file >> m >> n >> dtype >> wdtype >> grid >> block;
-    kernelIn(file, "rmsnorm_fwd");
-    Buffer x(dtype, size_t(m) * n), w(wdtype, n), y(dtype, size_t(m) * n);
-    for (size_t i = 0; i < x.count; ++i)
-      x.set(i, dist(rng));
-    for (size_t i = 0; i < w.count; ++i)
-      w.set(i, dist(rng));
-    for (size_t i = 0; i < y.count; ++i)
-      y.set(i, std::numeric_limits<double>::quiet_NaN());
-    uint64_t dx, dw, dy;
-    if (!driver->allocate(&dx, x.bytes.size(), error) ||
-        !driver->allocate(&dw, w.bytes.size(), error) ||
-        !driver->allocate(&dy, y.bytes.size(), error) ||
-        !driver->copyToDevice(dx, x.bytes.data(), x.bytes.size(), error) ||
-        !driver->copyToDevice(dw, w.bytes.data(), w.bytes.size(), error) ||
-        !driver->copyToDevice(dy, y.bytes.data(), y.bytes.size(), error)) {
-      std::printf("FAIL: %s\n", error.c_str());
-      return 1;
-    }
-    int32_t rows = int32_t(m);
-    float eps = 1e-6f;
-    void *args[] = {&dx, &dw, &dy, &rows, &eps};
-    unsigned g[3] = {grid, 1, 1}, b[3] = {block, 1, 1};
-    float us = 0;
-    if (!driver->launch(kernels[file], g, b, args, &us, error) ||
-        !driver->copyToHost(y.bytes.data(), dy, y.bytes.size(), error)) {
-      std::printf("FAIL: %s\n", error.c_str());
-      return 1;
-    }
-    // float64 reference on the inputs as the kernel saw them.
-    double atol = dtype == "f32" ? 1e-5 : dtype == "f16" ? 1e-3 : 1e-2;
-    double rtol = dtype == "f32" ? 1e-5 : dtype == "f16" ? 2e-3 : 1e-2;
-    size_t bad = 0;
-    double maxErr = 0;
-    for (long r = 0; r < m; ++r) {
-      double ss = 0;
-      for (long c = 0; c < n; ++c)
-        ss += x.get(r * n + c) * x.get(r * n + c);
-      double inv = 1.0 / std::sqrt(ss / double(n) + double(eps));
-      for (long c = 0; c < n; ++c) {
-        double ref = x.get(r * n + c) * inv * w.get(c);
-        double got = y.get(r * n + c);
-        double err = std::fabs(got - ref);
-        if (!std::isfinite(got) || err > atol + rtol * std::fabs(ref))
-          ++bad;
-        if (std::isfinite(got))
-          maxErr = std::max(maxErr, err);
-      }
-    }
-    failures += bad != 0;
-    std::vector<float> times;
-    for (int i = 0; i < 110; ++i) {
-      if (!driver->launch(kernels[file], g, b, args, &us, error)) {
-        std::printf("FAIL: %s\n", error.c_str());
-        return 1;
-      }
-      if (i >= 10)
-        times.push_back(us);
-    }
-    std::sort(times.begin(), times.end());
-    std::printf("fwd,%ld,%ld,%s,%s,%zu,%.3g,%.2f\n", m, n, dtype.c_str(),
-                wdtype.c_str(), bad, maxErr, times[times.size() / 2]);
-    driver->free(dx);
-    driver->free(dw);
-    driver->free(dy);
   }
   std::printf("%s: %d failing case(s)\n", failures ? "FAIL" : "PASS", failures);
   return failures ? 1 : 0;

@@ -1,11 +1,16 @@
 //===- prepare_cuda_rmsnorm.cpp - PTX + launch manifest for a GPU run -----===//
 //
-// The GPU machine has no LLVM: this compiles the RMSNorm forward kernels for
-// sm_90 here and writes, into DIR, one PTX file per specialization and
+// The GPU machine has no LLVM: this compiles every RMSNorm kernel for sm_90
+// here and writes, into DIR, one PTX file per kernel and specialization and
 // manifest.txt with one line per case:
-//   fwd <ptx file> <M> <N> <dtype> <wdtype> <grid> <block>
+//   fwd <ptx> <M> <N> <dtype> <wdtype> <grid> <block>
+//   addfwd <ptx> <M> <N> <dtype> <wdtype> <grid> <block>
 //   bwd <ptx bwd> <ptx bwd_dw> <M> <N> <dtype> <wdtype> <grid> <G> <grid_dw>
 //   <block>
+//   addbwd <ptx add_bwd> <ptx bwd_dw> <M> <N> <dtype> <wdtype> <grid> <G>
+//   <grid_dw> <block>
+// (fwd: rmsnorm_fwd; addfwd: rmsnorm_add_fwd; bwd: rmsnorm_bwd then
+// rmsnorm_bwd_dw; addbwd: rmsnorm_add_bwd then rmsnorm_bwd_dw.)
 // benchmarks/cuda_rmsnorm_run.cpp (built on the GPU machine) runs them.
 //
 //===----------------------------------------------------------------------===//
@@ -44,7 +49,7 @@ int main(int argc, char **argv) {
     std::string dtype, wdtype;
   };
   std::vector<Case> cases;
-  for (const RMSNormCase &c : getRMSNormForwardCases())
+  for (const RMSNormCase &c : getRMSNormCases())
     for (int64_t m : getRMSNormRowCounts())
       cases.push_back({m, c.n, c.dtype, c.weightDType});
   for (auto [m, n, dtype] :
@@ -55,7 +60,8 @@ int main(int argc, char **argv) {
            {512, 2048, "bf16"},
            {512, 3000, "f32"},
            {1024, 8192, "bf16"},
-           {32768, 8192, "bf16"}})
+           {32768, 8192, "bf16"},
+           {4096, 16384, "bf16"}})
     cases.push_back({m, n, dtype, "same"});
 
   std::error_code ec;
@@ -65,8 +71,9 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::set<std::string> written;
-  // Compiles `kernel` for the case once per specialization; returns the file.
-  auto ptxFor = [&](const char *kernel, const Case &c,
+  // Plans `kernel` for the case and compiles it once per specialization
+  // (M changes no code); returns the PTX file, or "" after an error.
+  auto ptxFor = [&](const std::string &kernel, const Case &c,
                     LaunchPlan &plan) -> std::string {
     const KernelSpec *spec = lookupKernel(kernel);
     std::vector<std::string> defs = {"N=" + std::to_string(c.n),
@@ -74,76 +81,62 @@ int main(int argc, char **argv) {
                                      "M=" + std::to_string(c.m), "wave=32"};
     KernelParams params;
     std::string error;
-    if (failed(resolveKernelParams(*spec, defs, params, error)) ||
-        failed(spec->plan(params, plan, error)))
+    if (!spec || failed(resolveKernelParams(*spec, defs, params, error)) ||
+        failed(spec->plan(params, plan, error))) {
+      llvm::errs() << kernel << ": " << error << "\n";
       return "";
-    std::string file = std::string(kernel) + "_N" + std::to_string(c.n) + "_" +
-                       c.dtype + "_w" + c.wdtype + ".ptx";
+    }
+    std::string file = kernel + "_N" + std::to_string(c.n) + "_" + c.dtype +
+                       "_w" + c.wdtype + ".ptx";
     if (!written.count(file)) {
       OwningOpRef<ModuleOp> module = spec->build(&ctx, params, error);
-      if (!module || failed(lowerToNVVM(*module, "sm_90")))
+      FailureOr<std::string> ptx = failure();
+      if (module && succeeded(lowerToNVVM(*module, "sm_90")))
+        ptx = serializePTX(*module);
+      if (failed(ptx)) {
+        llvm::errs() << "compiling " << file << " failed " << error << "\n";
         return "";
-      FailureOr<std::string> ptx = serializePTX(*module);
-      if (failed(ptx))
-        return "";
+      }
       llvm::raw_fd_ostream out(dir + "/" + file, ec);
       out << *ptx;
       written.insert(file);
     }
     return file;
   };
-  // The backward, where it applies (N <= 8192), on the matrix and shapes.
-  for (const Case &c : cases) {
-    if (c.n > 8192)
-      continue;
-    LaunchPlan step1, step2;
-    std::string f1 = ptxFor("rmsnorm_bwd", c, step1);
-    std::string f2 = ptxFor("rmsnorm_bwd_dw", c, step2);
-    if (f1.empty() || f2.empty()) {
-      llvm::errs() << "compiling the backward failed\n";
-      return 1;
-    }
-    manifest << "bwd " << f1 << " " << f2 << " " << c.m << " " << c.n << " "
-             << dsl::toString(step1.args[0].dtype) << " "
-             << dsl::toString(step1.args[1].dtype) << " " << step1.grid[0]
-             << " " << step1.args[4].shape[0] << " " << step2.grid[0]
-             << " 256\n";
-  }
-  const KernelSpec *spec = lookupKernel("rmsnorm_fwd");
-  for (const Case &c : cases) {
-    std::vector<std::string> defs = {"N=" + std::to_string(c.n),
-                                     "dtype=" + c.dtype, "wdtype=" + c.wdtype,
-                                     "M=" + std::to_string(c.m), "wave=32"};
-    KernelParams params;
-    std::string error;
-    LaunchPlan plan;
-    if (failed(resolveKernelParams(*spec, defs, params, error)) ||
-        failed(spec->plan(params, plan, error))) {
-      llvm::errs() << error << "\n";
-      return 1;
-    }
-    std::string file = "rmsnorm_N" + std::to_string(c.n) + "_" + c.dtype +
-                       "_w" + c.wdtype + ".ptx";
-    if (!written.count(file)) {
-      OwningOpRef<ModuleOp> module = spec->build(&ctx, params, error);
-      if (!module || failed(lowerToNVVM(*module, "sm_90"))) {
-        llvm::errs() << "compiling " << file << " failed " << error << "\n";
+  auto dtypes = [](const LaunchPlan &plan, unsigned activation,
+                   unsigned weight) {
+    return dsl::toString(plan.args[activation].dtype).str() + " " +
+           dsl::toString(plan.args[weight].dtype).str();
+  };
+  for (const char *op : {"fwd", "addfwd"})
+    for (const Case &c : cases) {
+      LaunchPlan plan;
+      bool fused = op == std::string("addfwd");
+      std::string file =
+          ptxFor(fused ? "rmsnorm_add_fwd" : "rmsnorm_fwd", c, plan);
+      if (file.empty())
         return 1;
-      }
-      FailureOr<std::string> ptx = serializePTX(*module);
-      if (failed(ptx))
-        return 1;
-      llvm::raw_fd_ostream out(dir + "/" + file, ec);
-      out << *ptx;
-      written.insert(file);
+      // The weight follows x (and residual).
+      manifest << op << " " << file << " " << c.m << " " << c.n << " "
+               << dtypes(plan, 0, fused ? 2 : 1) << " " << plan.grid[0]
+               << " 256\n";
     }
-    auto dtypeOf = [&](unsigned i) {
-      return dsl::toString(plan.args[i].dtype);
-    };
-    manifest << "fwd " << file << " " << c.m << " " << c.n << " " << dtypeOf(0)
-             << " " << dtypeOf(1) << " " << plan.grid[0] << " 256\n";
-  }
-  llvm::outs() << written.size() << " PTX files, " << cases.size()
+  for (const char *op : {"bwd", "addbwd"})
+    for (const Case &c : cases) {
+      LaunchPlan step1, step2;
+      bool fused = op == std::string("addbwd");
+      std::string f1 =
+          ptxFor(fused ? "rmsnorm_add_bwd" : "rmsnorm_bwd", c, step1);
+      std::string f2 = ptxFor("rmsnorm_bwd_dw", c, step2);
+      if (f1.empty() || f2.empty())
+        return 1;
+      // dw_partial [G, N] is the argument before M.
+      const ArgSignature &partial = step1.args[step1.args.size() - 3];
+      manifest << op << " " << f1 << " " << f2 << " " << c.m << " " << c.n
+               << " " << dtypes(step1, 0, 1) << " " << step1.grid[0] << " "
+               << partial.shape[0] << " " << step2.grid[0] << " 256\n";
+    }
+  llvm::outs() << written.size() << " PTX files, " << 4 * cases.size()
                << " cases in " << dir << "\n";
   return 0;
 }

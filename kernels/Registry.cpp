@@ -32,9 +32,13 @@ LogicalResult KernelParams::getFloat(llvm::StringRef name, double &out,
 }
 
 const std::vector<KernelSpec> &mlir::rocdsl::getBuiltinKernels() {
-  static const std::vector<KernelSpec> kernels = {getRMSNormForwardSpec(),
-                                                  getRMSNormBackwardSpec(),
-                                                  getRMSNormWeightGradSpec()};
+  static const std::vector<KernelSpec> kernels = {
+      getRMSNormForwardSpec(RMSNormVariant::Plain),
+      getRMSNormForwardSpec(RMSNormVariant::FusedAdd),
+      getRMSNormBackwardSpec(RMSNormVariant::Plain),
+      getRMSNormBackwardSpec(RMSNormVariant::FusedAdd),
+      getRMSNormWeightGradSpec(),
+  };
   return kernels;
 }
 

@@ -1,4 +1,10 @@
 //===- RMSNorm.h - RMSNorm kernels ------------------------------*- C++ -*-===//
+//
+// The RMSNorm family: forward and backward, each plain or with the residual
+// add of a transformer block fused in (FusedAdd), plus the dw reduction the
+// two backwards share. One configuration (RMSNormConfig) tiles all of them.
+//
+//===----------------------------------------------------------------------===//
 #ifndef ROCDSL_KERNELS_NORM_RMSNORM_H
 #define ROCDSL_KERNELS_NORM_RMSNORM_H
 
@@ -27,11 +33,16 @@ struct RMSNormConfig {
   unsigned rowsPerProgram = 1;
   unsigned numWarps = 4;
   unsigned waveSize = 64; // lanes per wave: 64 on AMDGPU, 32 on NVIDIA
-  bool singlePass = true; // the whole row stays in registers
+  /// The whole row stays in registers; otherwise (N > 8192) the kernels
+  /// loop over blockN-wide column chunks, one row per program.
+  bool singlePass = true;
 
   /// Tile of rmsnorm_bwd_dw: rows of partial sums per step, columns per
   /// program.
   static constexpr int64_t kWeightGradRows = 8, kWeightGradColumns = 512;
+  /// Default cap on the backward's programs G (the max_programs parameter):
+  /// enough to fill a GPU, few enough that dw_partial stays small.
+  static constexpr int64_t kMaxBackwardPrograms = 1024;
 
   /// 128-bit accesses (the aligned fast path).
   bool isVectorized() const { return vec * dsl::bitWidth(dtype) == 128; }
@@ -44,19 +55,94 @@ struct RMSNormConfig {
                               dsl::DType weightDType, unsigned waveSize = 64);
 };
 
-/// y[m, :] = x[m, :] * rsqrt(mean(x[m, :]^2) + eps) * w, fp32 accumulation.
-/// Arguments: (x, w, y: pointers; M: i32 rows; eps: f32).
-OwningOpRef<ModuleOp> buildRMSNormForward(MLIRContext *ctx,
-                                          const RMSNormConfig &config);
+/// Which member of a forward/backward pair a builder emits.
+enum class RMSNormVariant {
+  Plain,
+  /// The residual add in front of the norm: h = x + residual.
+  FusedAdd,
+};
 
-/// Arguments (x, w, y, M, eps) and grid for M rows.
-LaunchPlan planRMSNormForward(const RMSNormConfig &config, int64_t m);
+/// Forward, fp32 accumulation, row-major [M, N] activations.
+///  rmsnorm_fwd: y = x * rsqrt(mean(x^2) + eps) * w.
+///    Arguments: (x, w, y: pointers; M: i32 rows; eps: f32).
+///  rmsnorm_add_fwd: h = x + residual, added in fp32 and rounded to dtype;
+///    residual_out = h, y = rmsnorm(h) * w. The rounded h is what is
+///    normalized (as in vLLM's and FlashInfer's fused_add_rmsnorm), so y is
+///    exactly the plain forward of the residual_out that later layers read.
+///    Arguments: (x, residual, w, y, residual_out: pointers; M; eps). In
+///    place (residual_out = residual, y = x) is fine: each element is read
+///    before it is written, by the lane that writes it.
+OwningOpRef<ModuleOp>
+buildRMSNormForward(MLIRContext *ctx, const RMSNormConfig &config,
+                    RMSNormVariant variant = RMSNormVariant::Plain);
 
-/// y = x * rsqrt(mean(x^2) + eps) * w in float64, row-major [m, n].
+/// Backward, kernel 1 of 2: dx, and per-program fp32 column sums of
+/// dy * x * rstd into dw_partial [G, N]; G programs = the grid, program p
+/// taking row tiles p, p+G, ...
+///  rmsnorm_bwd: arguments (x, w, dy, dx, dw_partial: pointers; M: i32;
+///    eps: f32).
+///  rmsnorm_add_bwd: the backward of rmsnorm_add_fwd. Arguments (h, w, dy,
+///    dresidual_out, dx, dw_partial; M; eps), h = the forward's residual_out
+///    and dresidual_out the gradient reaching residual_out from later
+///    layers: dx = rmsnorm backward(dy, h, w) + dresidual_out. Since
+///    h = x + residual, that one tensor is the gradient of both x and
+///    residual.
+OwningOpRef<ModuleOp>
+buildRMSNormBackward(MLIRContext *ctx, const RMSNormConfig &config,
+                     RMSNormVariant variant = RMSNormVariant::Plain);
+/// Backward, kernel 2 of 2 (shared by both backwards): dw = sum over G of
+/// dw_partial, cast to the weight dtype. Arguments: (dw_partial, dw:
+/// pointers; G: i32).
+OwningOpRef<ModuleOp> buildRMSNormWeightGrad(MLIRContext *ctx,
+                                             const RMSNormConfig &config);
+
+/// Arguments and grid of each kernel for M rows (RMSNormPlan.cpp). The
+/// backward's G is min(row tiles, maxPrograms); both of its kernels must be
+/// planned with the same cap.
+LaunchPlan planRMSNormForward(const RMSNormConfig &config, int64_t m,
+                              RMSNormVariant variant = RMSNormVariant::Plain);
+LaunchPlan
+planRMSNormBackward(const RMSNormConfig &config, int64_t m,
+                    RMSNormVariant variant = RMSNormVariant::Plain,
+                    int64_t maxPrograms = RMSNormConfig::kMaxBackwardPrograms);
+LaunchPlan planRMSNormWeightGrad(
+    const RMSNormConfig &config, int64_t m,
+    int64_t maxPrograms = RMSNormConfig::kMaxBackwardPrograms);
+/// Programs of the backward's first kernel for M rows (G).
+int64_t rmsNormBackwardPrograms(
+    const RMSNormConfig &config, int64_t m,
+    int64_t maxPrograms = RMSNormConfig::kMaxBackwardPrograms);
+
+/// float64 references (RMSNormReference.cpp), row-major [m, n].
+/// y = x * rsqrt(mean(x^2) + eps) * w.
 void rmsNormForwardReference(int64_t m, int64_t n, double eps,
                              const std::vector<double> &x,
                              const std::vector<double> &w,
                              std::vector<double> &y);
+/// residualOut = h = x + residual as the kernel rounds it (fp32 sum, then
+/// `dtype`), y = the forward of h.
+void rmsNormAddForwardReference(int64_t m, int64_t n, double eps,
+                                dsl::DType dtype, const std::vector<double> &x,
+                                const std::vector<double> &residual,
+                                const std::vector<double> &w,
+                                std::vector<double> &y,
+                                std::vector<double> &residualOut);
+/// dx and dw (summed over all rows); `dwMagnitude` gets the sums of the
+/// terms' absolute values, the scale of dw's fp32 rounding. With
+/// `dResidualOut` (rmsnorm_add_bwd, x = h), dx also adds it.
+void rmsNormBackwardReference(
+    int64_t m, int64_t n, double eps, const std::vector<double> &x,
+    const std::vector<double> &w, const std::vector<double> &dy,
+    std::vector<double> &dx, std::vector<double> &dw,
+    std::vector<double> *dwMagnitude = nullptr,
+    const std::vector<double> *dResidualOut = nullptr);
+/// What rmsnorm_bwd leaves in dw_partial [G, n] (G = its size / n): row p
+/// sums dy * x * rstd over the rows of the tiles program p handles;
+/// `magnitude` (if given) the terms' absolute values.
+void rmsNormWeightGradPartialsReference(
+    const RMSNormConfig &config, int64_t m, double eps,
+    const std::vector<double> &x, const std::vector<double> &dy,
+    std::vector<double> &partial, std::vector<double> *magnitude = nullptr);
 
 /// Parameters shared by the RMSNorm kernels, and their parsing into a
 /// configuration (with clear errors for bad values).
@@ -64,30 +150,15 @@ std::vector<KernelParamSpec> getRMSNormParams();
 LogicalResult configureRMSNorm(const KernelParams &params,
                                RMSNormConfig &config, int64_t &m,
                                std::string &error);
+/// The backward's kernels also take max_programs (the cap on G).
+std::vector<KernelParamSpec> getRMSNormBackwardParams();
+LogicalResult getRMSNormMaxPrograms(const KernelParams &params,
+                                    int64_t &maxPrograms, std::string &error);
 
-KernelSpec getRMSNormForwardSpec();
-KernelSpec getRMSNormBackwardSpec();
+/// Registry entries (RMSNormSpecs.cpp).
+KernelSpec getRMSNormForwardSpec(RMSNormVariant variant);
+KernelSpec getRMSNormBackwardSpec(RMSNormVariant variant);
 KernelSpec getRMSNormWeightGradSpec();
-
-/// Backward, kernel 1 of 2: dx, and per-program fp32 column sums of
-/// dy * x * rstd into dw_partial [G, N]. Arguments: (x, w, dy, dx,
-/// dw_partial: pointers; M: i32; eps: f32); G programs = the grid.
-OwningOpRef<ModuleOp> buildRMSNormBackward(MLIRContext *ctx,
-                                           const RMSNormConfig &config);
-/// Backward, kernel 2 of 2: dw = sum over G of dw_partial, cast to the
-/// weight dtype. Arguments: (dw_partial, dw: pointers; G: i32).
-OwningOpRef<ModuleOp> buildRMSNormWeightGrad(MLIRContext *ctx,
-                                             const RMSNormConfig &config);
-/// dx and dw in float64 (dw summed over all rows).
-void rmsNormBackwardReference(int64_t m, int64_t n, double eps,
-                              const std::vector<double> &x,
-                              const std::vector<double> &w,
-                              const std::vector<double> &dy,
-                              std::vector<double> &dx, std::vector<double> &dw,
-                              std::vector<double> *dwMagnitude = nullptr);
-
-/// Programs of the backward's first kernel for M rows.
-int64_t rmsNormBackwardPrograms(const RMSNormConfig &config, int64_t m);
 
 } // namespace mlir::rocdsl
 

@@ -1,11 +1,12 @@
 //===- RMSNormBackward.cpp - RMSNorm backward in the C++ DSL --------------===//
 //
-// Two kernels. rmsnorm_bwd: each of G programs takes row tiles p, p+G, ...,
-// writes dx for them and accumulates dy * x * rstd per column in an fp32
-// tile, then stores its column sums as row p of an fp32 [G, N] buffer.
-// rmsnorm_bwd_dw: reduces that buffer over G in fp32 and casts to the
-// weight's dtype. With y = x * rstd * w, rstd = rsqrt(mean(x^2) + eps):
+// Two kernels. rmsnorm_bwd (and rmsnorm_add_bwd): each of G programs takes
+// row tiles p, p+G, ..., writes dx for them and sums dy * x * rstd per
+// column in fp32 into row p of a [G, N] buffer. rmsnorm_bwd_dw reduces that
+// buffer over G in fp32 and casts to the weight's dtype. With
+// y = x * rstd * w, rstd = rsqrt(mean(x^2) + eps):
 //   dx = rstd * (w*dy - x * rstd^2 * mean(w*dy*x)),  dw = sum_rows(dy*x*rstd)
+// and rmsnorm_add_bwd adds the gradient of residual_out to dx.
 //
 //===----------------------------------------------------------------------===//
 #include "RMSNorm.h"
@@ -15,15 +16,27 @@ using namespace mlir::rocdsl;
 using namespace mlir::rocdsl::dsl;
 
 OwningOpRef<ModuleOp>
-mlir::rocdsl::buildRMSNormBackward(MLIRContext *ctx, const RMSNormConfig &c) {
-  KernelBuilder kb(
-      ctx, "rmsnorm_bwd", c.numWarps,
-      {ArgSpec::ptr("x", c.dtype), ArgSpec::ptr("w", c.weightDType),
-       ArgSpec::ptr("dy", c.dtype), ArgSpec::ptr("dx", c.dtype),
-       ArgSpec::ptr("dw_partial", DType::F32), ArgSpec::scalar("M", DType::I32),
-       ArgSpec::scalar("eps", DType::F32)});
-  Ptr x = kb.ptrArg("x"), w = kb.ptrArg("w"), dy = kb.ptrArg("dy"),
-      dx = kb.ptrArg("dx"), partial = kb.ptrArg("dw_partial");
+mlir::rocdsl::buildRMSNormBackward(MLIRContext *ctx, const RMSNormConfig &c,
+                                   RMSNormVariant variant) {
+  const bool fused = variant == RMSNormVariant::FusedAdd;
+  // The fused kernel normalizes h (the forward's residual_out); the math is
+  // the same with h in the place of x.
+  SmallVector<ArgSpec> args = {ArgSpec::ptr(fused ? "h" : "x", c.dtype),
+                               ArgSpec::ptr("w", c.weightDType),
+                               ArgSpec::ptr("dy", c.dtype)};
+  if (fused)
+    args.push_back(ArgSpec::ptr("dresidual_out", c.dtype));
+  args.append(
+      {ArgSpec::ptr("dx", c.dtype), ArgSpec::ptr("dw_partial", DType::F32),
+       ArgSpec::scalar("M", DType::I32), ArgSpec::scalar("eps", DType::F32)});
+  KernelBuilder kb(ctx, fused ? "rmsnorm_add_bwd" : "rmsnorm_bwd", c.numWarps,
+                   args);
+  Ptr x = kb.ptrArg(fused ? "h" : "x"), w = kb.ptrArg("w"),
+      dy = kb.ptrArg("dy"), dx = kb.ptrArg("dx"),
+      partial = kb.ptrArg("dw_partial");
+  Ptr dResidualOut;
+  if (fused)
+    dResidualOut = kb.ptrArg("dresidual_out");
   Scalar m = kb.scalarArg("M"), eps = kb.scalarArg("eps");
 
   const int64_t rows = c.rowsPerProgram, cols = c.blockN;
@@ -47,32 +60,104 @@ mlir::rocdsl::buildRMSNormBackward(MLIRContext *ctx, const RMSNormConfig &c) {
   auto rowsOf = [&](Tile t) {
     return t.expandDims(1).broadcastTo({rows, cols});
   };
-  Tile wf = kb.load(w, {zero}, {cols}, colLayout, colAccess)
-                .to(DType::F32)
-                .expandDims(0)
-                .broadcastTo({rows, cols});
+  auto loadRows = [&](Ptr p, Scalar row0, Scalar col0) {
+    return kb.load(p, {row0, col0}, {rows, cols}, layout, rowAccess)
+        .to(DType::F32);
+  };
+  auto loadWeight = [&](Scalar col0) {
+    return kb.load(w, {col0}, {cols}, colLayout, colAccess)
+        .to(DType::F32)
+        .expandDims(0)
+        .broadcastTo({rows, cols});
+  };
+  const Scalar invN = kb.f32(1.0 / double(c.n));
+  // Per row, from the row sums of x^2 and w*dy*x: rstd and the factor of x
+  // in dx.
+  struct RowFactors {
+    Tile rstd, scale;
+  };
+  auto rowFactors = [&](Tile sumSquares, Tile sumWdyX) {
+    Tile rstd = (sumSquares * invN + eps).rsqrt();
+    return RowFactors{rstd, rstd * rstd * (sumWdyX * invN)};
+  };
+  // dx of one chunk from its fp32 inputs (plus the gradient reaching
+  // residual_out, fused), rounded once and stored.
+  auto storeInputGrad = [&](Scalar row0, Scalar col0, Tile xf, Tile wdy,
+                            const RowFactors &f) {
+    Tile dxf = rowsOf(f.rstd) * (wdy - xf * rowsOf(f.scale));
+    if (fused)
+      dxf = dxf + loadRows(dResidualOut, row0, col0);
+    kb.store(dxf.to(c.dtype), dx, {row0, col0}, rowAccess);
+  };
+
   Scalar program = kb.programId(0);
   Scalar first = program * rows;
   Scalar step = kb.numPrograms(0) * rows;
-  Tile acc = kb.zeros({rows, cols}, layout, DType::F32);
-  SmallVector<Tile> sums = kb.forLoop(
-      first, m, step, {acc},
-      [&](Scalar row0, ArrayRef<Tile> carried) -> SmallVector<Tile> {
-        Tile xf = kb.load(x, {row0, zero}, {rows, cols}, layout, rowAccess)
-                      .to(DType::F32);
-        Tile dyf = kb.load(dy, {row0, zero}, {rows, cols}, layout, rowAccess)
-                       .to(DType::F32);
-        Tile rstd =
-            ((xf * xf).sum(1) * kb.f32(1.0 / double(c.n)) + eps).rsqrt();
-        Tile wdy = dyf * wf;
-        Tile meanWdyX = (wdy * xf).sum(1) * kb.f32(1.0 / double(c.n));
-        Tile scale = rstd * rstd * meanWdyX;
-        Tile dxf = rowsOf(rstd) * (wdy - xf * rowsOf(scale));
-        kb.store(dxf.to(c.dtype), dx, {row0, zero}, rowAccess);
-        return {carried[0] + dyf * xf * rowsOf(rstd)};
-      });
-  kb.store(sums[0].sum(0).expandDims(0), partial, {program, zero},
-           partialAccess);
+
+  if (c.singlePass) {
+    // Whole rows in registers: x, dy (and dresidual_out) read once, dx
+    // written once, the weight read once per program; dw accumulates in an
+    // fp32 tile across the program's row tiles and is stored once.
+    Tile wf = loadWeight(zero);
+    Tile acc = kb.zeros({rows, cols}, layout, DType::F32);
+    SmallVector<Tile> sums = kb.forLoop(
+        first, m, step, {acc},
+        [&](Scalar row0, ArrayRef<Tile> carried) -> SmallVector<Tile> {
+          Tile xf = loadRows(x, row0, zero);
+          Tile dyf = loadRows(dy, row0, zero);
+          Tile wdy = dyf * wf;
+          RowFactors f = rowFactors((xf * xf).sum(1), (wdy * xf).sum(1));
+          storeInputGrad(row0, zero, xf, wdy, f);
+          return {carried[0] + dyf * xf * rowsOf(f.rstd)};
+        });
+    kb.store(sums[0].sum(0).expandDims(0), partial, {program, zero},
+             partialAccess);
+    return kb.finish();
+  }
+
+  // Long rows (N > 8192): one row per program (RMSNormConfig::choose), two
+  // passes over blockN-wide chunks per row, as in the forward: the first
+  // sums x^2 and w*dy*x, the second writes dx and adds the chunk's
+  // dy * x * rstd to the program's dw_partial row. That row is too long for
+  // registers, so it lives in dw_partial itself: the program's first row
+  // stores it, later rows (only when M > G) load, add and store it. Each
+  // lane reads back only what it stored, in the same layout, so program
+  // order makes it visible. x, dy and w are read twice here,
+  // dresidual_out once, dx written once.
+  assert(rows == 1 && "the looping path handles one row per program");
+  auto chunkLoop =
+      [&](ArrayRef<Tile> inits,
+          function_ref<SmallVector<Tile>(Scalar, ArrayRef<Tile>)> body) {
+        return kb.forLoop(zero, n, kb.i32(cols), inits, body);
+      };
+  auto processRow = [&](Scalar row0, bool accumulate) {
+    Tile acc = kb.zeros({rows, cols}, layout, DType::F32);
+    SmallVector<Tile> sums = chunkLoop(
+        {acc, acc},
+        [&](Scalar col0, ArrayRef<Tile> carried) -> SmallVector<Tile> {
+          Tile xf = loadRows(x, row0, col0);
+          Tile wdy = loadRows(dy, row0, col0) * loadWeight(col0);
+          return {carried[0] + xf * xf, carried[1] + wdy * xf};
+        });
+    RowFactors f = rowFactors(sums[0].sum(1), sums[1].sum(1));
+    chunkLoop({}, [&](Scalar col0, ArrayRef<Tile>) -> SmallVector<Tile> {
+      Tile xf = loadRows(x, row0, col0);
+      Tile dyf = loadRows(dy, row0, col0);
+      storeInputGrad(row0, col0, xf, dyf * loadWeight(col0), f);
+      Tile dw = dyf * xf * rowsOf(f.rstd);
+      if (accumulate)
+        dw = dw + kb.load(partial, {program, col0}, {rows, cols}, layout,
+                          partialAccess);
+      kb.store(dw, partial, {program, col0}, partialAccess);
+      return {};
+    });
+  };
+  processRow(first, /*accumulate=*/false);
+  kb.forLoop(first + step, m, step, {},
+             [&](Scalar row0, ArrayRef<Tile>) -> SmallVector<Tile> {
+               processRow(row0, /*accumulate=*/true);
+               return {};
+             });
   return kb.finish();
 }
 
@@ -107,152 +192,4 @@ mlir::rocdsl::buildRMSNormWeightGrad(MLIRContext *ctx, const RMSNormConfig &c) {
   out.vec = c.weightGradStoreVec;
   kb.store(sums[0].sum(0).to(c.weightDType), dw, {col0}, out);
   return kb.finish();
-}
-
-int64_t mlir::rocdsl::rmsNormBackwardPrograms(const RMSNormConfig &c,
-                                              int64_t m) {
-  // Enough programs to fill a GPU; few enough that dw_partial stays small.
-  return std::max<int64_t>(1, std::min<int64_t>(c.gridSize(m), 1024));
-}
-
-/// The backward needs whole rows in registers.
-static LogicalResult configureBackward(const KernelParams &params,
-                                       RMSNormConfig &config, int64_t &m,
-                                       std::string &error) {
-  if (failed(configureRMSNorm(params, config, m, error)))
-    return failure();
-  if (!config.singlePass) {
-    error = "rmsnorm_bwd supports N <= 8192 so far, got N=" +
-            std::to_string(config.n);
-    return failure();
-  }
-  return success();
-}
-
-KernelSpec mlir::rocdsl::getRMSNormBackwardSpec() {
-  KernelSpec spec;
-  spec.name = "rmsnorm_bwd";
-  spec.summary = "RMSNorm backward, step 1: dx and per-program fp32 dw sums";
-  spec.params = getRMSNormParams();
-  spec.build = [](MLIRContext *ctx, const KernelParams &params,
-                  std::string &error) -> OwningOpRef<ModuleOp> {
-    RMSNormConfig c;
-    int64_t m;
-    if (failed(configureBackward(params, c, m, error)))
-      return nullptr;
-    return buildRMSNormBackward(ctx, c);
-  };
-  spec.plan = [](const KernelParams &params, LaunchPlan &plan,
-                 std::string &error) -> LogicalResult {
-    RMSNormConfig c;
-    int64_t m;
-    if (failed(configureBackward(params, c, m, error)))
-      return failure();
-    int64_t g = rmsNormBackwardPrograms(c, m);
-    unsigned xAlign = c.vec * bitWidth(c.dtype) / 8;
-    plan.kernelName = "rmsnorm_bwd";
-    plan.args = {
-        {"x", ArgKind::Tensor, c.dtype, {m, c.n}, xAlign, false},
-        {"w",
-         ArgKind::Tensor,
-         c.weightDType,
-         {c.n},
-         c.weightVec * bitWidth(c.weightDType) / 8,
-         false},
-        {"dy", ArgKind::Tensor, c.dtype, {m, c.n}, xAlign, false},
-        {"dx", ArgKind::Tensor, c.dtype, {m, c.n}, xAlign, true},
-        {"dw_partial",
-         ArgKind::Tensor,
-         DType::F32,
-         {g, c.n},
-         c.partialStoreVec * 4,
-         true},
-        {"M", ArgKind::Int32, DType::I32, {}, 1, false, m},
-        {"eps", ArgKind::Float32, DType::F32, {}, 1, false},
-    };
-    plan.grid[0] = static_cast<uint32_t>(g);
-    return success();
-  };
-  // dx as in the math; dw_partial row p holds the rows of tiles p, p+G, ...
-  spec.reference = [](const KernelParams &params,
-                      std::vector<std::vector<double>> &t,
-                      const std::vector<double> &scalars) {
-    RMSNormConfig c;
-    int64_t m;
-    std::string error;
-    (void)configureBackward(params, c, m, error);
-    int64_t n = c.n, g = rmsNormBackwardPrograms(c, m);
-    std::vector<double> dw(n);
-    rmsNormBackwardReference(m, n, scalars[1], t[0], t[1], t[2], t[3], dw);
-    std::fill(t[4].begin(), t[4].end(), 0.0);
-    for (int64_t r = 0; r < m; ++r) {
-      std::vector<double> one(n);
-      std::vector<double> dxRow(n);
-      rmsNormBackwardReference(
-          1, n, scalars[1],
-          std::vector<double>(t[0].begin() + r * n, t[0].begin() + (r + 1) * n),
-          t[1],
-          std::vector<double>(t[2].begin() + r * n, t[2].begin() + (r + 1) * n),
-          dxRow, one);
-      int64_t program = (r / c.rowsPerProgram) % g;
-      for (int64_t col = 0; col < n; ++col)
-        t[4][program * n + col] += one[col];
-    }
-  };
-  return spec;
-}
-
-KernelSpec mlir::rocdsl::getRMSNormWeightGradSpec() {
-  KernelSpec spec;
-  spec.name = "rmsnorm_bwd_dw";
-  spec.summary = "RMSNorm backward, step 2: dw = sum of the fp32 partial "
-                 "sums, cast to the weight dtype";
-  spec.params = getRMSNormParams();
-  spec.build = [](MLIRContext *ctx, const KernelParams &params,
-                  std::string &error) -> OwningOpRef<ModuleOp> {
-    RMSNormConfig c;
-    int64_t m;
-    if (failed(configureBackward(params, c, m, error)))
-      return nullptr;
-    return buildRMSNormWeightGrad(ctx, c);
-  };
-  spec.plan = [](const KernelParams &params, LaunchPlan &plan,
-                 std::string &error) -> LogicalResult {
-    RMSNormConfig c;
-    int64_t m;
-    if (failed(configureBackward(params, c, m, error)))
-      return failure();
-    int64_t g = rmsNormBackwardPrograms(c, m);
-    plan.kernelName = "rmsnorm_bwd_dw";
-    plan.args = {
-        {"dw_partial",
-         ArgKind::Tensor,
-         DType::F32,
-         {g, c.n},
-         c.partialLoadVec * 4,
-         false},
-        {"dw",
-         ArgKind::Tensor,
-         c.weightDType,
-         {c.n},
-         c.weightGradStoreVec * bitWidth(c.weightDType) / 8,
-         true},
-        {"G", ArgKind::Int32, DType::I32, {}, 1, false, g},
-    };
-    plan.grid[0] =
-        static_cast<uint32_t>((c.n + RMSNormConfig::kWeightGradColumns - 1) /
-                              RMSNormConfig::kWeightGradColumns);
-    return success();
-  };
-  spec.reference = [](const KernelParams &params,
-                      std::vector<std::vector<double>> &t,
-                      const std::vector<double> &scalars) {
-    int64_t g = static_cast<int64_t>(scalars[0]);
-    int64_t n = static_cast<int64_t>(t[1].size());
-    std::fill(t[1].begin(), t[1].end(), 0.0);
-    for (int64_t p = 0; p < g; ++p)
-      for (int64_t c = 0; c < n; ++c)
-        t[1][c] += t[0][p * n + c];
-  };
-  return spec;
 }

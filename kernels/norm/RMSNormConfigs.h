@@ -1,7 +1,8 @@
 //===- RMSNormConfigs.h - the one RMSNorm test matrix -----------*- C++ -*-===//
 //
-// Every test, ISA check and benchmark of the RMSNorm kernels takes its cases
-// from here, so their coverage cannot drift apart.
+// Every test, ISA check and benchmark of the RMSNorm kernels (forward and
+// backward, plain and fused-add, and the dw reduction) takes its cases from
+// here, so their coverage cannot drift apart.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ROCDSL_KERNELS_NORM_RMSNORMCONFIGS_H
@@ -30,18 +31,20 @@ struct RMSNormCase {
 
 /// Row lengths: tiny, short rows sharing a workgroup, aligned and unaligned
 /// single-pass rows (unaligned above 2048 included), the single-pass limit,
-/// and looping rows, aligned and not.
+/// and looping rows: unaligned, aligned with a partial last chunk, and
+/// whole chunks.
 inline std::vector<int64_t> getRMSNormRowLengths() {
-  return {1, 128, 1000, 2050, 3001, 4096, 8192, 10001, 20480};
+  return {1, 128, 1000, 2050, 3001, 4096, 8192, 10001, 10008, 20480};
 }
 
-inline std::vector<RMSNormCase> getRMSNormForwardCases() {
+inline std::vector<RMSNormCase> getRMSNormCases() {
   std::vector<RMSNormCase> cases;
   for (const char *dtype : {"f32", "f16", "bf16"})
     for (int64_t n : getRMSNormRowLengths())
       cases.push_back({n, dtype, "same"});
   cases.push_back({4096, "bf16", "f32"}); // fp32 weight with bf16 activations
   cases.push_back({3001, "f16", "f32"});
+  cases.push_back({10008, "bf16", "f32"}); // and on the looping path
   return cases;
 }
 

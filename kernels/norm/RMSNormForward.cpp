@@ -1,21 +1,37 @@
 //===- RMSNormForward.cpp - RMSNorm forward in the C++ DSL ----------------===//
+//
+// rmsnorm_fwd and rmsnorm_add_fwd: one builder, the fused variant differing
+// only in how a row chunk is read (x + residual, rounded, also stored as
+// residual_out) and, on the looping path, where the second pass reads it
+// back from.
+//
+//===----------------------------------------------------------------------===//
 #include "RMSNorm.h"
-
-#include <cmath>
 
 using namespace mlir;
 using namespace mlir::rocdsl;
 using namespace mlir::rocdsl::dsl;
 
 OwningOpRef<ModuleOp>
-mlir::rocdsl::buildRMSNormForward(MLIRContext *ctx, const RMSNormConfig &c) {
-  std::string name = "rmsnorm_fwd";
-  KernelBuilder kb(
-      ctx, name, c.numWarps,
-      {ArgSpec::ptr("x", c.dtype), ArgSpec::ptr("w", c.weightDType),
-       ArgSpec::ptr("y", c.dtype), ArgSpec::scalar("M", DType::I32),
-       ArgSpec::scalar("eps", DType::F32)});
+mlir::rocdsl::buildRMSNormForward(MLIRContext *ctx, const RMSNormConfig &c,
+                                  RMSNormVariant variant) {
+  const bool fused = variant == RMSNormVariant::FusedAdd;
+  SmallVector<ArgSpec> args = {ArgSpec::ptr("x", c.dtype)};
+  if (fused)
+    args.push_back(ArgSpec::ptr("residual", c.dtype));
+  args.append({ArgSpec::ptr("w", c.weightDType), ArgSpec::ptr("y", c.dtype)});
+  if (fused)
+    args.push_back(ArgSpec::ptr("residual_out", c.dtype));
+  args.append(
+      {ArgSpec::scalar("M", DType::I32), ArgSpec::scalar("eps", DType::F32)});
+  KernelBuilder kb(ctx, fused ? "rmsnorm_add_fwd" : "rmsnorm_fwd", c.numWarps,
+                   args);
   Ptr x = kb.ptrArg("x"), w = kb.ptrArg("w"), y = kb.ptrArg("y");
+  Ptr residual, residualOut;
+  if (fused) {
+    residual = kb.ptrArg("residual");
+    residualOut = kb.ptrArg("residual_out");
+  }
   Scalar m = kb.scalarArg("M"), eps = kb.scalarArg("eps");
 
   const int64_t rows = c.rowsPerProgram, cols = c.blockN;
@@ -35,6 +51,20 @@ mlir::rocdsl::buildRMSNormForward(MLIRContext *ctx, const RMSNormConfig &c) {
   weightAccess.bounds = {n};
   weightAccess.vec = c.weightVec;
 
+  auto loadRow = [&](Ptr p, Scalar col0) {
+    return kb.load(p, {row0, col0}, {rows, cols}, layout, rowAccess)
+        .to(DType::F32);
+  };
+  // The chunk to normalize, in fp32. Fused: h = x + residual in fp32,
+  // rounded to dtype and stored as residual_out; the rounded value is the
+  // one normalized, so y agrees with what the next layer reads back.
+  auto loadInput = [&](Scalar col0) {
+    if (!fused)
+      return loadRow(x, col0);
+    Tile h = (loadRow(x, col0) + loadRow(residual, col0)).to(c.dtype);
+    kb.store(h, residualOut, {row0, col0}, rowAccess);
+    return h.to(DType::F32);
+  };
   auto normalizeAndStore = [&](Scalar col0, Tile xf, Tile invRms) {
     Tile wf =
         kb.load(w, {col0}, {cols}, colLayout, weightAccess).to(DType::F32);
@@ -47,125 +77,29 @@ mlir::rocdsl::buildRMSNormForward(MLIRContext *ctx, const RMSNormConfig &c) {
   };
 
   if (c.singlePass) {
-    Tile xf = kb.load(x, {row0, kb.i32(0)}, {rows, cols}, layout, rowAccess)
-                  .to(DType::F32);
+    Tile xf = loadInput(kb.i32(0));
     normalizeAndStore(kb.i32(0), xf, inverseRms((xf * xf).sum(1)));
     return kb.finish();
   }
 
   // Long rows: accumulate squares chunk by chunk in an fp32 tile, reduce
-  // once, then stream the row again to normalize it.
+  // once, then stream the row again to normalize it. The fused kernel's
+  // second pass reads h back from residual_out (one stream instead of x
+  // and residual): each lane reads only the elements it stored itself, in
+  // the same layout, so program order makes them visible.
   Tile acc = kb.zeros({rows, cols}, layout, DType::F32);
   SmallVector<Tile> sums =
       kb.forLoop(kb.i32(0), n, kb.i32(cols), {acc},
                  [&](Scalar col0, ArrayRef<Tile> carried) -> SmallVector<Tile> {
-                   Tile xf =
-                       kb.load(x, {row0, col0}, {rows, cols}, layout, rowAccess)
-                           .to(DType::F32);
+                   Tile xf = loadInput(col0);
                    return {carried[0] + xf * xf};
                  });
   Tile invRms = inverseRms(sums[0].sum(1));
+  Ptr normalized = fused ? residualOut : x;
   kb.forLoop(kb.i32(0), n, kb.i32(cols), {},
              [&](Scalar col0, ArrayRef<Tile>) -> SmallVector<Tile> {
-               Tile xf =
-                   kb.load(x, {row0, col0}, {rows, cols}, layout, rowAccess)
-                       .to(DType::F32);
-               normalizeAndStore(col0, xf, invRms);
+               normalizeAndStore(col0, loadRow(normalized, col0), invRms);
                return {};
              });
   return kb.finish();
-}
-
-LogicalResult mlir::rocdsl::configureRMSNorm(const KernelParams &params,
-                                             RMSNormConfig &config, int64_t &m,
-                                             std::string &error) {
-  int64_t n = 0;
-  double eps = 0;
-  if (failed(params.getInt("N", n, error)) ||
-      failed(params.getInt("M", m, error)) ||
-      failed(params.getFloat("eps", eps, error)))
-    return failure();
-  if (n < 1 || n > (1 << 24)) {
-    error = "N=" + std::to_string(n) + " out of range [1, 16777216]";
-    return failure();
-  }
-  if (!std::isfinite(eps) || eps < 0) {
-    error = "eps=" + params.get("eps").str() +
-            " must be a finite, non-negative number";
-    return failure();
-  }
-  if (m < 1 || m > INT32_MAX) {
-    error = "M=" + std::to_string(m) + " out of range [1, 2147483647]";
-    return failure();
-  }
-  auto dtype = parseDType(params.get("dtype"));
-  if (!dtype || *dtype == DType::I32) {
-    error = "dtype='" + params.get("dtype").str() +
-            "' is not one of f32, f16, bf16";
-    return failure();
-  }
-  std::optional<DType> wdtype =
-      params.get("wdtype") == "same" ? dtype : parseDType(params.get("wdtype"));
-  if (!wdtype || *wdtype == DType::I32) {
-    error = "wdtype='" + params.get("wdtype").str() +
-            "' is not one of same, f32, f16, bf16";
-    return failure();
-  }
-  int64_t wave = 0;
-  if (failed(params.getInt("wave", wave, error)))
-    return failure();
-  if (wave != 32 && wave != 64) {
-    error = "wave=" + std::to_string(wave) + " is not 32 or 64";
-    return failure();
-  }
-  config = RMSNormConfig::choose(n, *dtype, *wdtype, unsigned(wave));
-  return success();
-}
-
-std::vector<KernelParamSpec> mlir::rocdsl::getRMSNormParams() {
-  return {
-      {"N", "4096", "row length (specializes the kernel)", false},
-      {"dtype", "bf16", "x and y element type: f32, f16, bf16", false},
-      {"wdtype", "same", "weight element type (same: as dtype)", false},
-      {"M", "4096", "rows (launch-time)", true},
-      {"eps", "1e-6", "epsilon (launch-time)", true},
-      {"wave", "64",
-       "lanes per wave: 64 (AMDGPU), 32 (NVIDIA); "
-       "rocdsl-compile sets it from --chip",
-       false},
-  };
-}
-
-KernelSpec mlir::rocdsl::getRMSNormForwardSpec() {
-  KernelSpec spec;
-  spec.name = "rmsnorm_fwd";
-  spec.summary = "RMSNorm forward: y = x * rsqrt(mean(x^2) + eps) * w";
-  spec.params = getRMSNormParams();
-  spec.build = [](MLIRContext *ctx, const KernelParams &params,
-                  std::string &error) -> OwningOpRef<ModuleOp> {
-    RMSNormConfig config;
-    int64_t m = 0;
-    if (failed(configureRMSNorm(params, config, m, error)))
-      return nullptr;
-    return buildRMSNormForward(ctx, config);
-  };
-  spec.plan = [](const KernelParams &params, LaunchPlan &plan,
-                 std::string &error) -> LogicalResult {
-    RMSNormConfig config;
-    int64_t m = 0;
-    if (failed(configureRMSNorm(params, config, m, error)))
-      return failure();
-    plan = planRMSNormForward(config, m);
-    return success();
-  };
-  spec.reference = [](const KernelParams &params,
-                      std::vector<std::vector<double>> &tensors,
-                      const std::vector<double> &scalars) {
-    int64_t n = 0;
-    std::string error;
-    (void)params.getInt("N", n, error);
-    rmsNormForwardReference(static_cast<int64_t>(scalars[0]), n, scalars[1],
-                            tensors[0], tensors[1], tensors[2]);
-  };
-  return spec;
 }

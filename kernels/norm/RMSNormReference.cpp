@@ -1,7 +1,8 @@
-//===- RMSNormReference.cpp - float64 references and launch plans ---------===//
+//===- RMSNormReference.cpp - float64 references of the RMSNorm kernels ---===//
 #include "RMSNorm.h"
 
 #include <cmath>
+#include <cstring>
 
 using namespace mlir;
 using namespace mlir::rocdsl;
@@ -22,29 +23,43 @@ void mlir::rocdsl::rmsNormForwardReference(int64_t m, int64_t n, double eps,
   }
 }
 
-LaunchPlan mlir::rocdsl::planRMSNormForward(const RMSNormConfig &c, int64_t m) {
-  unsigned xAlign = c.vec * bitWidth(c.dtype) / 8;
-  unsigned wAlign = c.weightVec * bitWidth(c.weightDType) / 8;
-  LaunchPlan plan;
-  plan.kernelName = "rmsnorm_fwd";
-  plan.args = {
-      {"x", ArgKind::Tensor, c.dtype, {m, c.n}, xAlign, false},
-      {"w", ArgKind::Tensor, c.weightDType, {c.n}, wAlign, false},
-      {"y", ArgKind::Tensor, c.dtype, {m, c.n}, xAlign, true},
-      {"M", ArgKind::Int32, DType::I32, {}, 1, false, m},
-      {"eps", ArgKind::Float32, DType::F32, {}, 1, false},
-  };
-  plan.grid[0] = static_cast<uint32_t>(c.gridSize(m));
-  return plan;
+/// `v` rounded to nearest even in `dtype`, as arith.truncf does.
+static double roundTo(DType dtype, float v) {
+  switch (dtype) {
+  case DType::F16:
+    return double(static_cast<_Float16>(v));
+  case DType::BF16: {
+    uint32_t bits;
+    std::memcpy(&bits, &v, 4);
+    if (std::isnan(v))
+      return v;
+    bits += 0x7fff + ((bits >> 16) & 1);
+    bits &= 0xffff0000u;
+    float rounded;
+    std::memcpy(&rounded, &bits, 4);
+    return rounded;
+  }
+  default:
+    return v;
+  }
 }
 
-void mlir::rocdsl::rmsNormBackwardReference(int64_t m, int64_t n, double eps,
-                                            const std::vector<double> &x,
-                                            const std::vector<double> &w,
-                                            const std::vector<double> &dy,
-                                            std::vector<double> &dx,
-                                            std::vector<double> &dw,
-                                            std::vector<double> *dwMagnitude) {
+void mlir::rocdsl::rmsNormAddForwardReference(
+    int64_t m, int64_t n, double eps, DType dtype, const std::vector<double> &x,
+    const std::vector<double> &residual, const std::vector<double> &w,
+    std::vector<double> &y, std::vector<double> &residualOut) {
+  // The inputs hold dtype values, exact in fp32: their fp32 sum, rounded
+  // to dtype, is the h the kernel stores and normalizes.
+  for (int64_t i = 0; i < m * n; ++i)
+    residualOut[i] = roundTo(dtype, float(x[i]) + float(residual[i]));
+  rmsNormForwardReference(m, n, eps, residualOut, w, y);
+}
+
+void mlir::rocdsl::rmsNormBackwardReference(
+    int64_t m, int64_t n, double eps, const std::vector<double> &x,
+    const std::vector<double> &w, const std::vector<double> &dy,
+    std::vector<double> &dx, std::vector<double> &dw,
+    std::vector<double> *dwMagnitude, const std::vector<double> *dResidualOut) {
   std::fill(dw.begin(), dw.end(), 0.0);
   if (dwMagnitude)
     dwMagnitude->assign(n, 0.0);
@@ -59,9 +74,36 @@ void mlir::rocdsl::rmsNormBackwardReference(int64_t m, int64_t n, double eps,
     double scale = rstd * rstd * sumWdyX / double(n);
     for (int64_t c = 0; c < n; ++c) {
       dx[r * n + c] = rstd * (w[c] * dyr[c] - xr[c] * scale);
+      if (dResidualOut)
+        dx[r * n + c] += (*dResidualOut)[r * n + c];
       dw[c] += dyr[c] * xr[c] * rstd;
       if (dwMagnitude)
         (*dwMagnitude)[c] += std::fabs(dyr[c] * xr[c] * rstd);
+    }
+  }
+}
+
+void mlir::rocdsl::rmsNormWeightGradPartialsReference(
+    const RMSNormConfig &config, int64_t m, double eps,
+    const std::vector<double> &x, const std::vector<double> &dy,
+    std::vector<double> &partial, std::vector<double> *magnitude) {
+  const int64_t n = config.n, g = int64_t(partial.size()) / n;
+  std::fill(partial.begin(), partial.end(), 0.0);
+  if (magnitude)
+    magnitude->assign(partial.size(), 0.0);
+  for (int64_t r = 0; r < m; ++r) {
+    const double *xr = x.data() + r * n, *dyr = dy.data() + r * n;
+    double sumSquares = 0;
+    for (int64_t c = 0; c < n; ++c)
+      sumSquares += xr[c] * xr[c];
+    double rstd = 1.0 / std::sqrt(sumSquares / double(n) + eps);
+    // Row tiles are dealt to the G programs round-robin.
+    int64_t row = (r / config.rowsPerProgram) % g * n;
+    for (int64_t c = 0; c < n; ++c) {
+      double term = dyr[c] * xr[c] * rstd;
+      partial[row + c] += term;
+      if (magnitude)
+        (*magnitude)[row + c] += std::fabs(term);
     }
   }
 }

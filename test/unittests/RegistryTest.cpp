@@ -38,14 +38,83 @@ TEST(RegistryTest, BuildRejectsBadValuesWithAMessage) {
   DialectRegistry registry;
   registerRocDSLDialects(registry);
   MLIRContext ctx(registry);
-  const KernelSpec *spec = lookupKernel("rmsnorm_fwd");
-  for (const char *bad : {"N=abc", "N=0", "dtype=f64", "wdtype=i32", "M=0"}) {
-    KernelParams params;
-    std::string error;
-    ASSERT_TRUE(succeeded(resolveKernelParams(*spec, {bad}, params, error)));
-    EXPECT_FALSE(spec->build(&ctx, params, error)) << bad;
-    EXPECT_FALSE(error.empty()) << bad;
-  }
+  for (const KernelSpec &spec : getBuiltinKernels())
+    for (const char *bad :
+         {"N=abc", "N=0", "dtype=f64", "wdtype=i32", "M=0", "wave=16"}) {
+      KernelParams params;
+      std::string error;
+      ASSERT_TRUE(succeeded(resolveKernelParams(spec, {bad}, params, error)));
+      EXPECT_FALSE(spec.build(&ctx, params, error)) << spec.name << " " << bad;
+      EXPECT_FALSE(error.empty()) << spec.name << " " << bad;
+    }
+}
+
+/// Argument names of a kernel's plan for `defs`.
+static std::vector<std::string> planArgs(llvm::StringRef kernel,
+                                         const std::vector<std::string> &defs,
+                                         LaunchPlan &plan) {
+  const KernelSpec *spec = lookupKernel(kernel);
+  KernelParams params;
+  std::string error;
+  EXPECT_TRUE(succeeded(resolveKernelParams(*spec, defs, params, error)));
+  EXPECT_TRUE(succeeded(spec->plan(params, plan, error))) << error;
+  std::vector<std::string> names;
+  for (const ArgSignature &arg : plan.args)
+    names.push_back(arg.name);
+  return names;
+}
+
+TEST(RegistryTest, ListsTheRMSNormFamily) {
+  std::vector<std::string> names;
+  for (const KernelSpec &spec : getBuiltinKernels())
+    names.push_back(spec.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"rmsnorm_fwd", "rmsnorm_add_fwd",
+                                             "rmsnorm_bwd", "rmsnorm_add_bwd",
+                                             "rmsnorm_bwd_dw"}));
+}
+
+TEST(RegistryTest, FusedAddKernelsTakeTheResidualTensors) {
+  LaunchPlan plan;
+  EXPECT_EQ(planArgs("rmsnorm_add_fwd", {"N=4096", "M=3"}, plan),
+            (std::vector<std::string>{"x", "residual", "w", "y", "residual_out",
+                                      "M", "eps"}));
+  EXPECT_TRUE(plan.args[4].isOutput);
+  EXPECT_EQ(plan.args[4].shape, (std::vector<int64_t>{3, 4096}));
+  EXPECT_EQ(plan.args[4].alignment, 16u);
+  EXPECT_EQ(plan.grid[0], 3u);
+  EXPECT_EQ(planArgs("rmsnorm_add_bwd", {"N=4096", "M=3"}, plan),
+            (std::vector<std::string>{"h", "w", "dy", "dresidual_out", "dx",
+                                      "dw_partial", "M", "eps"}));
+  EXPECT_FALSE(plan.args[3].isOutput);
+  EXPECT_TRUE(plan.args[4].isOutput);
+}
+
+TEST(RegistryTest, MaxProgramsCapsTheBackwardsPrograms) {
+  LaunchPlan step1, step2;
+  // 64 rows of 10001: one row per program, at most 3 programs.
+  planArgs("rmsnorm_bwd", {"N=10001", "M=64", "max_programs=3"}, step1);
+  planArgs("rmsnorm_bwd_dw", {"N=10001", "M=64", "max_programs=3"}, step2);
+  EXPECT_EQ(step1.grid[0], 3u);
+  EXPECT_EQ(step1.args[4].shape, (std::vector<int64_t>{3, 10001}));
+  EXPECT_EQ(step2.args[0].shape, (std::vector<int64_t>{3, 10001}));
+  EXPECT_EQ(step2.args[2].expectedInt, 3);
+  // The default: 1024, fewer when there are fewer row tiles.
+  planArgs("rmsnorm_add_bwd", {"N=10001", "M=5000"}, step1);
+  EXPECT_EQ(step1.grid[0], 1024u);
+  planArgs("rmsnorm_add_bwd", {"N=10001", "M=5"}, step1);
+  EXPECT_EQ(step1.grid[0], 5u);
+
+  const KernelSpec *spec = lookupKernel("rmsnorm_add_bwd");
+  KernelParams params;
+  std::string error;
+  ASSERT_TRUE(
+      succeeded(resolveKernelParams(*spec, {"max_programs=0"}, params, error)));
+  EXPECT_TRUE(failed(spec->plan(params, step1, error)));
+  EXPECT_NE(error.find("max_programs=0 out of range"), std::string::npos)
+      << error;
+  // The forward has no such parameter.
+  EXPECT_TRUE(failed(resolveKernelParams(*lookupKernel("rmsnorm_add_fwd"),
+                                         {"max_programs=3"}, params, error)));
 }
 
 TEST(RMSNormConfigTest, AlignedRowsUse128BitAccesses) {
@@ -79,6 +148,18 @@ TEST(RMSNormConfigTest, LongRowsLoop) {
   EXPECT_FALSE(c.singlePass);
   EXPECT_EQ(c.blockN, 4096);
   EXPECT_EQ(c.vec, 8u);
+}
+
+TEST(RMSNormConfigTest, LongRowsTakeOneRowPerProgram) {
+  // The looping backward keeps a program's dw partial sums in dw_partial
+  // and relies on this.
+  for (auto dtype : {dsl::DType::F32, dsl::DType::F16, dsl::DType::BF16})
+    for (unsigned wave : {32u, 64u})
+      for (int64_t n : {8193, 10001, 20480, 1 << 24}) {
+        auto c = RMSNormConfig::choose(n, dtype, dtype, wave);
+        EXPECT_FALSE(c.singlePass);
+        EXPECT_EQ(c.rowsPerProgram, 1u) << n << " wave " << wave;
+      }
 }
 
 TEST(RMSNormConfigTest, MixedWeightDTypeKeepsWeightAccessesLegal) {

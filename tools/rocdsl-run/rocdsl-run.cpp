@@ -183,6 +183,10 @@ int main(int argc, char **argv) {
   std::vector<std::vector<double>> tensors;
   for (const auto &buffer : buffers)
     tensors.push_back(buffer->toDoubles());
+  std::vector<std::vector<double>> magnitudes(tensors.size());
+  if ((*kernel)->getSpec().magnitudes)
+    (*kernel)->getSpec().magnitudes((*kernel)->getParams(), tensors, scalars,
+                                    magnitudes);
   (*kernel)->getSpec().reference((*kernel)->getParams(), tensors, scalars);
 
   llvm::outs() << "kernel:  " << kernelName;
@@ -202,7 +206,7 @@ int main(int argc, char **argv) {
     size_t i = tensorIndex++;
     if (!sig.isOutput)
       continue;
-    Comparison c = compareToReference(*buffers[i], tensors[i]);
+    Comparison c = compareToReference(*buffers[i], tensors[i], magnitudes[i]);
     ok &= c.passed();
     llvm::outs() << llvm::formatv(
         "{0}: max abs err {1:e2}, max rel err {2:e2} (atol {3:e1}, rtol "

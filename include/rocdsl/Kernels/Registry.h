@@ -80,6 +80,16 @@ struct KernelSpec {
                      std::vector<std::vector<double>> &tensors,
                      const std::vector<double> &scalars)>
       reference;
+  /// Optional, for outputs that are sums of many fp32 terms (the backward's
+  /// partial sums): sets `magnitudes[i]` (one entry per tensor argument,
+  /// left empty for the others) to the sums of the terms' absolute values,
+  /// which scale their rounding (see compareToReference). Takes the inputs
+  /// as `reference` does.
+  std::function<void(const KernelParams &,
+                     const std::vector<std::vector<double>> &tensors,
+                     const std::vector<double> &scalars,
+                     std::vector<std::vector<double>> &magnitudes)>
+      magnitudes;
 };
 
 const std::vector<KernelSpec> &getBuiltinKernels();

@@ -1,0 +1,119 @@
+//===- RMSNormPlan.cpp - launch plans of the RMSNorm kernels --------------===//
+//
+// The argument signatures (shapes and the alignment the compiled accesses
+// rely on) and grids, in the order the builders declare the arguments.
+//
+//===----------------------------------------------------------------------===//
+#include "RMSNorm.h"
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+using namespace mlir::rocdsl::dsl;
+
+namespace {
+/// Signatures of the arguments the RMSNorm kernels share.
+struct Signatures {
+  const RMSNormConfig &c;
+  int64_t m;
+
+  /// An [M, N] activation or gradient: accessed `vec` elements at a time.
+  ArgSignature rows(const char *name, bool isOutput) const {
+    return {name,
+            ArgKind::Tensor,
+            c.dtype,
+            {m, c.n},
+            c.vec * bitWidth(c.dtype) / 8,
+            isOutput};
+  }
+  ArgSignature weight() const {
+    return {"w",
+            ArgKind::Tensor,
+            c.weightDType,
+            {c.n},
+            c.weightVec * bitWidth(c.weightDType) / 8,
+            false};
+  }
+  ArgSignature partials(int64_t g, unsigned vec, bool isOutput) const {
+    return {"dw_partial", ArgKind::Tensor, DType::F32,
+            {g, c.n},     vec * 4,         isOutput};
+  }
+  /// M: the grid and the shapes were sized by it.
+  ArgSignature rowCount() const {
+    return {"M", ArgKind::Int32, DType::I32, {}, 1, false, m};
+  }
+  ArgSignature epsilon() const {
+    return {"eps", ArgKind::Float32, DType::F32, {}, 1, false};
+  }
+};
+} // namespace
+
+LaunchPlan mlir::rocdsl::planRMSNormForward(const RMSNormConfig &c, int64_t m,
+                                            RMSNormVariant variant) {
+  Signatures s{c, m};
+  LaunchPlan plan;
+  if (variant == RMSNormVariant::FusedAdd) {
+    plan.kernelName = "rmsnorm_add_fwd";
+    plan.args = {s.rows("x", false), s.rows("residual", false),    s.weight(),
+                 s.rows("y", true),  s.rows("residual_out", true), s.rowCount(),
+                 s.epsilon()};
+  } else {
+    plan.kernelName = "rmsnorm_fwd";
+    plan.args = {s.rows("x", false), s.weight(), s.rows("y", true),
+                 s.rowCount(), s.epsilon()};
+  }
+  plan.grid[0] = static_cast<uint32_t>(c.gridSize(m));
+  return plan;
+}
+
+int64_t mlir::rocdsl::rmsNormBackwardPrograms(const RMSNormConfig &c, int64_t m,
+                                              int64_t maxPrograms) {
+  return std::max<int64_t>(1, std::min<int64_t>(c.gridSize(m), maxPrograms));
+}
+
+LaunchPlan mlir::rocdsl::planRMSNormBackward(const RMSNormConfig &c, int64_t m,
+                                             RMSNormVariant variant,
+                                             int64_t maxPrograms) {
+  Signatures s{c, m};
+  int64_t g = rmsNormBackwardPrograms(c, m, maxPrograms);
+  LaunchPlan plan;
+  if (variant == RMSNormVariant::FusedAdd) {
+    plan.kernelName = "rmsnorm_add_bwd";
+    plan.args = {s.rows("h", false),  s.weight(),
+                 s.rows("dy", false), s.rows("dresidual_out", false),
+                 s.rows("dx", true),  s.partials(g, c.partialStoreVec, true),
+                 s.rowCount(),        s.epsilon()};
+  } else {
+    plan.kernelName = "rmsnorm_bwd";
+    plan.args = {s.rows("x", false),
+                 s.weight(),
+                 s.rows("dy", false),
+                 s.rows("dx", true),
+                 s.partials(g, c.partialStoreVec, true),
+                 s.rowCount(),
+                 s.epsilon()};
+  }
+  plan.grid[0] = static_cast<uint32_t>(g);
+  return plan;
+}
+
+LaunchPlan mlir::rocdsl::planRMSNormWeightGrad(const RMSNormConfig &c,
+                                               int64_t m, int64_t maxPrograms) {
+  Signatures s{c, m};
+  int64_t g = rmsNormBackwardPrograms(c, m, maxPrograms);
+  LaunchPlan plan;
+  plan.kernelName = "rmsnorm_bwd_dw";
+  plan.args = {
+      s.partials(g, c.partialLoadVec, false),
+      {"dw",
+       ArgKind::Tensor,
+       c.weightDType,
+       {c.n},
+       c.weightGradStoreVec * bitWidth(c.weightDType) / 8,
+       true},
+      {"G", ArgKind::Int32, DType::I32, {}, 1, false, g},
+  };
+  plan.grid[0] =
+      static_cast<uint32_t>((c.n + RMSNormConfig::kWeightGradColumns - 1) /
+                            RMSNormConfig::kWeightGradColumns);
+  return plan;
+}

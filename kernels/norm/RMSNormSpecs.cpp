@@ -1,0 +1,269 @@
+//===- RMSNormSpecs.cpp - the RMSNorm kernels in the registry -------------===//
+//
+// Every RMSNorm kernel takes the same parameters and parses them the same
+// way; each entry only names its builder, launch plan and reference.
+//
+//===----------------------------------------------------------------------===//
+#include "RMSNorm.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+using namespace mlir::rocdsl::dsl;
+
+LogicalResult mlir::rocdsl::configureRMSNorm(const KernelParams &params,
+                                             RMSNormConfig &config, int64_t &m,
+                                             std::string &error) {
+  int64_t n = 0;
+  double eps = 0;
+  if (failed(params.getInt("N", n, error)) ||
+      failed(params.getInt("M", m, error)) ||
+      failed(params.getFloat("eps", eps, error)))
+    return failure();
+  if (n < 1 || n > (1 << 24)) {
+    error = "N=" + std::to_string(n) + " out of range [1, 16777216]";
+    return failure();
+  }
+  if (!std::isfinite(eps) || eps < 0) {
+    error = "eps=" + params.get("eps").str() +
+            " must be a finite, non-negative number";
+    return failure();
+  }
+  if (m < 1 || m > INT32_MAX) {
+    error = "M=" + std::to_string(m) + " out of range [1, 2147483647]";
+    return failure();
+  }
+  auto dtype = parseDType(params.get("dtype"));
+  if (!dtype || *dtype == DType::I32) {
+    error = "dtype='" + params.get("dtype").str() +
+            "' is not one of f32, f16, bf16";
+    return failure();
+  }
+  std::optional<DType> wdtype =
+      params.get("wdtype") == "same" ? dtype : parseDType(params.get("wdtype"));
+  if (!wdtype || *wdtype == DType::I32) {
+    error = "wdtype='" + params.get("wdtype").str() +
+            "' is not one of same, f32, f16, bf16";
+    return failure();
+  }
+  int64_t wave = 0;
+  if (failed(params.getInt("wave", wave, error)))
+    return failure();
+  if (wave != 32 && wave != 64) {
+    error = "wave=" + std::to_string(wave) + " is not 32 or 64";
+    return failure();
+  }
+  config = RMSNormConfig::choose(n, *dtype, *wdtype, unsigned(wave));
+  return success();
+}
+
+std::vector<KernelParamSpec> mlir::rocdsl::getRMSNormParams() {
+  return {
+      {"N", "4096", "row length (specializes the kernel)", false},
+      {"dtype", "bf16",
+       "element type of the activations and their gradients: f32, f16, bf16",
+       false},
+      {"wdtype", "same", "weight element type (same: as dtype)", false},
+      {"M", "4096", "rows (launch-time)", true},
+      {"eps", "1e-6", "epsilon (launch-time)", true},
+      {"wave", "64",
+       "lanes per wave: 64 (AMDGPU), 32 (NVIDIA); "
+       "rocdsl-compile sets it from --chip",
+       false},
+  };
+}
+
+std::vector<KernelParamSpec> mlir::rocdsl::getRMSNormBackwardParams() {
+  std::vector<KernelParamSpec> params = getRMSNormParams();
+  params.push_back(
+      {"max_programs", std::to_string(RMSNormConfig::kMaxBackwardPrograms),
+       "most programs G of rmsnorm_bwd / rmsnorm_add_bwd, each taking every "
+       "G-th row tile; dw_partial has G = min(row tiles, max_programs) rows "
+       "(launch-time; the same value for rmsnorm_bwd_dw)",
+       true});
+  return params;
+}
+
+LogicalResult mlir::rocdsl::getRMSNormMaxPrograms(const KernelParams &params,
+                                                  int64_t &maxPrograms,
+                                                  std::string &error) {
+  if (failed(params.getInt("max_programs", maxPrograms, error)))
+    return failure();
+  if (maxPrograms < 1 || maxPrograms > INT32_MAX) {
+    error = "max_programs=" + std::to_string(maxPrograms) +
+            " out of range [1, 2147483647]";
+    return failure();
+  }
+  return success();
+}
+
+namespace {
+using Tensors = std::vector<std::vector<double>>;
+using BuildFn =
+    std::function<OwningOpRef<ModuleOp>(MLIRContext *, const RMSNormConfig &)>;
+using PlanFn = std::function<LaunchPlan(const RMSNormConfig &, int64_t m,
+                                        int64_t maxPrograms)>;
+/// Fills the outputs in `t` (tensor arguments in order) from the inputs;
+/// `eps` as the kernel received it.
+using ReferenceFn = std::function<void(const RMSNormConfig &, int64_t m,
+                                       double eps, Tensors &t)>;
+/// Sets the magnitudes of the outputs that are sums (KernelSpec::magnitudes).
+using MagnitudeFn =
+    std::function<void(const RMSNormConfig &, int64_t m, double eps,
+                       const Tensors &t, Tensors &magnitudes)>;
+} // namespace
+
+/// A registry entry over the shared parameters (and max_programs for the
+/// backward's kernels). `epsIndex`: where eps is among the scalar arguments
+/// (none: -1).
+static KernelSpec makeSpec(std::string name, std::string summary, bool backward,
+                           BuildFn build, PlanFn plan, ReferenceFn reference,
+                           int epsIndex, MagnitudeFn magnitudes = nullptr) {
+  KernelSpec spec;
+  spec.name = std::move(name);
+  spec.summary = std::move(summary);
+  spec.params = backward ? getRMSNormBackwardParams() : getRMSNormParams();
+  spec.build = [build](MLIRContext *ctx, const KernelParams &params,
+                       std::string &error) -> OwningOpRef<ModuleOp> {
+    RMSNormConfig config;
+    int64_t m = 0;
+    if (failed(configureRMSNorm(params, config, m, error)))
+      return nullptr;
+    return build(ctx, config);
+  };
+  spec.plan = [plan, backward](const KernelParams &params, LaunchPlan &out,
+                               std::string &error) -> LogicalResult {
+    RMSNormConfig config;
+    int64_t m = 0, maxPrograms = RMSNormConfig::kMaxBackwardPrograms;
+    if (failed(configureRMSNorm(params, config, m, error)) ||
+        (backward && failed(getRMSNormMaxPrograms(params, maxPrograms, error))))
+      return failure();
+    out = plan(config, m, maxPrograms);
+    return success();
+  };
+  spec.reference = [reference, epsIndex](const KernelParams &params,
+                                         Tensors &tensors,
+                                         const std::vector<double> &scalars) {
+    RMSNormConfig config;
+    int64_t m = 0;
+    std::string error;
+    if (failed(configureRMSNorm(params, config, m, error)))
+      return; // the plan failed the same way before anything ran
+    reference(config, m, epsIndex < 0 ? 0.0 : scalars[epsIndex], tensors);
+  };
+  if (magnitudes)
+    spec.magnitudes = [magnitudes, epsIndex](
+                          const KernelParams &params, const Tensors &tensors,
+                          const std::vector<double> &scalars, Tensors &out) {
+      RMSNormConfig config;
+      int64_t m = 0;
+      std::string error;
+      if (succeeded(configureRMSNorm(params, config, m, error)))
+        magnitudes(config, m, epsIndex < 0 ? 0.0 : scalars[epsIndex], tensors,
+                   out);
+    };
+  return spec;
+}
+
+KernelSpec mlir::rocdsl::getRMSNormForwardSpec(RMSNormVariant variant) {
+  auto build = [variant](MLIRContext *ctx, const RMSNormConfig &c) {
+    return buildRMSNormForward(ctx, c, variant);
+  };
+  auto plan = [variant](const RMSNormConfig &c, int64_t m, int64_t) {
+    return planRMSNormForward(c, m, variant);
+  };
+  if (variant == RMSNormVariant::Plain)
+    return makeSpec(
+        "rmsnorm_fwd", "RMSNorm forward: y = x * rsqrt(mean(x^2) + eps) * w",
+        /*backward=*/false, build, plan,
+        // (x, w, y)
+        [](const RMSNormConfig &c, int64_t m, double eps, Tensors &t) {
+          rmsNormForwardReference(m, c.n, eps, t[0], t[1], t[2]);
+        },
+        /*epsIndex=*/1);
+  return makeSpec(
+      "rmsnorm_add_fwd",
+      "RMSNorm forward after a residual add: h = x + residual, "
+      "residual_out = h, y = h * rsqrt(mean(h^2) + eps) * w",
+      /*backward=*/false, build, plan,
+      // (x, residual, w, y, residual_out)
+      [](const RMSNormConfig &c, int64_t m, double eps, Tensors &t) {
+        rmsNormAddForwardReference(m, c.n, eps, c.dtype, t[0], t[1], t[2], t[3],
+                                   t[4]);
+      },
+      /*epsIndex=*/1);
+}
+
+/// dw_partial sums a program's rows: the magnitudes of their terms (x or h
+/// is tensor 0, dy tensor 2 in both backwards).
+static MagnitudeFn partialMagnitudes(size_t partialIndex) {
+  return [=](const RMSNormConfig &c, int64_t m, double eps, const Tensors &t,
+             Tensors &out) {
+    std::vector<double> partial(t[partialIndex].size());
+    rmsNormWeightGradPartialsReference(c, m, eps, t[0], t[2], partial,
+                                       &out[partialIndex]);
+  };
+}
+
+KernelSpec mlir::rocdsl::getRMSNormBackwardSpec(RMSNormVariant variant) {
+  auto build = [variant](MLIRContext *ctx, const RMSNormConfig &c) {
+    return buildRMSNormBackward(ctx, c, variant);
+  };
+  auto plan = [variant](const RMSNormConfig &c, int64_t m,
+                        int64_t maxPrograms) {
+    return planRMSNormBackward(c, m, variant, maxPrograms);
+  };
+  // dx as in the math; dw_partial row p sums the rows of tiles p, p+G, ...
+  if (variant == RMSNormVariant::Plain)
+    return makeSpec(
+        "rmsnorm_bwd",
+        "RMSNorm backward, step 1: dx and per-program fp32 dw sums",
+        /*backward=*/true, build, plan,
+        // (x, w, dy, dx, dw_partial)
+        [](const RMSNormConfig &c, int64_t m, double eps, Tensors &t) {
+          std::vector<double> dw(c.n);
+          rmsNormBackwardReference(m, c.n, eps, t[0], t[1], t[2], t[3], dw);
+          rmsNormWeightGradPartialsReference(c, m, eps, t[0], t[2], t[4]);
+        },
+        /*epsIndex=*/1, partialMagnitudes(/*partialIndex=*/4));
+  return makeSpec(
+      "rmsnorm_add_bwd",
+      "RMSNorm-after-add backward, step 1: dx (the gradient of x and of "
+      "residual) and per-program fp32 dw sums",
+      /*backward=*/true, build, plan,
+      // (h, w, dy, dresidual_out, dx, dw_partial)
+      [](const RMSNormConfig &c, int64_t m, double eps, Tensors &t) {
+        std::vector<double> dw(c.n);
+        rmsNormBackwardReference(m, c.n, eps, t[0], t[1], t[2], t[4], dw,
+                                 nullptr, &t[3]);
+        rmsNormWeightGradPartialsReference(c, m, eps, t[0], t[2], t[5]);
+      },
+      /*epsIndex=*/1, partialMagnitudes(/*partialIndex=*/5));
+}
+
+KernelSpec mlir::rocdsl::getRMSNormWeightGradSpec() {
+  return makeSpec(
+      "rmsnorm_bwd_dw",
+      "RMSNorm backward, step 2 (after rmsnorm_bwd or rmsnorm_add_bwd): "
+      "dw = sum of the fp32 partial sums, cast to the weight dtype",
+      /*backward=*/true, buildRMSNormWeightGrad, planRMSNormWeightGrad,
+      // (dw_partial [G, N], dw)
+      [](const RMSNormConfig &c, int64_t, double, Tensors &t) {
+        int64_t g = int64_t(t[0].size()) / c.n;
+        std::fill(t[1].begin(), t[1].end(), 0.0);
+        for (int64_t p = 0; p < g; ++p)
+          for (int64_t col = 0; col < c.n; ++col)
+            t[1][col] += t[0][p * c.n + col];
+      },
+      /*epsIndex=*/-1,
+      // dw sums the G partial rows.
+      [](const RMSNormConfig &c, int64_t, double, const Tensors &t,
+         Tensors &out) {
+        int64_t g = int64_t(t[0].size()) / c.n;
+        out[1].assign(c.n, 0.0);
+        for (int64_t p = 0; p < g; ++p)
+          for (int64_t col = 0; col < c.n; ++col)
+            out[1][col] += std::fabs(t[0][p * c.n + col]);
+      });
+}

@@ -1,0 +1,91 @@
+//===- RMSNormBackwardHostTest.cpp - RMSNorm backward numerics on the host ===//
+//
+// The whole backward op (rmsnorm_bwd or rmsnorm_add_bwd, then
+// rmsnorm_bwd_dw, chained through the fp32 partial buffer) against float64
+// dx and dw, over the whole config matrix (looping rows above N = 8192
+// included) on fresh random inputs with outputs poisoned.
+//
+//===----------------------------------------------------------------------===//
+#include "RMSNormHostSupport.h"
+#include "norm/RMSNorm.h"
+#include "norm/RMSNormConfigs.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+using namespace mlir::rocdsl::testing;
+
+namespace {
+
+using BackwardParam = std::tuple<RMSNormCase, RMSNormVariant>;
+
+class RMSNormBackwardHostTest : public ::testing::TestWithParam<BackwardParam> {
+};
+
+TEST_P(RMSNormBackwardHostTest, MatchesFloat64Reference) {
+  const auto &[c, variant] = GetParam();
+  const bool fused = variant == RMSNormVariant::FusedAdd;
+  const char *name = fused ? "rmsnorm_add_bwd" : "rmsnorm_bwd";
+  std::mt19937_64 rng(std::random_device{}());
+  // Each row count with the default cap on programs, then 64 rows dealt to
+  // 3 programs, so every program sums many row tiles into its dw_partial
+  // row (in registers on the single-pass path, in dw_partial itself on the
+  // looping one).
+  std::vector<std::pair<int64_t, int64_t>> launches;
+  for (int64_t m : getRMSNormRowCounts())
+    launches.push_back({m, RMSNormConfig::kMaxBackwardPrograms});
+  launches.push_back({64, 3});
+  for (auto [m, maxPrograms] : launches) {
+    std::vector<std::string> defs = c.definitions();
+    defs.push_back("M=" + std::to_string(m));
+    defs.push_back("eps=1e-5");
+    defs.push_back("max_programs=" + std::to_string(maxPrograms));
+    std::string what = std::string(name) + " " + c.name() +
+                       " M=" + std::to_string(m) +
+                       " max_programs=" + std::to_string(maxPrograms);
+    auto step1 = BuiltinKernel::create(name, defs, DeviceKind::Host);
+    auto step2 =
+        BuiltinKernel::create("rmsnorm_bwd_dw", defs, DeviceKind::Host);
+    ASSERT_TRUE(bool(step1)) << llvm::toString(step1.takeError());
+    ASSERT_TRUE(bool(step2)) << llvm::toString(step2.takeError());
+    HostLaunch first((*step1)->getPlan(), rng);
+    HostLaunch second((*step2)->getPlan(), rng,
+                      {{"dw_partial", first.share("dw_partial")}});
+    RunInfo info;
+    llvm::Error err = (*step1)->run(first.args, info);
+    ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
+    err = (*step2)->run(second.args, info);
+    ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
+
+    std::vector<double> refDx(m * c.n), refDw(c.n), dwMagnitude, dResidualOut;
+    if (fused)
+      dResidualOut = first["dresidual_out"].toDoubles();
+    rmsNormBackwardReference(
+        m, c.n, double(kTestEps), first[fused ? "h" : "x"].toDoubles(),
+        first["w"].toDoubles(), first["dy"].toDoubles(), refDx, refDw,
+        &dwMagnitude, fused ? &dResidualOut : nullptr);
+    Comparison cdx = compareToReference(first["dx"], refDx);
+    EXPECT_TRUE(cdx.passed()) << what << " dx: " << cdx.mismatches << " of "
+                              << cdx.count << " mismatched, " << cdx.nonFinite
+                              << " non-finite, max abs err " << cdx.maxAbsError;
+    // dw sums M products in fp32: its rounding scales with their magnitudes.
+    Comparison cdw = compareToReference(second["dw"], refDw, dwMagnitude);
+    EXPECT_TRUE(cdw.passed())
+        << what << " dw: " << cdw.mismatches << " mismatched, " << cdw.nonFinite
+        << " non-finite, max abs " << cdw.maxAbsError;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Matrix, RMSNormBackwardHostTest,
+    ::testing::Combine(::testing::ValuesIn(getRMSNormCases()),
+                       ::testing::Values(RMSNormVariant::Plain,
+                                         RMSNormVariant::FusedAdd)),
+    [](const auto &info) {
+      return std::get<0>(info.param).name() +
+             (std::get<1>(info.param) == RMSNormVariant::FusedAdd ? "_add"
+                                                                  : "_plain");
+    });
+
+} // namespace
