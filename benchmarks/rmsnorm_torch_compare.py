@@ -70,14 +70,14 @@ def median_event_us(fn):
 
 
 def graph_us(fn):
-    side = torch.cuda.Stream()
-    side.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(side):
-        for _ in range(3):
-            fn()
-    torch.cuda.current_stream().wait_stream(side)
+    # run() works on a side stream, where the forwards of the backward cases
+    # were recorded too: autograd runs a backward on its forward's stream,
+    # which must be the capturing one.
+    stream = torch.cuda.current_stream()
+    for _ in range(3):
+        fn()
     graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
+    with torch.cuda.graph(graph, stream=stream):
         fn()
     return median_event_us(graph.replay)
 
@@ -161,6 +161,12 @@ def check(op, impls, dtype):
 
 
 def run():
+    # Not the legacy default stream: CUDA graphs cannot capture on it.
+    with torch.cuda.stream(torch.cuda.Stream()):
+        return _run()
+
+
+def _run():
     torch.backends.cuda.matmul.allow_tf32 = False
     seed = int.from_bytes(os.urandom(4), "little")
     gen = torch.Generator(device="cuda").manual_seed(seed)
@@ -185,6 +191,11 @@ def run():
             row[name + "_graph"] = graph_us(fn)
         rows.append(row)
         print_row(row, copy, first=len(rows) == 1)
+    small = [r for r in rows if int(r["shape"].split("x")[0]) <= 128]
+    for r in small:
+        print(f"small shape {r['op']} {r['shape']}: ROCDSL graph replay "
+              f"{r['rocdsl_graph']:.1f} us = "
+              f"{r['rocdsl_graph'] / empty:.2f}x the empty kernel's")
     return {"device": device, "copy_tbps": copy, "empty_us": empty,
             "rows": rows, "seed": seed}
 
@@ -214,7 +225,9 @@ def print_row(row, copy, first):
 
 
 def markdown(result):
-    lines = []
+    lines = [f"Device {result['device']}, device-to-device copy "
+             f"{result['copy_tbps']:.2f} TB/s, empty kernel (graph replay) "
+             f"{result['empty_us']:.1f} us, seed {result['seed']}.", ""]
     for title, suffix in (("Eager calls (GPU events around each public-API "
                            "call; host overhead included)", ""),
                           ("CUDA graph replay (device time of one call)",

@@ -7,9 +7,12 @@
 #   2. the whole pytest suite, GPU tests included (config matrix against
 #      float64, autograd and torch.compile against torch eager, a training
 #      loop, Python DSL kernels on torch tensors);
-#   3. the benchmark beside PyTorch eager and Triton (ROCDSL_COMPARE_TORCH).
+#   3. the benchmark beside PyTorch eager and Triton (ROCDSL_COMPARE_TORCH);
+#   4. (opt-in) the backward's tuning space: rocdsl_bwd kernel time over
+#      max_programs x prefetch on the benchmark's backward shapes.
 # Logs and tables go to $OUT (default: a temporary directory). STEPS picks
-# steps by number (default "123"; e.g. STEPS=12 skips the benchmark);
+# steps by number (default "123"; e.g. STEPS=12 skips the benchmark, 1234
+# adds the sweep);
 # PYTEST_TARGETS narrows step 2 (default: python-bindings/tests).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -50,7 +53,7 @@ fi
 
 if [[ $steps == *2* ]]; then
 step "pytest (GPU tests included)"
-python3 -m pytest -q -p no:cacheprovider -rs python-bindings/tests \
+python3 -m pytest -q -p no:cacheprovider -rs ${PYTEST_TARGETS:-python-bindings/tests} \
   2>&1 | tee "$out/pytest.txt"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 fi
@@ -61,5 +64,20 @@ ROCDSL_COMPARE_TORCH=1 ROCDSL_BENCH_OUT="$out/benchmark.md" \
   python3 -m pytest -q -s -p no:cacheprovider \
   python-bindings/tests/test_rmsnorm_torch_benchmark.py 2>&1 | tee "$out/benchmark.txt"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+fi
+
+if [[ $steps == *4* ]]; then
+step "backward tuning space (kernel 1 of 2, median of 50)"
+for shape in "32768 8192 bf16" "1024 8192 bf16" "4096 4096 bf16" "512 3000 f32"; do
+  set -- $shape
+  for prefetch in 0 1; do
+    for g in 132 264 528 1024 2048; do
+      t=$("$root/bin/rocdsl-run" --kernel rmsnorm_bwd -D M=$1 -D N=$2 -D dtype=$3 \
+          -D max_programs=$g -D prefetch=$prefetch --device cuda --check \
+          --repeat 50 | awk '/^time:/{print $2}')
+      echo "rmsnorm_bwd ${1}x${2} $3 prefetch=$prefetch max_programs=$g: $t us"
+    done
+  done
+done | tee "$out/bwd-sweep.txt"
 fi
 exit $status

@@ -43,6 +43,10 @@ struct RMSNormConfig {
   /// Default cap on the backward's programs G (the max_programs parameter):
   /// enough to fill a GPU, few enough that dw_partial stays small.
   static constexpr int64_t kMaxBackwardPrograms = 1024;
+  /// Backward with rows in registers: load the next row tile while the
+  /// current one is reduced (the prefetch parameter), so a program's loads
+  /// overlap its reductions instead of waiting behind them.
+  bool prefetchRows = true;
 
   /// 128-bit accesses (the aligned fast path).
   bool isVectorized() const { return vec * dsl::bitWidth(dtype) == 128; }

@@ -98,17 +98,35 @@ mlir::rocdsl::buildRMSNormBackward(MLIRContext *ctx, const RMSNormConfig &c,
     // Whole rows in registers: x, dy (and dresidual_out) read once, dx
     // written once, the weight read once per program; dw accumulates in an
     // fp32 tile across the program's row tiles and is stored once.
+    // With prefetchRows, x and dy of the program's next row tile are
+    // loaded (in their own dtype, masked past M) before the current tile's
+    // reductions and carried into the next iteration.
     Tile wf = loadWeight(zero);
     Tile acc = kb.zeros({rows, cols}, layout, DType::F32);
+    auto loadRaw = [&](Ptr p, Scalar row0) {
+      return kb.load(p, {row0, zero}, {rows, cols}, layout, rowAccess);
+    };
+    SmallVector<Tile> inits = {acc};
+    if (c.prefetchRows)
+      inits.append({loadRaw(x, first), loadRaw(dy, first)});
     SmallVector<Tile> sums = kb.forLoop(
-        first, m, step, {acc},
+        first, m, step, inits,
         [&](Scalar row0, ArrayRef<Tile> carried) -> SmallVector<Tile> {
-          Tile xf = loadRows(x, row0, zero);
-          Tile dyf = loadRows(dy, row0, zero);
+          SmallVector<Tile> next = {Tile()};
+          Tile xf, dyf;
+          if (c.prefetchRows) {
+            next.append({loadRaw(x, row0 + step), loadRaw(dy, row0 + step)});
+            xf = carried[1].to(DType::F32);
+            dyf = carried[2].to(DType::F32);
+          } else {
+            xf = loadRows(x, row0, zero);
+            dyf = loadRows(dy, row0, zero);
+          }
           Tile wdy = dyf * wf;
           RowFactors f = rowFactors((xf * xf).sum(1), (wdy * xf).sum(1));
           storeInputGrad(row0, zero, xf, wdy, f);
-          return {carried[0] + dyf * xf * rowsOf(f.rstd)};
+          next[0] = carried[0] + dyf * xf * rowsOf(f.rstd);
+          return next;
         });
     kb.store(sums[0].sum(0).expandDims(0), partial, {program, zero},
              partialAccess);

@@ -82,6 +82,11 @@ std::vector<KernelParamSpec> mlir::rocdsl::getRMSNormBackwardParams() {
        "G-th row tile; dw_partial has G = min(row tiles, max_programs) rows "
        "(launch-time; the same value for rmsnorm_bwd_dw)",
        true});
+  params.push_back(
+      {"prefetch", "1",
+       "rmsnorm_bwd / rmsnorm_add_bwd with rows in registers (N <= 8192): "
+       "load the next row tile while reducing the current one (1) or not (0)",
+       false});
   return params;
 }
 
@@ -124,12 +129,22 @@ static KernelSpec makeSpec(std::string name, std::string summary, bool backward,
   spec.name = std::move(name);
   spec.summary = std::move(summary);
   spec.params = backward ? getRMSNormBackwardParams() : getRMSNormParams();
-  spec.build = [build](MLIRContext *ctx, const KernelParams &params,
+  spec.build = [build, backward](MLIRContext *ctx, const KernelParams &params,
                        std::string &error) -> OwningOpRef<ModuleOp> {
     RMSNormConfig config;
     int64_t m = 0;
     if (failed(configureRMSNorm(params, config, m, error)))
       return nullptr;
+    if (backward) {
+      int64_t prefetch = 1;
+      if (failed(params.getInt("prefetch", prefetch, error)))
+        return nullptr;
+      if (prefetch != 0 && prefetch != 1) {
+        error = "prefetch=" + std::to_string(prefetch) + " is not 0 or 1";
+        return nullptr;
+      }
+      config.prefetchRows = prefetch == 1;
+    }
     return build(ctx, config);
   };
   spec.plan = [plan, backward](const KernelParams &params, LaunchPlan &out,

@@ -241,7 +241,7 @@ std::string api::defaultLayout(const std::vector<int64_t> &shape,
 
 std::vector<api::NormCase> api::rmsnormCases() {
   std::vector<NormCase> out;
-  for (const RMSNormCase &c : getRMSNormForwardCases())
+  for (const RMSNormCase &c : getRMSNormCases())
     out.push_back({c.n, c.dtype, c.weightDType});
   return out;
 }

@@ -1,6 +1,8 @@
 //===- BuiltinKernel.cpp - run a built-in kernel on a device --------------===//
 #include "rocdsl/Runtime/BuiltinKernel.h"
 
+#include "rocdsl/Runtime/CudaDriver.h"
+
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
@@ -52,6 +54,21 @@ BuiltinKernel::create(llvm::StringRef name,
         !llvm::is_contained(defs, std::string("wave=32")))
       return llvm::createStringError(
           "wave must be 32 on cuda (NVIDIA warps have 32 lanes)");
+    // Kernels whose programs loop over row tiles (max_programs) run best
+    // with two programs per multiprocessor, all resident at once: measured
+    // on an H200 (docs/benchmarks.md).
+    bool hasPrograms =
+        llvm::any_of(k->spec->params, [](const KernelParamSpec &p) {
+          return p.name == "max_programs";
+        });
+    bool setsPrograms = llvm::any_of(defs, [](const std::string &d) {
+      return llvm::StringRef(d).starts_with("max_programs=");
+    });
+    std::string why;
+    if (hasPrograms && !setsPrograms)
+      if (CudaDriver *driver = CudaDriver::get(why))
+        if (int sms = driver->multiprocessorCount(); sms > 0)
+          defs.insert(defs.begin(), "max_programs=" + std::to_string(2 * sms));
   } else if (device == DeviceKind::HIP && defaultChip.empty()) {
     defaultChip = "gfx942";
   }

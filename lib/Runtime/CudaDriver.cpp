@@ -10,6 +10,7 @@ struct CudaDriver::Api {
   int (*init)(unsigned);
   int (*deviceGetCount)(int *);
   int (*deviceGet)(int *, int);
+  int (*deviceGetAttribute)(int *, int, int);
   int (*primaryCtxRetain)(void **, int);
   int (*ctxSetCurrent)(void *);
   int (*moduleLoadData)(void **, const void *);
@@ -62,6 +63,7 @@ CudaDriver *CudaDriver::get(std::string &why) {
     bind(api.init, "cuInit");
     bind(api.deviceGetCount, "cuDeviceGetCount");
     bind(api.deviceGet, "cuDeviceGet");
+    bind(api.deviceGetAttribute, "cuDeviceGetAttribute");
     bind(api.primaryCtxRetain, "cuDevicePrimaryCtxRetain");
     bind(api.ctxSetCurrent, "cuCtxSetCurrent");
     bind(api.moduleLoadData, "cuModuleLoadData");
@@ -101,6 +103,7 @@ CudaDriver *CudaDriver::get(std::string &why) {
         !driver.check(api.ctxSetCurrent(driver.context), "cuCtxSetCurrent",
                       error))
       failure = error;
+    driver.device = device;
   });
   why = failure;
   return failure.empty() ? &driver : nullptr;
@@ -148,6 +151,14 @@ bool CudaDriver::enqueue(void *function, const unsigned grid[3],
   return check(api->launchKernel(function, grid[0], grid[1], grid[2], block[0],
                                  block[1], block[2], 0, stream, args, nullptr),
                "cuLaunchKernel", error);
+}
+
+int CudaDriver::multiprocessorCount() {
+  constexpr int kMultiprocessorCount = 16; // CU_DEVICE_ATTRIBUTE_...
+  int count = 0;
+  if (api->deviceGetAttribute(&count, kMultiprocessorCount, device) != 0)
+    return 0;
+  return count;
 }
 
 bool CudaDriver::allocate(uint64_t *ptr, size_t bytes, std::string &error) {

@@ -7,8 +7,12 @@
 The ops are registered with torch.library in the `rocdsl` namespace
 (torch.ops.rocdsl.rms_norm, ...), with fake (meta) implementations, so
 torch.compile keeps them as opaque nodes in its graphs, and with autograd
-formulas that run ROCDSL's backward kernels. Kernels run on the caller's
-current CUDA stream and are captured by CUDA graphs like any other op.
+formulas that run ROCDSL's backward kernels. In eager mode the public
+functions take a shorter path to the same implementations (an
+autograd.Function, or no autograd node at all when no gradient is needed):
+the dispatcher round trip of a Python custom op costs more than the kernel
+at small sizes. Kernels run on the caller's current CUDA stream and are
+captured by CUDA graphs like any other op.
 
 Inputs must be contiguous CUDA tensors on device 0 in float32, float16 or
 bfloat16 (the weight may differ from x); anything else raises, nothing is
@@ -55,72 +59,159 @@ def _defs(m, n, x, weight):
             f"wdtype={_DTYPES[weight.dtype]}")
 
 
-def _arg(t, shape):
-    return (t.data_ptr(), _DTYPES[t.dtype], shape)
+def _stream(tensor):
+    return _raw_stream(tensor.get_device())
 
 
-def _stream():
-    return torch.cuda.current_stream().cuda_stream
+try:  # the raw CUstream without building a torch.cuda.Stream object
+    _raw_stream = torch._C._cuda_getCurrentRawStream
+except AttributeError:  # pragma: no cover - older PyTorch
+    def _raw_stream(index):
+        return torch.cuda.current_stream(index).cuda_stream
 
 
-# --- forward -----------------------------------------------------------------
+class _Launches:
+    """The kernels of one op for one (shapes, dtypes, device), found and
+    checked on first use; later calls only re-check what can change between
+    calls with equal keys (contiguity)."""
 
-@torch.library.custom_op("rocdsl::rms_norm", mutates_args=(),
-                         device_types="cuda")
-def _rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:
-    _check("x", x)
-    _check("weight", weight)
+    def __init__(self, kernels, m, n, dtype, wdtype):
+        self.kernels, self.m, self.n = kernels, m, n
+        self.dtype, self.wdtype = dtype, wdtype
+        self.rows = (m, n)
+        self.cols = (n,)
+        # The backward's fp32 [G, N] buffer of per-program dweight sums.
+        self.partial = None
+        if len(kernels) == 2:
+            self.partial = _dw_partials(kernels[0])
+
+
+_launches = {}
+
+
+def _prepare(op, names, tensors, kernel_names):
+    """The _Launches for `op` on `tensors` (the first is the [.., N]
+    activation, the last the weight)."""
+    key = (op,) + tuple((t.shape, t.dtype, t.get_device()) for t in tensors)
+    entry = _launches.get(key)
+    if entry is not None:
+        for name, t in zip(names, tensors):
+            if not t.is_contiguous():
+                _check(name, t)
+        return entry
+    for name, t in zip(names, tensors):
+        _check(name, t)
+    x, weight = tensors[0], tensors[-1]
+    for name, t in zip(names[1:-1], tensors[1:-1]):
+        if t.shape != x.shape or t.dtype != x.dtype:
+            raise ValueError(f"{name}: expected {tuple(x.shape)} {x.dtype} "
+                             f"like {names[0]}, got {tuple(t.shape)} "
+                             f"{t.dtype}")
     m, n = _rows(x, weight)
+    kernels = [runtime.builtin(k, _defs(max(m, 1), n, x, weight), "cuda")
+               for k in kernel_names]
+    entry = _launches[key] = _Launches(kernels, m, n, _DTYPES[x.dtype],
+                                       _DTYPES[weight.dtype])
+    return entry
+
+
+def _dw_partials(step1):
+    """Shape of the fp32 [G, N] buffer step 1 writes its per-program sums
+    into."""
+    for name, _kind, _dtype, shape, _out, _planned in step1.args:
+        if name == "dw_partial":
+            return tuple(shape)
+    raise RuntimeError("rmsnorm backward kernel without dw_partial")
+
+
+# --- implementations (shared by the custom ops and the eager path) -----------
+
+def _forward(x, weight, eps):
+    e = _prepare("fwd", ("x", "weight"), (x, weight), ("rmsnorm_fwd",))
     y = torch.empty_like(x)
-    if m == 0:
-        return y
-    k = runtime.builtin("rmsnorm_fwd", _defs(m, n, x, weight), "cuda")
-    k.launch([_arg(x, (m, n)), _arg(weight, (n,)), _arg(y, (m, n)), m,
-              float(eps)], stream=_stream())
+    if e.m:
+        e.kernels[0].launch(
+            [(x.data_ptr(), e.dtype, e.rows),
+             (weight.data_ptr(), e.wdtype, e.cols),
+             (y.data_ptr(), e.dtype, e.rows), e.m, eps],
+            stream=_stream(x))
     return y
 
 
-@_rms_norm.register_fake
+def _backward(dy, x, weight, eps):
+    e = _prepare("bwd", ("dy", "x", "weight"), (dy, x, weight),
+                 ("rmsnorm_bwd", "rmsnorm_bwd_dw"))
+    return _launch_backward(e, x, weight, eps, dy, None)
+
+
+def _fused_forward(x, residual, weight, eps):
+    e = _prepare("addfwd", ("x", "residual", "weight"), (x, residual, weight),
+                 ("rmsnorm_add_fwd",))
+    y, h = torch.empty_like(x), torch.empty_like(x)
+    if e.m:
+        e.kernels[0].launch(
+            [(x.data_ptr(), e.dtype, e.rows),
+             (residual.data_ptr(), e.dtype, e.rows),
+             (weight.data_ptr(), e.wdtype, e.cols),
+             (y.data_ptr(), e.dtype, e.rows), (h.data_ptr(), e.dtype, e.rows),
+             e.m, eps], stream=_stream(x))
+    return y, h
+
+
+def _fused_backward(dy, dh, h, weight, eps):
+    e = _prepare("addbwd", ("dy", "dresidual_out", "h", "weight"),
+                 (dy, dh, h, weight), ("rmsnorm_add_bwd", "rmsnorm_bwd_dw"))
+    return _launch_backward(e, h, weight, eps, dy, dh)
+
+
+def _launch_backward(e, x, weight, eps, dy, dh):
+    """dx (with dh added, fused) and dweight: kernel 1 writes dx and fp32
+    per-program column sums, kernel 2 reduces them and casts."""
+    dx = torch.empty_like(x)
+    dw = torch.empty_like(weight)
+    if not e.m:
+        return dx, dw.zero_()
+    step1, step2 = e.kernels
+    shape = e.partial
+    partial = torch.empty(shape, dtype=torch.float32, device=x.device)
+    stream = _stream(x)
+    rows, dt = e.rows, e.dtype
+    args = [(x.data_ptr(), dt, rows), (weight.data_ptr(), e.wdtype, e.cols),
+            (dy.data_ptr(), dt, rows)]
+    if dh is not None:
+        args.append((dh.data_ptr(), dt, rows))
+    args += [(dx.data_ptr(), dt, rows), (partial.data_ptr(), "f32", shape),
+             e.m, eps]
+    step1.launch(args, stream=stream)
+    step2.launch([(partial.data_ptr(), "f32", shape),
+                  (dw.data_ptr(), e.wdtype, e.cols), shape[0]], stream=stream)
+    return dx, dw
+
+
+
+# --- torch.library ops ---------------------------------------------------------
+
+@torch.library.custom_op("rocdsl::rms_norm", mutates_args=(),
+                         device_types="cuda")
+def _rms_norm_op(x: torch.Tensor, weight: torch.Tensor,
+                 eps: float) -> torch.Tensor:
+    return _forward(x, weight, eps)
+
+
+@_rms_norm_op.register_fake
 def _(x, weight, eps):
     return torch.empty_like(x)
 
 
-# --- backward ----------------------------------------------------------------
-
-def _dweight_partials(step1, n, device):
-    """The fp32 [G, N] buffer step 1 writes its per-program sums into."""
-    for name, _kind, _dtype, shape, _out, _planned in step1.args:
-        if name == "dw_partial":
-            return torch.empty(shape, dtype=torch.float32, device=device), shape[0]
-    raise RuntimeError("rmsnorm backward kernel without dw_partial")
-
-
 @torch.library.custom_op("rocdsl::rms_norm_backward", mutates_args=(),
                          device_types="cuda")
-def _rms_norm_backward(dy: torch.Tensor, x: torch.Tensor, weight: torch.Tensor,
-                       eps: float) -> tuple[torch.Tensor, torch.Tensor]:
-    _check("dy", dy)
-    _check("x", x)
-    _check("weight", weight)
-    m, n = _rows(x, weight)
-    dx = torch.empty_like(x)
-    dw = torch.empty_like(weight)
-    if m == 0:
-        dw.zero_()
-        return dx, dw
-    defs = _defs(m, n, x, weight)
-    step1 = runtime.builtin("rmsnorm_bwd", defs, "cuda")
-    step2 = runtime.builtin("rmsnorm_bwd_dw", defs, "cuda")
-    partial, g = _dweight_partials(step1, n, x.device)
-    stream = _stream()
-    step1.launch([_arg(x, (m, n)), _arg(weight, (n,)), _arg(dy, (m, n)),
-                  _arg(dx, (m, n)), _arg(partial, (g, n)), m, float(eps)],
-                 stream=stream)
-    step2.launch([_arg(partial, (g, n)), _arg(dw, (n,)), g], stream=stream)
-    return dx, dw
+def _rms_norm_backward_op(dy: torch.Tensor, x: torch.Tensor,
+                          weight: torch.Tensor,
+                          eps: float) -> tuple[torch.Tensor, torch.Tensor]:
+    return _backward(dy, x, weight, eps)
 
 
-@_rms_norm_backward.register_fake
+@_rms_norm_backward_op.register_fake
 def _(dy, x, weight, eps):
     return torch.empty_like(x), torch.empty_like(weight)
 
@@ -142,61 +233,28 @@ torch.library.register_autograd("rocdsl::rms_norm", _rms_norm_grad,
                                 setup_context=_rms_norm_setup)
 
 
-# --- fused residual add ------------------------------------------------------
-
 @torch.library.custom_op("rocdsl::fused_add_rms_norm", mutates_args=(),
                          device_types="cuda")
-def _fused_add_rms_norm(x: torch.Tensor, residual: torch.Tensor,
-                        weight: torch.Tensor,
-                        eps: float) -> tuple[torch.Tensor, torch.Tensor]:
-    _check("x", x)
-    _check("residual", residual)
-    _check("weight", weight)
-    if residual.shape != x.shape or residual.dtype != x.dtype:
-        raise ValueError(f"residual: expected {tuple(x.shape)} {x.dtype} like "
-                         f"x, got {tuple(residual.shape)} {residual.dtype}")
-    m, n = _rows(x, weight)
-    y, h = torch.empty_like(x), torch.empty_like(x)
-    if m == 0:
-        return y, h
-    k = runtime.builtin("rmsnorm_add_fwd", _defs(m, n, x, weight), "cuda")
-    k.launch([_arg(x, (m, n)), _arg(residual, (m, n)), _arg(weight, (n,)),
-              _arg(y, (m, n)), _arg(h, (m, n)), m, float(eps)],
-             stream=_stream())
-    return y, h
+def _fused_add_rms_norm_op(
+        x: torch.Tensor, residual: torch.Tensor, weight: torch.Tensor,
+        eps: float) -> tuple[torch.Tensor, torch.Tensor]:
+    return _fused_forward(x, residual, weight, eps)
 
 
-@_fused_add_rms_norm.register_fake
+@_fused_add_rms_norm_op.register_fake
 def _(x, residual, weight, eps):
     return torch.empty_like(x), torch.empty_like(x)
 
 
 @torch.library.custom_op("rocdsl::fused_add_rms_norm_backward", mutates_args=(),
                          device_types="cuda")
-def _fused_add_rms_norm_backward(
+def _fused_add_rms_norm_backward_op(
         dy: torch.Tensor, dh: torch.Tensor, h: torch.Tensor,
         weight: torch.Tensor, eps: float) -> tuple[torch.Tensor, torch.Tensor]:
-    for name, t in (("dy", dy), ("dh", dh), ("h", h), ("weight", weight)):
-        _check(name, t)
-    m, n = _rows(h, weight)
-    dx = torch.empty_like(h)
-    dw = torch.empty_like(weight)
-    if m == 0:
-        dw.zero_()
-        return dx, dw
-    defs = _defs(m, n, h, weight)
-    step1 = runtime.builtin("rmsnorm_add_bwd", defs, "cuda")
-    step2 = runtime.builtin("rmsnorm_bwd_dw", defs, "cuda")
-    partial, g = _dweight_partials(step1, n, h.device)
-    stream = _stream()
-    step1.launch([_arg(h, (m, n)), _arg(weight, (n,)), _arg(dy, (m, n)),
-                  _arg(dh, (m, n)), _arg(dx, (m, n)), _arg(partial, (g, n)),
-                  m, float(eps)], stream=stream)
-    step2.launch([_arg(partial, (g, n)), _arg(dw, (n,)), g], stream=stream)
-    return dx, dw
+    return _fused_backward(dy, dh, h, weight, eps)
 
 
-@_fused_add_rms_norm_backward.register_fake
+@_fused_add_rms_norm_backward_op.register_fake
 def _(dy, dh, h, weight, eps):
     return torch.empty_like(h), torch.empty_like(weight)
 
@@ -207,10 +265,15 @@ def _fused_setup(ctx, inputs, output):
     ctx.eps = eps
 
 
-def _fused_grad(ctx, dy, dh):
-    h, weight = ctx.saved_tensors
+def _grads_or_zeros(h, dy, dh):
     dy = torch.zeros_like(h) if dy is None else dy.contiguous()
     dh = torch.zeros_like(h) if dh is None else dh.contiguous()
+    return dy, dh
+
+
+def _fused_grad(ctx, dy, dh):
+    h, weight = ctx.saved_tensors
+    dy, dh = _grads_or_zeros(h, dy, dh)
     dx, dw = torch.ops.rocdsl.fused_add_rms_norm_backward(dy, dh, h, weight,
                                                           ctx.eps)
     # h = x + residual: both receive the same gradient (as with eager +).
@@ -221,12 +284,61 @@ torch.library.register_autograd("rocdsl::fused_add_rms_norm", _fused_grad,
                                 setup_context=_fused_setup)
 
 
+# --- the eager path ------------------------------------------------------------
+
+class _RMSNorm(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, weight, eps):
+        ctx.save_for_backward(x, weight)
+        ctx.eps = eps
+        return _forward(x, weight, eps)
+
+    @staticmethod
+    def backward(ctx, dy):
+        x, weight = ctx.saved_tensors
+        dx, dw = _backward(dy.contiguous(), x, weight, ctx.eps)
+        return dx, dw, None
+
+
+class _FusedAddRMSNorm(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, residual, weight, eps):
+        y, h = _fused_forward(x, residual, weight, eps)
+        ctx.save_for_backward(h, weight)
+        ctx.eps = eps
+        return y, h
+
+    @staticmethod
+    def backward(ctx, dy, dh):
+        h, weight = ctx.saved_tensors
+        dy, dh = _grads_or_zeros(h, dy, dh)
+        dx, dw = _fused_backward(dy, dh, h, weight, ctx.eps)
+        return dx, dx, dw, None
+
+
+_is_compiling = torch.compiler.is_compiling
+
+
+def _needs_grad(*tensors):
+    return torch.is_grad_enabled() and any(t.requires_grad for t in tensors)
+
+
 def rms_norm(x, weight, eps=1e-6):
     """y = x * rsqrt(mean(x^2, -1) + eps) * weight, fp32 inside."""
-    return torch.ops.rocdsl.rms_norm(x, weight, float(eps))
+    eps = float(eps)
+    if _is_compiling():
+        return torch.ops.rocdsl.rms_norm(x, weight, eps)
+    if _needs_grad(x, weight):
+        return _RMSNorm.apply(x, weight, eps)
+    return _forward(x, weight, eps)
 
 
 def fused_add_rms_norm(x, residual, weight, eps=1e-6):
     """(rms_norm(h, weight, eps), h) with h = x + residual rounded to x's
     dtype: the normalized output and the updated residual stream."""
-    return torch.ops.rocdsl.fused_add_rms_norm(x, residual, weight, float(eps))
+    eps = float(eps)
+    if _is_compiling():
+        return torch.ops.rocdsl.fused_add_rms_norm(x, residual, weight, eps)
+    if _needs_grad(x, residual, weight):
+        return _FusedAddRMSNorm.apply(x, residual, weight, eps)
+    return _fused_forward(x, residual, weight, eps)

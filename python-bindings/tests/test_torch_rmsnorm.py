@@ -137,6 +137,33 @@ def test_fused_add_matches_torch_eager():
                                atol=3e-2)
 
 
+@pytest.mark.parametrize("fused", [False, True], ids=["plain", "fused_add"])
+def test_registered_ops_and_their_autograd(fused):
+    """torch.ops.rocdsl.* themselves (what torch.compile graphs call), with
+    the autograd formulas registered for them."""
+    gen = fresh_generator()
+    x, w = make(33, 2048, "bf16", "same", gen)
+    r = randn((33, 2048), x.dtype, gen)
+    dy, dh = randn((33, 2048), x.dtype, gen), randn((33, 2048), x.dtype, gen)
+    for t in (x, r, w):
+        t.requires_grad_(True)
+    if fused:
+        y, h = torch.ops.rocdsl.fused_add_rms_norm(x, r, w, EPS)
+        dx, dr, dw = torch.autograd.grad((y, h), (x, r, w), (dy, dh))
+        assert torch.equal(dx, dr)
+        base, extra = h.detach(), dh.to(torch.float64)
+    else:
+        y = torch.ops.rocdsl.rms_norm(x, w, EPS)
+        dx, dw = torch.autograd.grad(y, (x, w), dy)
+        base, extra = x.detach(), 0.0
+    ref_y, _ = rms_norm_reference(base, w.detach(), EPS)
+    assert_close("y", y, ref_y, x.dtype)
+    ref_dx, ref_dw, magnitude = rms_norm_grad_reference(dy, base, w.detach(),
+                                                        EPS)
+    assert_close("dx", dx, ref_dx + extra, x.dtype)
+    assert_close("dw", dw, ref_dw, w.dtype, scale=magnitude / 33 + 1)
+
+
 def test_second_call_reuses_the_launcher():
     gen = fresh_generator()
     x, w = make(16, 1024, "bf16", "same", gen)

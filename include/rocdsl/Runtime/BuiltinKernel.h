@@ -60,7 +60,9 @@ class BuiltinKernel {
 public:
   /// `chip` empty picks the device's default (gfx942 for hip, sm_90 for
   /// cuda). On cuda, kernels with a `wave` parameter get wave=32 unless the
-  /// definitions set it (to 32; NVIDIA warps have 32 lanes).
+  /// definitions set it (to 32; NVIDIA warps have 32 lanes), and kernels
+  /// with `max_programs` get twice the GPU's multiprocessor count unless the
+  /// definitions set it.
   static llvm::Expected<std::unique_ptr<BuiltinKernel>>
   create(llvm::StringRef name, llvm::ArrayRef<std::string> definitions,
          DeviceKind device, llvm::StringRef chip = "");

@@ -32,6 +32,9 @@ public:
   bool enqueue(void *function, const unsigned grid[3], const unsigned block[3],
                void **args, void *stream, std::string &error);
 
+  /// Streaming multiprocessors of device 0 (0 if the driver cannot say).
+  int multiprocessorCount();
+
   bool allocate(uint64_t *devicePtr, size_t bytes, std::string &error);
   bool free(uint64_t devicePtr);
   bool copyToDevice(uint64_t dst, const void *src, size_t bytes,
@@ -44,6 +47,7 @@ private:
   CudaDriver() = default;
   Api *api = nullptr;
   void *context = nullptr;
+  int device = 0;
   void *startEvent = nullptr, *stopEvent = nullptr; // reused by launch()
   bool check(int result, const char *what, std::string &error);
 };
