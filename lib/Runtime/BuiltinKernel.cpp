@@ -168,19 +168,29 @@ llvm::Error BuiltinKernel::launch(llvm::ArrayRef<ArgValue> args, void *stream,
                                   bool wait, RunInfo &info) {
   if (llvm::Error err = validate(args))
     return err;
+  return launchRequest(device, request, args,
+                       LaunchGrid{plan.grid[0], plan.grid[1], plan.grid[2]},
+                       stream, wait, info);
+}
+
+llvm::Error mlir::rocdsl::launchRequest(DeviceKind device,
+                                        const CompileRequest &request,
+                                        llvm::ArrayRef<ArgValue> args,
+                                        LaunchGrid grid, void *stream,
+                                        bool wait, RunInfo &info) {
   auto launcher = Runtime::get().getLauncher(device, request, info.tier,
                                              info.compileMilliseconds);
   if (!launcher)
     return launcher.takeError();
   info.launcher = launcher->get();
-  SmallVector<void *> pointers;
+  // Launchers take a pointer to each argument's value.
+  SmallVector<void *, 8> pointers;
   for (const ArgValue &a : args)
     pointers.push_back(a.kind == ArgKind::Tensor
                            ? const_cast<void **>(&a.tensor.data)
                        : a.kind == ArgKind::Int32
                            ? static_cast<void *>(const_cast<int32_t *>(&a.i32))
                            : static_cast<void *>(const_cast<float *>(&a.f32)));
-  LaunchGrid grid{plan.grid[0], plan.grid[1], plan.grid[2]};
   if (!wait)
     return (*launcher)->enqueue(pointers, grid, stream);
   if (llvm::Error err = (*launcher)->launch(pointers, grid))

@@ -158,22 +158,5 @@ llvm::Error SourceKernel::run(llvm::ArrayRef<ArgValue> values, LaunchGrid grid,
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return llvm::createStringError("the grid must have at least one program "
                                    "along each axis");
-  auto launcher = Runtime::get().getLauncher(device, request, info.tier,
-                                             info.compileMilliseconds);
-  if (!launcher)
-    return launcher.takeError();
-  info.launcher = launcher->get();
-  SmallVector<void *, 8> pointers;
-  for (const ArgValue &a : values)
-    pointers.push_back(a.kind == ArgKind::Tensor
-                           ? const_cast<void **>(&a.tensor.data)
-                       : a.kind == ArgKind::Int32
-                           ? static_cast<void *>(const_cast<int32_t *>(&a.i32))
-                           : static_cast<void *>(const_cast<float *>(&a.f32)));
-  if (!wait)
-    return (*launcher)->enqueue(pointers, grid, stream);
-  if (llvm::Error err = (*launcher)->launch(pointers, grid))
-    return err;
-  info.kernelMicroseconds = (*launcher)->lastLaunchMicroseconds();
-  return llvm::Error::success();
+  return launchRequest(device, request, values, grid, stream, wait, info);
 }

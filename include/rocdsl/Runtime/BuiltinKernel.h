@@ -56,6 +56,14 @@ struct RunInfo {
   const Launcher *launcher = nullptr; // identity of the compiled launcher
 };
 
+/// Gets `request`'s launcher on `device` (memory, disk or compile) and
+/// launches it with `args` on `grid`: waiting and timed when `wait`, else
+/// queued on `stream`. Shared by built-in and source kernels, after their
+/// own argument checks.
+llvm::Error launchRequest(DeviceKind device, const CompileRequest &request,
+                          llvm::ArrayRef<ArgValue> args, LaunchGrid grid,
+                          void *stream, bool wait, RunInfo &info);
+
 class BuiltinKernel {
 public:
   /// `chip` empty picks the device's default (gfx942 for hip, sm_90 for
