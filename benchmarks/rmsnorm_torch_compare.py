@@ -22,16 +22,15 @@ each output written once); % copy is against the device-to-device copy
 bandwidth measured in the same run.
 """
 import os
-import statistics
 import sys
 
 import torch
 import torch.nn.functional as F
 import triton
-import triton.language as tl
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import triton_rmsnorm  # noqa: E402
+from gpu_timing import copy_tbps, median_event_us  # noqa: E402
 
 import rocdsl.torch as rt  # noqa: E402
 
@@ -39,7 +38,6 @@ DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 DEFAULT_SHAPES = "1,4096,bf16;128,4096,bf16;4096,4096,bf16;512,2048,bf16;" \
                  "512,3000,f32;1024,8192,bf16;32768,8192,bf16"
 EPS = 1e-6
-WARMUP, ITERS = 10, 100
 
 
 def parse_shapes(variable):
@@ -51,22 +49,6 @@ def parse_shapes(variable):
             raise ValueError(f"{variable}: unknown dtype {dtype!r} in {item!r}")
         shapes.append((int(m), int(n), dtype))
     return shapes
-
-
-def median_event_us(fn):
-    for _ in range(WARMUP):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(ITERS):
-        start = torch.cuda.Event(enable_timing=True)
-        stop = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop) * 1000.0)
-    return statistics.median(times)
 
 
 def graph_us(fn):
@@ -90,13 +72,6 @@ def _empty_kernel(x):
 def empty_kernel_us():
     x = torch.empty(1, device="cuda")
     return graph_us(lambda: _empty_kernel[(1,)](x))
-
-
-def copy_tbps():
-    a = torch.empty(1 << 30, dtype=torch.uint8, device="cuda").random_(0, 255)
-    b = torch.empty_like(a)
-    us = median_event_us(lambda: b.copy_(a))
-    return 2 * a.numel() / (us * 1e-6) / 1e12
 
 
 def make_cases(op, m, n, dtype, gen):

@@ -9,64 +9,21 @@ device-to-device copy bandwidth, and prints one table.
 Usage: python3 benchmarks/torch_rmsnorm.py rocdsl.csv
 """
 import csv
-import statistics
+import os
 import sys
 
 import torch
 import torch.nn.functional as F
-import triton
-import triton.language as tl
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gpu_timing import copy_tbps, median_event_us  # noqa: E402
+from triton_rmsnorm import forward as triton_rmsnorm  # noqa: E402
 
 DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 # The benchmark shapes (other rows of the CSV are correctness-only cases).
 SHAPES = [(1, 4096, "bf16"), (128, 4096, "bf16"), (4096, 4096, "bf16"),
           (512, 2048, "bf16"), (512, 3000, "f32"), (1024, 8192, "bf16"),
           (32768, 8192, "bf16")]
-
-
-@triton.jit
-def rmsnorm_row(x_ptr, w_ptr, y_ptr, n, eps, BLOCK: tl.constexpr):
-    row = tl.program_id(0)
-    cols = tl.arange(0, BLOCK)
-    mask = cols < n
-    x = tl.load(x_ptr + row * n + cols, mask=mask, other=0.0).to(tl.float32)
-    w = tl.load(w_ptr + cols, mask=mask, other=0.0).to(tl.float32)
-    inv = tl.rsqrt(tl.sum(x * x, axis=0) / n + eps)
-    tl.store(y_ptr + row * n + cols, (x * inv * w).to(y_ptr.dtype.element_ty),
-             mask=mask)
-
-
-def triton_rmsnorm(x, w, eps):
-    m, n = x.shape
-    y = torch.empty_like(x)
-    block = triton.next_power_of_2(n)
-    warps = 16 if block >= 8192 else 8 if block >= 2048 else 4
-    rmsnorm_row[(m,)](x, w, y, n, eps, BLOCK=block, num_warps=warps)
-    return y
-
-
-def median_us(fn, reps=100, warmup=10):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        start = torch.cuda.Event(enable_timing=True)
-        stop = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop) * 1000.0)
-    return statistics.median(times)
-
-
-def copy_bandwidth():
-    a = torch.empty(1 << 30, dtype=torch.uint8, device="cuda")
-    a.random_(0, 255)
-    b = torch.empty_like(a)
-    us = median_us(lambda: b.copy_(a), reps=50)
-    return 2 * a.numel() / (us * 1e-6) / 1e12  # TB/s, read + write
 
 
 def main():
@@ -76,7 +33,7 @@ def main():
     failing = [r for r in rows if int(r["mismatches"]) != 0]
     print(f"ROCDSL numerics on this GPU: {len(rows)} cases, "
           f"{len(failing)} failing")
-    copy = copy_bandwidth()
+    copy = copy_tbps(reps=50)
     print(f"device copy bandwidth: {copy:.2f} TB/s")
     print("op, shape, dtype, ROCDSL (us), Torch (us), Triton (us), "
           "Torch/ROCDSL, Triton/ROCDSL, ROCDSL GB/s, % of copy")
@@ -91,8 +48,8 @@ def main():
         err = (tri.double() - ref).abs().max().item()
         tol = 1e-2 * (1 + ref.abs().max().item()) if dt != "f32" else 1e-4
         assert err <= tol, f"triton mismatch {err} at {m}x{n} {dt}"
-        torch_us = median_us(lambda: F.rms_norm(x, (n,), w, 1e-6))
-        triton_us = median_us(lambda: triton_rmsnorm(x, w, 1e-6))
+        torch_us = median_event_us(lambda: F.rms_norm(x, (n,), w, 1e-6))
+        triton_us = median_event_us(lambda: triton_rmsnorm(x, w, 1e-6))
         nbytes = (2 * m * n + n) * x.element_size()
         gbs = nbytes / (ours * 1e-6) / 1e9
         print(f"rmsnorm_fwd, {m}x{n}, {dt}, {ours:.1f}, {torch_us:.1f}, "
@@ -114,7 +71,7 @@ def backward_table(rocdsl, copy):
         w = torch.randn(n, device="cuda", dtype=dtype, requires_grad=True)
         dy = torch.randn(m, n, device="cuda", dtype=dtype)
         y = F.rms_norm(x, (n,), w, 1e-6)
-        torch_us = median_us(
+        torch_us = median_event_us(
             lambda: torch.autograd.grad(y, (x, w), dy, retain_graph=True))
         # x, dy read; dx written; w read; dw written (partials not counted).
         nbytes = (3 * m * n + 2 * n) * x.element_size()

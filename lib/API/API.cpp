@@ -149,37 +149,28 @@ bool api::Kernel::launch(const Arg *args, size_t count, const uint32_t *grid,
     v.f32 = a.f32;
     v.tensor.data = a.data;
     v.tensor.dtype = dsl::DType(int(a.dtype));
+    // A bare pointer (rank -1) has no shape: built-in kernels' validation
+    // then reports the rank it expected.
     int rank = a.rank < 0 ? 0 : std::min(a.rank, kMaxRank);
     v.tensor.shape.assign(a.shape, a.shape + rank);
     v.tensor.strides.assign(a.strides, a.strides + rank);
-    if (impl->builtin && a.kind == ArgKind::Tensor && a.rank < 0) {
-      error = "argument '" + impl->args[std::min(i, impl->args.size() - 1)]
-                                 .name +
-              "': built-in kernels need the array's shape";
-      return false;
-    }
   }
   RunInfo run;
-  llvm::Error err = llvm::Error::success();
-  if (impl->builtin) {
-    if (grid) {
+  llvm::Error err = [&]() -> llvm::Error {
+    if (impl->builtin) {
       const LaunchPlan &plan = impl->builtin->getPlan();
-      if (grid[0] != plan.grid[0] || grid[1] != plan.grid[1] ||
-          grid[2] != plan.grid[2]) {
-        error = "built-in kernels run on their planned grid";
-        return false;
-      }
+      if (grid && (grid[0] != plan.grid[0] || grid[1] != plan.grid[1] ||
+                   grid[2] != plan.grid[2]))
+        return llvm::createStringError(
+            "built-in kernels run on their planned grid");
+      return wait ? impl->builtin->run(values, run)
+                  : impl->builtin->enqueue(values, stream, run);
     }
-    err = wait ? impl->builtin->run(values, run)
-               : impl->builtin->enqueue(values, stream, run);
-  } else {
-    if (!grid) {
-      error = "source kernels need a grid";
-      return false;
-    }
-    err = impl->source->run(values, LaunchGrid{grid[0], grid[1], grid[2]},
-                            stream, wait, run);
-  }
+    if (!grid)
+      return llvm::createStringError("source kernels need a grid");
+    return impl->source->run(values, LaunchGrid{grid[0], grid[1], grid[2]},
+                             stream, wait, run);
+  }();
   if (err) {
     error = llvm::toString(std::move(err));
     return false;

@@ -129,9 +129,7 @@ bool CudaDriver::launch(void *function, const unsigned grid[3],
     return false;
   void *start = startEvent, *stop = stopEvent;
   if (!check(api->eventRecord(start, nullptr), "cuEventRecord", error) ||
-      !check(api->launchKernel(function, grid[0], grid[1], grid[2], block[0],
-                               block[1], block[2], 0, nullptr, args, nullptr),
-             "cuLaunchKernel", error) ||
+      !enqueue(function, grid, block, args, /*stream=*/nullptr, error) ||
       !check(api->eventRecord(stop, nullptr), "cuEventRecord", error) ||
       !check(api->eventSynchronize(stop), "cuEventSynchronize", error) ||
       !check(api->ctxSynchronize(), "kernel execution", error))

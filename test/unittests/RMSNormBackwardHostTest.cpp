@@ -18,10 +18,8 @@ using namespace mlir::rocdsl::testing;
 
 namespace {
 
-using BackwardParam = std::tuple<RMSNormCase, RMSNormVariant>;
-
-class RMSNormBackwardHostTest : public ::testing::TestWithParam<BackwardParam> {
-};
+class RMSNormBackwardHostTest
+    : public ::testing::TestWithParam<RMSNormFamilyParam> {};
 
 TEST_P(RMSNormBackwardHostTest, MatchesFloat64Reference) {
   const auto &[c, variant] = GetParam();
@@ -77,15 +75,7 @@ TEST_P(RMSNormBackwardHostTest, MatchesFloat64Reference) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Matrix, RMSNormBackwardHostTest,
-    ::testing::Combine(::testing::ValuesIn(getRMSNormCases()),
-                       ::testing::Values(RMSNormVariant::Plain,
-                                         RMSNormVariant::FusedAdd)),
-    [](const auto &info) {
-      return std::get<0>(info.param).name() +
-             (std::get<1>(info.param) == RMSNormVariant::FusedAdd ? "_add"
-                                                                  : "_plain");
-    });
+INSTANTIATE_TEST_SUITE_P(Matrix, RMSNormBackwardHostTest, rmsNormFamilyMatrix(),
+                         rmsNormFamilyTestName);
 
 } // namespace

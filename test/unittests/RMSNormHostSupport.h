@@ -11,11 +11,17 @@
 
 #include "RuntimeTestEnvironment.h"
 
+#include "norm/RMSNorm.h"
+#include "norm/RMSNormConfigs.h"
+
 #include "rocdsl/Runtime/BuiltinKernel.h"
 #include "rocdsl/Runtime/HostData.h"
 
+#include <gtest/gtest.h>
+
 #include <map>
 #include <memory>
+#include <tuple>
 
 namespace mlir::rocdsl::testing {
 
@@ -75,6 +81,23 @@ private:
   std::map<std::string, std::shared_ptr<HostBuffer>> buffers;
   std::vector<std::string> order;
 };
+
+/// The parameters of the tests that run every config of the matrix for
+/// both members of a pair (plain and fused-add).
+using RMSNormFamilyParam = std::tuple<RMSNormCase, RMSNormVariant>;
+
+inline auto rmsNormFamilyMatrix() {
+  return ::testing::Combine(
+      ::testing::ValuesIn(getRMSNormCases()),
+      ::testing::Values(RMSNormVariant::Plain, RMSNormVariant::FusedAdd));
+}
+
+inline std::string rmsNormFamilyTestName(
+    const ::testing::TestParamInfo<RMSNormFamilyParam> &info) {
+  return std::get<0>(info.param).name() +
+         (std::get<1>(info.param) == RMSNormVariant::FusedAdd ? "_add"
+                                                              : "_plain");
+}
 
 } // namespace mlir::rocdsl::testing
 

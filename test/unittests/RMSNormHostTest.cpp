@@ -17,9 +17,7 @@ using namespace mlir::rocdsl::testing;
 
 namespace {
 
-using ForwardParam = std::tuple<RMSNormCase, RMSNormVariant>;
-
-class RMSNormHostTest : public ::testing::TestWithParam<ForwardParam> {};
+class RMSNormHostTest : public ::testing::TestWithParam<RMSNormFamilyParam> {};
 
 TEST_P(RMSNormHostTest, MatchesFloat64Reference) {
   const auto &[c, variant] = GetParam();
@@ -59,16 +57,8 @@ TEST_P(RMSNormHostTest, MatchesFloat64Reference) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Matrix, RMSNormHostTest,
-    ::testing::Combine(::testing::ValuesIn(getRMSNormCases()),
-                       ::testing::Values(RMSNormVariant::Plain,
-                                         RMSNormVariant::FusedAdd)),
-    [](const auto &info) {
-      return std::get<0>(info.param).name() +
-             (std::get<1>(info.param) == RMSNormVariant::FusedAdd ? "_add"
-                                                                  : "_plain");
-    });
+INSTANTIATE_TEST_SUITE_P(Matrix, RMSNormHostTest, rmsNormFamilyMatrix(),
+                         rmsNormFamilyTestName);
 
 } // namespace
 
