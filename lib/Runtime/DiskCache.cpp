@@ -10,12 +10,17 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -87,6 +92,26 @@ int openRetryingEINTR(const std::string &path, int flags, mode_t mode = 0) {
   return fd;
 }
 
+/// Why a file or directory with status `st` must not be trusted with code
+/// that will be loaded into this process: someone other than the user can
+/// write it. std::nullopt if only the user can.
+std::optional<std::string> describeUntrusted(const struct stat &st,
+                                             StringRef what, StringRef path) {
+  if (st.st_uid != ::geteuid())
+    return (what + " '" + path + "' is owned by uid " + Twine(st.st_uid) +
+            ", not by this user (uid " + Twine(::geteuid()) + ")")
+        .str();
+  if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+    char mode[8];
+    std::snprintf(mode, sizeof(mode), "%04o", unsigned(st.st_mode & 07777));
+    return (what + " '" + path + "' is writable by " +
+            ((st.st_mode & S_IWOTH) ? "others" : "its group") + " (mode " +
+            mode + ")")
+        .str();
+  }
+  return std::nullopt;
+}
+
 /// Creates `dir` (and missing parents) with mode 0700.
 llvm::Error createDirectory(StringRef dir) {
   if (std::error_code ec = llvm::sys::fs::create_directories(
@@ -151,7 +176,7 @@ public:
   static llvm::Expected<FileLock> acquire(StringRef dir,
                                           const std::string &path) {
     llvm::Expected<FileDescriptor> fd =
-        openInDirectory(dir, path, O_RDWR | O_CREAT, 0600);
+        openInDirectory(dir, path, O_RDWR | O_CREAT | O_NOFOLLOW, 0600);
     if (!fd)
       return fd.takeError();
     int result;
@@ -236,19 +261,41 @@ std::optional<std::string> decodeEntry(StringRef contents,
 }
 
 struct EntryState {
-  enum Kind { Absent, Valid, Corrupt } kind = Absent;
+  enum Kind { Absent, Valid, Corrupt, Untrusted } kind = Absent;
   std::string payload; // Valid
-  std::string problem; // Corrupt
+  std::string problem; // Corrupt, Untrusted
 };
 
+/// Reads and checks the entry at `path`. A valid entry's modification time
+/// is refreshed: it orders entries for LRU eviction.
 llvm::Expected<EntryState> readEntry(const std::string &path) {
   EntryState state;
-  FileDescriptor fd(openRetryingEINTR(path, O_RDONLY));
+  // O_NOFOLLOW: an entry that is a symlink is not ours to load.
+  FileDescriptor fd(openRetryingEINTR(path, O_RDONLY | O_NOFOLLOW));
   if (!fd) {
     // ENOTDIR: a component of the directory is not one; nothing is stored.
     if (errno == ENOENT || errno == ENOTDIR)
       return state;
+    if (errno == ELOOP) {
+      state.kind = EntryState::Untrusted;
+      state.problem = "cache entry '" + path + "' is a symbolic link";
+      return state;
+    }
     return makeFileError("cannot open", path, errno);
+  }
+  struct stat st;
+  if (::fstat(fd.get(), &st) != 0)
+    return makeFileError("cannot stat", path, errno);
+  if (!S_ISREG(st.st_mode)) {
+    state.kind = EntryState::Untrusted;
+    state.problem = "cache entry '" + path + "' is not a regular file";
+    return state;
+  }
+  if (std::optional<std::string> problem =
+          describeUntrusted(st, "cache entry", path)) {
+    state.kind = EntryState::Untrusted;
+    state.problem = std::move(*problem);
+    return state;
   }
   std::string contents;
   if (llvm::Error err = readAll(fd.get(), contents, path))
@@ -259,6 +306,8 @@ llvm::Expected<EntryState> readEntry(const std::string &path) {
     state.problem = std::move(*problem);
   } else {
     state.kind = EntryState::Valid;
+    // Best effort: a failure only makes the entry look older.
+    (void)::futimens(fd.get(), nullptr);
   }
   return state;
 }
@@ -294,6 +343,42 @@ std::optional<std::string> getNonEmptyEnv(const char *name) {
 /// Distinguishes the temporary files of one process.
 std::atomic<uint64_t> tempFileCounter{0};
 
+/// The writer pid of a temporary file name `<digest>.tmp.<pid>.<n>`.
+std::optional<pid_t> getTemporaryWriter(StringRef name) {
+  size_t at = name.find(".tmp.");
+  if (at == StringRef::npos)
+    return std::nullopt;
+  StringRef rest = name.drop_front(at + 5);
+  auto [pidText, counter] = rest.split('.');
+  unsigned long long pid, n;
+  if (pidText.getAsInteger(10, pid) || counter.getAsInteger(10, n) ||
+      pid == 0 || pid > uint64_t(std::numeric_limits<pid_t>::max()))
+    return std::nullopt;
+  return pid_t(pid);
+}
+
+bool processExists(pid_t pid) {
+  return ::kill(pid, 0) == 0 || errno != ESRCH;
+}
+
+/// Calls `fn(name, stat)` for each regular file of `dir` (not following
+/// symlinks).
+void forEachFile(const std::string &dir,
+                 llvm::function_ref<void(StringRef, const struct stat &)> fn) {
+  DIR *d = ::opendir(dir.c_str());
+  if (!d)
+    return;
+  int dfd = ::dirfd(d);
+  while (struct dirent *entry = ::readdir(d)) {
+    struct stat st;
+    if (::fstatat(dfd, entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+        !S_ISREG(st.st_mode))
+      continue;
+    fn(entry->d_name, st);
+  }
+  ::closedir(d);
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -312,8 +397,151 @@ StringRef rocdsl::getCacheTierName(CacheTier tier) {
   return "unknown";
 }
 
-rocdsl::DiskCache::DiskCache(std::string directory)
-    : dir(std::move(directory)) {}
+rocdsl::DiskCache::DiskCache(std::string directory, uint64_t maxBytes)
+    : dir(std::move(directory)), maxBytes(maxBytes) {}
+
+std::optional<uint64_t> rocdsl::DiskCache::parseSize(StringRef text) {
+  text = text.trim();
+  size_t digits = 0;
+  while (digits < text.size() && llvm::isDigit(text[digits]))
+    ++digits;
+  if (digits == 0)
+    return std::nullopt;
+  uint64_t value;
+  if (text.take_front(digits).getAsInteger(10, value))
+    return std::nullopt;
+  StringRef suffix = text.drop_front(digits).trim();
+  if (suffix.ends_with_insensitive("ib"))
+    suffix = suffix.drop_back(2);
+  else if (suffix.ends_with_insensitive("b"))
+    suffix = suffix.drop_back(1);
+  unsigned shift = 0;
+  if (suffix.empty())
+    shift = 0;
+  else if (suffix.equals_insensitive("k"))
+    shift = 10;
+  else if (suffix.equals_insensitive("m"))
+    shift = 20;
+  else if (suffix.equals_insensitive("g"))
+    shift = 30;
+  else if (suffix.equals_insensitive("t"))
+    shift = 40;
+  else
+    return std::nullopt;
+  if (shift && value > (std::numeric_limits<uint64_t>::max() >> shift))
+    return std::nullopt;
+  return value << shift;
+}
+
+uint64_t rocdsl::DiskCache::getMaxBytesFromEnvironment() {
+  std::optional<std::string> text = getNonEmptyEnv("ROCDSL_CACHE_MAX_BYTES");
+  if (!text)
+    return kDefaultMaxBytes;
+  if (std::optional<uint64_t> value = parseSize(*text))
+    return *value;
+  logWarning("ROCDSL_CACHE_MAX_BYTES='" + *text +
+             "' is not a size (e.g. 1073741824, 512M, 2G; 0 for no cap); "
+             "using the default, 1G");
+  return kDefaultMaxBytes;
+}
+
+std::optional<std::string> rocdsl::DiskCache::checkDirectory() const {
+  struct stat st;
+  if (::stat(dir.c_str(), &st) != 0)
+    return std::nullopt; // Missing: created with mode 0700 when needed.
+  if (!S_ISDIR(st.st_mode))
+    return "cache directory '" + dir + "' is not a directory";
+  return describeUntrusted(st, "cache directory", dir);
+}
+
+void rocdsl::DiskCache::refuse(const Twine &problem) {
+  if (!refused.exchange(true))
+    logWarning(problem +
+               "; refusing to use the disk cache (anyone who can write it "
+               "could run code as this user): compiled kernels are not "
+               "cached on disk");
+  else
+    logDebug(problem);
+}
+
+bool rocdsl::DiskCache::ensureTrusted() {
+  if (refused.load())
+    return false;
+  if (std::optional<std::string> problem = checkDirectory()) {
+    refuse(*problem);
+    return false;
+  }
+  std::call_once(cleanedTemporaries, [&] {
+    size_t removed = removeStaleTemporaries(std::chrono::seconds(60),
+                                            std::chrono::hours(1));
+    if (removed)
+      logInfo("deleted " + Twine(removed) +
+              " temporary file(s) of dead cache writers in '" + dir + "'");
+  });
+  return true;
+}
+
+size_t
+rocdsl::DiskCache::removeStaleTemporaries(std::chrono::seconds deadWriterAge,
+                                          std::chrono::seconds anyAge) {
+  std::vector<std::string> stale;
+  time_t now = ::time(nullptr);
+  forEachFile(dir, [&](StringRef name, const struct stat &st) {
+    std::optional<pid_t> writer = getTemporaryWriter(name);
+    if (!writer || st.st_uid != ::geteuid())
+      return;
+    int64_t age = int64_t(now) - int64_t(st.st_mtime);
+    bool dead = !processExists(*writer);
+    if ((dead && age >= deadWriterAge.count()) || age >= anyAge.count())
+      stale.push_back(name.str());
+  });
+  size_t removed = 0;
+  for (const std::string &name : stale)
+    if (::unlink((dir + "/" + name).c_str()) == 0)
+      ++removed;
+  return removed;
+}
+
+size_t rocdsl::DiskCache::enforceSizeLimit(StringRef keep) {
+  if (maxBytes == 0)
+    return 0;
+  struct Entry {
+    struct timespec mtime;
+    uint64_t size;
+    std::string name;
+  };
+  std::vector<Entry> entries;
+  uint64_t total = 0;
+  std::string keepName = (keep + ".rocdsl").str();
+  forEachFile(dir, [&](StringRef name, const struct stat &st) {
+    if (!name.ends_with(".rocdsl"))
+      return;
+    total += uint64_t(st.st_size);
+    if (name != keepName)
+      entries.push_back({st.st_mtim, uint64_t(st.st_size), name.str()});
+  });
+  if (total <= maxBytes)
+    return 0;
+  // Oldest first.
+  std::sort(entries.begin(), entries.end(), [](const Entry &a, const Entry &b) {
+    if (a.mtime.tv_sec != b.mtime.tv_sec)
+      return a.mtime.tv_sec < b.mtime.tv_sec;
+    return a.mtime.tv_nsec < b.mtime.tv_nsec;
+  });
+  size_t removed = 0;
+  for (const Entry &entry : entries) {
+    if (total <= maxBytes)
+      break;
+    if (::unlink((dir + "/" + entry.name).c_str()) == 0 || errno == ENOENT) {
+      total -= std::min(total, entry.size);
+      ++removed;
+    }
+  }
+  logInfo("cache over its " + Twine(maxBytes) + "-byte cap: evicted " +
+          Twine(removed) + " least recently used entr" +
+          (removed == 1 ? "y" : "ies") + " from '" + dir + "'");
+  return removed;
+}
 
 bool rocdsl::DiskCache::isDisabledByEnvironment() {
   const char *value = std::getenv("ROCDSL_CACHE_DISABLE");
@@ -355,7 +583,8 @@ std::unique_ptr<rocdsl::DiskCache> rocdsl::DiskCache::fromEnvironment() {
     return nullptr;
   }
   logDebug("disk cache in '" + *dir + "'");
-  return std::make_unique<DiskCache>(std::move(*dir));
+  return std::make_unique<DiskCache>(std::move(*dir),
+                                     getMaxBytesFromEnvironment());
 }
 
 bool rocdsl::DiskCache::isValidDigest(StringRef digest) {
@@ -395,6 +624,8 @@ llvm::Expected<std::optional<std::string>>
 rocdsl::DiskCache::load(StringRef digest) {
   if (!isValidDigest(digest))
     return makeInvalidDigestError(digest);
+  if (!ensureTrusted())
+    return std::nullopt;
   std::string path = getEntryPath(digest);
   llvm::Expected<EntryState> state = readEntry(path);
   if (!state)
@@ -403,6 +634,10 @@ rocdsl::DiskCache::load(StringRef digest) {
     return std::optional<std::string>(std::move(state->payload));
   if (state->kind == EntryState::Absent)
     return std::nullopt;
+  if (state->kind == EntryState::Untrusted) {
+    refuse(state->problem);
+    return std::nullopt;
+  }
 
   // Corrupt: re-check under the lock, which a writer holds while replacing
   // the entry, so it is reported and deleted by one reader only.
@@ -420,12 +655,18 @@ rocdsl::DiskCache::load(StringRef digest) {
     return std::optional<std::string>(std::move(state->payload));
   if (state->kind == EntryState::Corrupt)
     discardCorruptEntry(path, state->problem);
+  if (state->kind == EntryState::Untrusted)
+    refuse(state->problem);
   return std::nullopt;
 }
 
 llvm::Error rocdsl::DiskCache::store(StringRef digest, StringRef payload) {
   if (!isValidDigest(digest))
     return makeInvalidDigestError(digest);
+  if (!ensureTrusted())
+    return llvm::createStringError(
+        std::make_error_code(std::errc::permission_denied),
+        "refusing to store in the untrusted cache directory '" + dir + "'");
   std::string finalPath = getEntryPath(digest);
 
   // A unique temporary file next to the entry, so rename(2) is atomic.
@@ -477,6 +718,7 @@ llvm::Error rocdsl::DiskCache::store(StringRef digest, StringRef payload) {
     logDebug("cannot fsync cache directory '" + dir +
              "': " + errnoCode(errno).message());
   logDebug("stored " + Twine(payload.size()) + " bytes in '" + finalPath + "'");
+  enforceSizeLimit(digest);
   return llvm::Error::success();
 }
 
@@ -495,6 +737,8 @@ llvm::Expected<std::string> rocdsl::DiskCache::getOrCompute(
   tier = CacheTier::Miss;
   if (!isValidDigest(digest))
     return makeInvalidDigestError(digest);
+  if (!ensureTrusted())
+    return compile();
   std::string path = getEntryPath(digest);
 
   // Fast path without the lock: entries appear complete (rename), so a valid
@@ -505,6 +749,10 @@ llvm::Expected<std::string> rocdsl::DiskCache::getOrCompute(
       tier = CacheTier::Disk;
       logDebug("disk cache hit '" + path + "'");
       return std::move(state->payload);
+    }
+    if (state->kind == EntryState::Untrusted) {
+      refuse(state->problem);
+      return compile();
     }
   } else {
     logDebug(llvm::toString(state.takeError()));
@@ -525,6 +773,10 @@ llvm::Expected<std::string> rocdsl::DiskCache::getOrCompute(
     }
     if (state->kind == EntryState::Corrupt)
       discardCorruptEntry(path, state->problem);
+    if (state->kind == EntryState::Untrusted) {
+      refuse(state->problem);
+      return compile();
+    }
   } else {
     reportUnusable(llvm::toString(state.takeError()));
   }
@@ -533,6 +785,8 @@ llvm::Expected<std::string> rocdsl::DiskCache::getOrCompute(
   llvm::Expected<std::string> payload = compile();
   if (!payload)
     return payload.takeError();
+  if (refused.load())
+    return payload;
   if (llvm::Error err = store(digest, *payload))
     reportUnusable(llvm::toString(std::move(err)));
   return payload;

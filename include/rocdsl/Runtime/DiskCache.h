@@ -11,6 +11,19 @@
 //   ROCDSL_CACHE_DISABLE  "1" (or any value other than "", "0", "false",
 //                         "no", "off") turns the disk tier off:
 //                         DiskCache::fromEnvironment() returns null.
+//   ROCDSL_CACHE_MAX_BYTES  Size cap of the entries, in bytes, with an
+//                         optional K, M, G or T suffix (powers of 1024);
+//                         "0" means no cap. Default 1G. When a store takes
+//                         the entries over the cap, the least recently used
+//                         ones are deleted (a hit refreshes an entry's
+//                         modification time).
+//
+// Trust: entries are machine code that is loaded into the process, so the
+// cache is only used when nobody but the user can write it. The directory
+// must be owned by the effective user and not writable by group or others,
+// and so must every entry (a regular file, not a symlink). Anything else is
+// refused with one warning; the cache then compiles without its disk tier
+// for the rest of its life, and the suspicious files are left untouched.
 //
 // On disk, each entry is one file `<digest>.rocdsl`:
 //   offset  0: magic "ROCDSLKC" (8 bytes)
@@ -23,6 +36,11 @@
 // so readers see either no entry or a complete one. An entry that fails any
 // check (magic, version, size, checksum) is reported once with a warning,
 // deleted and treated as a miss.
+//
+// Temporary files of writers that died (kill -9, power loss) are deleted
+// the first time a process uses the directory: those whose writer process
+// no longer exists and that are older than a minute, and any older than an
+// hour.
 //
 // Compilation of one digest is serialized across threads and processes with
 // flock(2) on `<digest>.lock` (lock files are left in place: removing them
@@ -38,6 +56,7 @@
 #include "llvm/Support/Error.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -110,9 +129,13 @@ public:
   static constexpr llvm::StringLiteral kMagic = "ROCDSLKC";
   static constexpr uint32_t kFormatVersion = 1;
   static constexpr size_t kHeaderSize = 8 + 4 + 8 + 32;
+  /// Size cap without ROCDSL_CACHE_MAX_BYTES: 1 GiB.
+  static constexpr uint64_t kDefaultMaxBytes = uint64_t(1) << 30;
 
-  /// A cache in `directory`, created (mode 0700) when first written to.
-  explicit DiskCache(std::string directory);
+  /// A cache in `directory`, created (mode 0700) when first written to,
+  /// whose entries are kept under `maxBytes` in all (0: no cap).
+  explicit DiskCache(std::string directory,
+                     uint64_t maxBytes = kDefaultMaxBytes);
 
   DiskCache(const DiskCache &) = delete;
   DiskCache &operator=(const DiskCache &) = delete;
@@ -130,11 +153,40 @@ public:
   /// Whether ROCDSL_CACHE_DISABLE turns the disk tier off.
   static bool isDisabledByEnvironment();
 
+  /// The cap ROCDSL_CACHE_MAX_BYTES asks for (kDefaultMaxBytes when unset;
+  /// an unparsable value is warned about and gives the default).
+  static uint64_t getMaxBytesFromEnvironment();
+
+  /// Parses a size: decimal digits with an optional K/M/G/T suffix (powers
+  /// of 1024, case-insensitive, an optional trailing "B" or "iB").
+  static std::optional<uint64_t> parseSize(llvm::StringRef text);
+
   llvm::StringRef directory() const { return dir; }
   /// `<directory>/<digest>.rocdsl`
   std::string getEntryPath(llvm::StringRef digest) const;
   /// `<directory>/<digest>.lock`
   std::string getLockPath(llvm::StringRef digest) const;
+
+  uint64_t getMaxBytes() const { return maxBytes; }
+
+  /// Why the directory must not be used (not owned by this user, writable
+  /// by group or others, not a directory); std::nullopt if it may be used
+  /// or does not exist yet.
+  std::optional<std::string> checkDirectory() const;
+
+  /// Whether the disk tier is in use: false once the directory or an entry
+  /// was refused (see the file comment).
+  bool isTrusted() const { return !refused.load(); }
+
+  /// Deletes temporary files left by dead writers: those whose writer pid
+  /// does not exist and that are at least `deadWriterAge` old, and any at
+  /// least `anyAge` old. Returns how many were deleted.
+  size_t removeStaleTemporaries(std::chrono::seconds deadWriterAge,
+                                std::chrono::seconds anyAge);
+
+  /// Deletes least recently used entries until they take at most the cap;
+  /// never the entry of `keep`. Returns how many were deleted.
+  size_t enforceSizeLimit(llvm::StringRef keep = {});
 
   /// Digests name files: 1 to 128 characters of [0-9A-Za-z_-].
   static bool isValidDigest(llvm::StringRef digest);
@@ -167,8 +219,17 @@ private:
   /// level.
   void reportUnusable(const llvm::Twine &message);
 
+  /// Checks the directory before every use and cleans stale temporaries on
+  /// the first; false if the disk tier is (now) refused.
+  bool ensureTrusted();
+  /// Turns the disk tier off for good, warning once with `problem`.
+  void refuse(const llvm::Twine &problem);
+
   std::string dir;
+  uint64_t maxBytes;
   std::atomic<bool> warnedUnusable{false};
+  std::atomic<bool> refused{false};
+  std::once_flag cleanedTemporaries;
 };
 
 } // namespace mlir::rocdsl
