@@ -12,6 +12,8 @@ PACKAGES=(
   libzstd-dev zlib1g-dev libxml2-dev libedit-dev libz3-dev libffi-dev
   libcurl4-openssl-dev libpfm4-dev
   python3-dev python3-numpy python3-pytest pybind11-dev
+  # lit's per-test timeout (--timeout) needs psutil.
+  python3-psutil
 )
 
 missing=()

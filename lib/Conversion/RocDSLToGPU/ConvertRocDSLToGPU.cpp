@@ -1,6 +1,7 @@
 //===- ConvertRocDSLToGPU.cpp - the convert-rocdsl-to-gpu pass ------------===//
 #include "PatternsInternal.h"
 #include "rocdsl/Conversion/Passes.h"
+#include "rocdsl/Support/Log.h"
 
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -64,6 +65,35 @@ LogicalResult checkLowerable(ModuleOp module, unsigned waveSize,
   return failure(result.wasInterrupted());
 }
 
+/// NVIDIA has no counterpart of AMDGPU's memory counters or scheduling
+/// barriers: its hardware tracks every register a load writes, so a wait
+/// orders nothing, and ptxas schedules on its own. The hatches are dropped
+/// (they would otherwise reach the NVPTX backend as AMDGPU intrinsics it
+/// cannot select), with one note per kind and kernel at ROCDSL_LOG=info.
+void dropAmdgpuOnlyHatches(ModuleOp module, StringRef chip) {
+  for (FuncOp func : module.getOps<FuncOp>()) {
+    unsigned waits = 0, schedBarriers = 0;
+    func.walk([&](Operation *op) {
+      if (isa<WaitOp>(op)) {
+        ++waits;
+        op->erase();
+      } else if (isa<SchedBarrierOp>(op)) {
+        ++schedBarriers;
+        op->erase();
+      }
+    });
+    if (waits)
+      logInfo("kernel '" + func.getName() + "': " + Twine(waits) +
+              " rocdsl.wait dropped for " + chip +
+              " (memory counters are AMDGPU-only; NVIDIA hardware waits on "
+              "registers by itself)");
+    if (schedBarriers)
+      logInfo("kernel '" + func.getName() + "': " + Twine(schedBarriers) +
+              " rocdsl.sched_barrier dropped for " + chip +
+              " (a hint for the AMDGPU scheduler only)");
+  }
+}
+
 /// NVIDIA: f32 rsqrt -> the rsqrt.approx.f32 instruction (what CUDA's
 /// rsqrtf does). The NVVM lowering of math.rsqrt calls libdevice, which is
 /// only linked where a CUDA toolkit is found; the intrinsic needs nothing.
@@ -115,6 +145,8 @@ struct ConvertRocDSLToGPUPass
       return;
     if (failed(checkLowerable(module, waveSize, chip)))
       return signalPassFailure();
+    if (nvidia)
+      dropAmdgpuOnlyHatches(module, chip);
 
     OpBuilder builder(ctx);
     builder.setInsertionPointToEnd(module.getBody());
