@@ -114,7 +114,11 @@ public:
   explicit PyKernel(std::unique_ptr<api::Kernel> kernel)
       : kernel(std::move(kernel)) {}
 
-  void launch(py::sequence args, py::object grid, py::object stream) {
+  void launch(py::sequence args, py::object grid, py::object stream,
+              py::object checkFinite) {
+    api::LaunchOptions options;
+    if (!checkFinite.is_none())
+      options.checkFinite = checkFinite.cast<bool>() ? 1 : 0;
     const auto &sig = kernel->args();
     size_t n = size_t(py::len(args));
     if (n != sig.size())
@@ -172,7 +176,7 @@ public:
     {
       py::gil_scoped_release release;
       ok = kernel->launch(values.data(), values.size(), gridPtr, streamPtr,
-                          wait, info, error);
+                          wait, info, error, options);
     }
     if (!ok)
       throw py::value_error(error);
@@ -252,9 +256,13 @@ PYBIND11_MODULE(_rocdsl, m) {
   py::class_<PyKernel>(m, "Kernel")
       .def("launch", &PyKernel::launch, py::arg("args"),
            py::arg("grid") = py::none(), py::arg("stream") = py::none(),
+           py::arg("check_finite") = py::none(),
            "Launches (see the module's argument conventions). Without a "
            "stream the launch waits and is timed; with one (a CUstream as "
-           "an int, 0 for the default stream) it is queued and returns.")
+           "an int, 0 for the default stream) it is queued and returns. "
+           "check_finite=True scans the outputs for NaN/Inf afterwards "
+           "(ValueError naming the first bad element), False never does, "
+           "None follows ROCDSL_CHECK_FINITE.")
       .def_property_readonly("name",
                              [](const PyKernel &k) { return k.kernel->name(); })
       .def_property_readonly("args", &PyKernel::argInfo,

@@ -61,6 +61,13 @@ struct LaunchInfo {
   uintptr_t launcher = 0;        // identity of the compiled launcher
 };
 
+/// What a caller may ask of one launch beyond its arguments.
+struct LaunchOptions {
+  /// Scan the outputs for NaN/Inf after the launch and fail naming the
+  /// first bad element: 1 yes, 0 no, -1 as ROCDSL_CHECK_FINITE says.
+  int checkFinite = -1;
+};
+
 class Kernel {
 public:
   /// A built-in kernel specialized by NAME=VALUE definitions.
@@ -88,7 +95,8 @@ public:
   /// the launch finishes and is timed before this returns; otherwise it is
   /// queued on `stream` (a CUstream on cuda, null: the default stream).
   bool launch(const Arg *args, size_t count, const uint32_t *grid,
-              void *stream, bool wait, LaunchInfo &info, std::string &error);
+              void *stream, bool wait, LaunchInfo &info, std::string &error,
+              const LaunchOptions &options = LaunchOptions());
 
 private:
   Kernel();

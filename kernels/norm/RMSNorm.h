@@ -151,6 +151,9 @@ void rmsNormWeightGradPartialsReference(
 /// Parameters shared by the RMSNorm kernels, and their parsing into a
 /// configuration (with clear errors for bad values).
 std::vector<KernelParamSpec> getRMSNormParams();
+/// The one rule for eps, wherever it comes from (-D eps=..., the launch's
+/// eps argument from C++, Python or PyTorch): what is wrong, or nullopt.
+std::optional<std::string> checkRMSNormEps(double eps);
 LogicalResult configureRMSNorm(const KernelParams &params,
                                RMSNormConfig &config, int64_t &m,
                                std::string &error);

@@ -42,7 +42,9 @@ struct Signatures {
     return {"M", ArgKind::Int32, DType::I32, {}, 1, false, m};
   }
   ArgSignature epsilon() const {
-    return {"eps", ArgKind::Float32, DType::F32, {}, 1, false};
+    ArgSignature eps{"eps", ArgKind::Float32, DType::F32, {}, 1, false};
+    eps.checkFloat = checkRMSNormEps;
+    return eps;
   }
 };
 } // namespace

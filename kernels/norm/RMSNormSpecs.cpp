@@ -12,6 +12,12 @@ using namespace mlir;
 using namespace mlir::rocdsl;
 using namespace mlir::rocdsl::dsl;
 
+std::optional<std::string> mlir::rocdsl::checkRMSNormEps(double eps) {
+  if (!std::isfinite(eps) || eps < 0)
+    return std::string("must be a finite, non-negative number");
+  return std::nullopt;
+}
+
 LogicalResult mlir::rocdsl::configureRMSNorm(const KernelParams &params,
                                              RMSNormConfig &config, int64_t &m,
                                              std::string &error) {
@@ -25,9 +31,8 @@ LogicalResult mlir::rocdsl::configureRMSNorm(const KernelParams &params,
     error = "N=" + std::to_string(n) + " out of range [1, 16777216]";
     return failure();
   }
-  if (!std::isfinite(eps) || eps < 0) {
-    error = "eps=" + params.get("eps").str() +
-            " must be a finite, non-negative number";
+  if (std::optional<std::string> problem = checkRMSNormEps(eps)) {
+    error = "eps=" + params.get("eps").str() + " " + *problem;
     return failure();
   }
   if (m < 1 || m > INT32_MAX) {

@@ -138,7 +138,10 @@ std::vector<std::pair<std::string, std::string>> api::Kernel::params() const {
 
 bool api::Kernel::launch(const Arg *args, size_t count, const uint32_t *grid,
                          void *stream, bool wait, LaunchInfo &info,
-                         std::string &error) {
+                         std::string &error, const LaunchOptions &options) {
+  rocdsl::LaunchOptions launchOptions;
+  if (options.checkFinite >= 0)
+    launchOptions.checkFinite = options.checkFinite != 0;
   SmallVector<ArgValue, 8> &values = impl->values;
   values.resize(count);
   for (size_t i = 0; i < count; ++i) {
@@ -163,13 +166,13 @@ bool api::Kernel::launch(const Arg *args, size_t count, const uint32_t *grid,
                    grid[2] != plan.grid[2]))
         return llvm::createStringError(
             "built-in kernels run on their planned grid");
-      return wait ? impl->builtin->run(values, run)
-                  : impl->builtin->enqueue(values, stream, run);
+      return wait ? impl->builtin->run(values, run, launchOptions)
+                  : impl->builtin->enqueue(values, stream, run, launchOptions);
     }
     if (!grid)
       return llvm::createStringError("source kernels need a grid");
     return impl->source->run(values, LaunchGrid{grid[0], grid[1], grid[2]},
-                             stream, wait, run);
+                             stream, wait, run, launchOptions);
   }();
   if (err) {
     error = llvm::toString(std::move(err));

@@ -2,6 +2,7 @@
 #include "rocdsl/Runtime/BuiltinKernel.h"
 
 #include "rocdsl/Runtime/CudaDriver.h"
+#include "rocdsl/Runtime/FiniteCheck.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -76,6 +77,9 @@ BuiltinKernel::create(llvm::StringRef name,
       failed(k->spec->plan(k->params, k->plan, error)))
     return llvm::createStringError(error);
   k->device = device;
+  for (auto [i, sig] : llvm::enumerate(k->plan.args))
+    if (sig.kind == ArgKind::Tensor && sig.isOutput)
+      k->outputs.push_back({unsigned(i), sig.name});
 
   CacheKey key;
   // The kernel's source is compiled into ROCDSL, so the build id in the
@@ -120,6 +124,11 @@ llvm::Error BuiltinKernel::validate(llvm::ArrayRef<ArgValue> args) const {
           where + "expected " + std::to_string(*sig.expectedInt) +
           " (the value this launch was planned for), got " +
           std::to_string(arg.i32));
+    if (sig.kind == ArgKind::Float32 && sig.checkFloat)
+      if (std::optional<std::string> problem = sig.checkFloat(arg.f32))
+        return llvm::createStringError(where + "got " +
+                                       std::to_string(arg.f32) + ", which " +
+                                       *problem);
     if (sig.kind != ArgKind::Tensor)
       continue;
     const TensorArg &t = arg.tensor;
@@ -155,29 +164,34 @@ llvm::Error BuiltinKernel::validate(llvm::ArrayRef<ArgValue> args) const {
   return llvm::Error::success();
 }
 
-llvm::Error BuiltinKernel::run(llvm::ArrayRef<ArgValue> args, RunInfo &info) {
-  return launch(args, /*stream=*/nullptr, /*wait=*/true, info);
+llvm::Error BuiltinKernel::run(llvm::ArrayRef<ArgValue> args, RunInfo &info,
+                               const LaunchOptions &options) {
+  return launch(args, /*stream=*/nullptr, /*wait=*/true, info, options);
 }
 
 llvm::Error BuiltinKernel::enqueue(llvm::ArrayRef<ArgValue> args, void *stream,
-                                   RunInfo &info) {
-  return launch(args, stream, /*wait=*/false, info);
+                                   RunInfo &info,
+                                   const LaunchOptions &options) {
+  return launch(args, stream, /*wait=*/false, info, options);
 }
 
 llvm::Error BuiltinKernel::launch(llvm::ArrayRef<ArgValue> args, void *stream,
-                                  bool wait, RunInfo &info) {
+                                  bool wait, RunInfo &info,
+                                  const LaunchOptions &options) {
   if (llvm::Error err = validate(args))
     return err;
   return launchRequest(device, request, args,
                        LaunchGrid{plan.grid[0], plan.grid[1], plan.grid[2]},
-                       stream, wait, info);
+                       stream, wait, info, outputs, options);
 }
 
 llvm::Error mlir::rocdsl::launchRequest(DeviceKind device,
                                         const CompileRequest &request,
                                         llvm::ArrayRef<ArgValue> args,
                                         LaunchGrid grid, void *stream,
-                                        bool wait, RunInfo &info) {
+                                        bool wait, RunInfo &info,
+                                        llvm::ArrayRef<OutputArg> outputs,
+                                        const LaunchOptions &options) {
   auto launcher = Runtime::get().getLauncher(device, request, info.tier,
                                              info.compileMilliseconds);
   if (!launcher)
@@ -191,10 +205,26 @@ llvm::Error mlir::rocdsl::launchRequest(DeviceKind device,
                        : a.kind == ArgKind::Int32
                            ? static_cast<void *>(const_cast<int32_t *>(&a.i32))
                            : static_cast<void *>(const_cast<float *>(&a.f32)));
-  if (!wait)
-    return (*launcher)->enqueue(pointers, grid, stream);
-  if (llvm::Error err = (*launcher)->launch(pointers, grid))
-    return err;
-  info.kernelMicroseconds = (*launcher)->lastLaunchMicroseconds();
-  return llvm::Error::success();
+  if (!wait) {
+    if (llvm::Error err = (*launcher)->enqueue(pointers, grid, stream))
+      return err;
+  } else {
+    if (llvm::Error err = (*launcher)->launch(pointers, grid))
+      return err;
+    info.kernelMicroseconds = (*launcher)->lastLaunchMicroseconds();
+  }
+  if (outputs.empty() || !isFiniteCheckRequested(options.checkFinite))
+    return llvm::Error::success();
+  std::vector<OutputView> views;
+  for (const OutputArg &out : outputs) {
+    const TensorArg &t = args[out.index].tensor;
+    if (t.shape.empty())
+      continue; // a bare pointer: its extent is unknown
+    size_t count = 1;
+    for (int64_t d : t.shape)
+      count *= size_t(std::max<int64_t>(d, 0));
+    views.push_back({out.name, t.data, t.dtype, count});
+  }
+  return checkOutputsFinite(**launcher, request.getKernelName(), views,
+                            wait ? nullptr : stream);
 }

@@ -46,6 +46,19 @@ public:
   }
   double lastLaunchMicroseconds() const override { return microseconds; }
   DeviceKind getDevice() const override { return DeviceKind::CUDA; }
+  llvm::Error synchronize(void *stream, bool &capturing) override {
+    std::string error;
+    if (!driver->synchronize(stream, capturing, error))
+      return llvm::createStringError(error);
+    return llvm::Error::success();
+  }
+  llvm::Error readBack(void *host, const void *device, size_t bytes) override {
+    std::string error;
+    if (!driver->copyToHost(host, reinterpret_cast<uint64_t>(device), bytes,
+                            error))
+      return llvm::createStringError(error);
+    return llvm::Error::success();
+  }
 
 private:
   CudaDriver *driver;

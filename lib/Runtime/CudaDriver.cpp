@@ -27,6 +27,8 @@ struct CudaDriver::Api {
   int (*eventSynchronize)(void *);
   int (*eventElapsedTime)(float *, void *, void *);
   int (*getErrorString)(int, const char **);
+  int (*streamSynchronize)(void *);
+  int (*streamIsCapturing)(void *, int *); // optional
 };
 
 bool CudaDriver::check(int result, const char *what, std::string &error) {
@@ -83,8 +85,11 @@ CudaDriver *CudaDriver::get(std::string &why) {
       bind(api.eventElapsedTime, "cuEventElapsedTime");
     }
     bind(api.getErrorString, "cuGetErrorString");
+    bind(api.streamSynchronize, "cuStreamSynchronize");
     if (!failure.empty())
       return;
+    api.streamIsCapturing = reinterpret_cast<int (*)(void *, int *)>(
+        dlsym(lib, "cuStreamIsCapturing"));
     driver.api = &api;
     std::string error;
     int count = 0, device = 0;
@@ -174,4 +179,22 @@ bool CudaDriver::copyToDevice(uint64_t dst, const void *src, size_t bytes,
 bool CudaDriver::copyToHost(void *dst, uint64_t src, size_t bytes,
                             std::string &error) {
   return check(api->memcpyDtoH(dst, src, bytes), "cuMemcpyDtoH", error);
+}
+
+bool CudaDriver::synchronize(void *stream, bool &capturing,
+                             std::string &error) {
+  capturing = false;
+  if (stream && api->streamIsCapturing) {
+    int status = 0; // CU_STREAM_CAPTURE_STATUS_NONE
+    if (!check(api->streamIsCapturing(stream, &status), "cuStreamIsCapturing",
+               error))
+      return false;
+    if (status != 0) {
+      capturing = true;
+      return true;
+    }
+  }
+  if (!stream)
+    return check(api->ctxSynchronize(), "cuCtxSynchronize", error);
+  return check(api->streamSynchronize(stream), "cuStreamSynchronize", error);
 }

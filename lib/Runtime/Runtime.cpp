@@ -7,6 +7,7 @@
 #include "rocdsl/Pipelines/Pipelines.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include <cstring>
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "rocdsl/Runtime/HostJIT.h"
@@ -32,6 +33,16 @@ using namespace mlir::rocdsl;
 static constexpr const char *kVersion = "0.1.0";
 
 Launcher::~Launcher() = default;
+
+llvm::Error Launcher::readBack(void *host, const void *device, size_t bytes) {
+  if (getDevice() == DeviceKind::Host) {
+    std::memcpy(host, device, bytes);
+    return llvm::Error::success();
+  }
+  (void)host, (void)device, (void)bytes;
+  return llvm::createStringError("reading " + toString(getDevice()).str() +
+                                 " device memory back is not supported");
+}
 
 const char *Runtime::getVersion() { return kVersion; }
 

@@ -95,6 +95,15 @@ SourceKernel::create(llvm::StringRef source, llvm::StringRef kernel,
           " has an unsupported type (pointers to f32/f16/bf16/i32, i32 and "
           "f32 scalars)");
     arg.dtype = *dtype;
+    arg.written = arg.kind == ArgKind::Tensor &&
+                  llvm::any_of(func.getArgument(i).getUsers(),
+                               [&](Operation *user) {
+                                 auto store = dyn_cast<StoreOp>(user);
+                                 return store &&
+                                        store.getPtr() == func.getArgument(i);
+                               });
+    if (arg.written)
+      k->outputs.push_back({unsigned(i), "argument " + std::to_string(i)});
     k->args.push_back(arg);
     std::string typeText;
     llvm::raw_string_ostream(typeText) << type;
@@ -152,11 +161,13 @@ llvm::Error SourceKernel::validate(llvm::ArrayRef<ArgValue> values) const {
 }
 
 llvm::Error SourceKernel::run(llvm::ArrayRef<ArgValue> values, LaunchGrid grid,
-                              void *stream, bool wait, RunInfo &info) {
+                              void *stream, bool wait, RunInfo &info,
+                              const LaunchOptions &options) {
   if (llvm::Error err = validate(values))
     return err;
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return llvm::createStringError("the grid must have at least one program "
                                    "along each axis");
-  return launchRequest(device, request, values, grid, stream, wait, info);
+  return launchRequest(device, request, values, grid, stream, wait, info,
+                       outputs, options);
 }

@@ -9,6 +9,7 @@
 
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/BinaryFormat/MsgPackDocument.h"
+#include "llvm/BinaryFormat/MsgPackReader.h"
 #include "llvm/Object/ELF.h"
 #include "llvm/Object/ELFTypes.h"
 #include "llvm/Support/Error.h"
@@ -19,15 +20,96 @@ using namespace llvm;
 
 namespace {
 
+// Metadata comes from files anyone can write: every node's kind is checked
+// before it is read as a map, array or string (reading a node as the wrong
+// kind is undefined behaviour in LLVM's msgpack document).
+
+/// Whether msgpack::Document::readFromBlob can read `blob` safely: one
+/// well-formed object whose map keys are all strings. LLVM's document orders
+/// map keys with a comparison that is unreachable for maps, arrays and
+/// floats, so a blob with such a key is undefined behaviour there; AMDGPU
+/// metadata only ever has string keys.
+bool isReadableMetadata(StringRef blob) {
+  msgpack::Reader reader(blob);
+  struct Level {
+    uint64_t remaining; // elements (map: keys and values) still to read
+    bool isMap;
+    bool nextIsKey;
+  };
+  SmallVector<Level, 8> stack;
+  bool first = true;
+  while (first || !stack.empty()) {
+    first = false;
+    msgpack::Object obj;
+    Expected<bool> read = reader.read(obj);
+    if (!read) {
+      consumeError(read.takeError());
+      return false;
+    }
+    if (!*read)
+      return false; // ended inside an object
+    if (!stack.empty()) {
+      Level &top = stack.back();
+      if (top.isMap && top.nextIsKey && obj.Kind != msgpack::Type::String)
+        return false;
+      if (top.isMap)
+        top.nextIsKey = !top.nextIsKey;
+      --top.remaining;
+    }
+    switch (obj.Kind) {
+    case msgpack::Type::Map:
+      if (obj.Length > blob.size())
+        return false;
+      stack.push_back({2 * uint64_t(obj.Length), true, true});
+      break;
+    case msgpack::Type::Array:
+      if (obj.Length > blob.size())
+        return false;
+      stack.push_back({uint64_t(obj.Length), false, false});
+      break;
+    case msgpack::Type::Binary:
+    case msgpack::Type::Extension:
+      return false; // not supported by the document either
+    default:
+      break;
+    }
+    while (!stack.empty() && stack.back().remaining == 0)
+      stack.pop_back();
+  }
+  return true;
+}
+
+msgpack::MapDocNode *asMap(msgpack::DocNode &node) {
+  return node.getKind() == msgpack::Type::Map ? &node.getMap() : nullptr;
+}
+
+msgpack::ArrayDocNode *findArray(msgpack::MapDocNode &map, StringRef key) {
+  auto it = map.find(key);
+  if (it == map.end() || it->second.getKind() != msgpack::Type::Array)
+    return nullptr;
+  return &it->second.getArray();
+}
+
+std::string getString(msgpack::MapDocNode &map, StringRef key) {
+  auto it = map.find(key);
+  if (it == map.end() || it->second.getKind() != msgpack::Type::String)
+    return "";
+  return it->second.getString().str();
+}
+
 unsigned getUInt(msgpack::MapDocNode &map, StringRef key) {
   auto it = map.find(key);
   if (it == map.end())
     return 0;
   msgpack::DocNode &node = it->second;
+  // Out-of-range values read as the largest unsigned: never as a small
+  // number that would make a malformed kernel look launchable.
   if (node.getKind() == msgpack::Type::UInt)
-    return node.getUInt();
+    return unsigned(std::min<uint64_t>(node.getUInt(), UINT32_MAX));
   if (node.getKind() == msgpack::Type::Int)
-    return node.getInt();
+    return node.getInt() < 0
+               ? UINT32_MAX
+               : unsigned(std::min<int64_t>(node.getInt(), UINT32_MAX));
   return 0;
 }
 
@@ -36,17 +118,21 @@ unsigned getUInt(msgpack::MapDocNode &map, StringRef key) {
 /// sharing the LDS (64 KiB on gfx942, 160 KiB on gfx950).
 unsigned computeWavesPerSimd(const rocdsl::KernelResources &k, StringRef chip) {
   unsigned waves = 8;
-  unsigned archVgprs = alignTo(std::max(k.vgprs, 1u), 4);
-  unsigned total = alignTo(archVgprs + k.agprs, 8);
-  waves = std::min(waves, 512 / total);
+  uint64_t archVgprs = alignTo(uint64_t(std::max(k.vgprs, 1u)), 4);
+  uint64_t total = alignTo(archVgprs + k.agprs, 8);
+  if (total > 512)
+    return 0;
+  waves = std::min<unsigned>(waves, unsigned(512 / total));
   if (k.ldsBytes > 0) {
     unsigned ldsPerCu = chip == "gfx950" ? 160 * 1024 : 64 * 1024;
     unsigned groupsPerCu = ldsPerCu / k.ldsBytes;
     unsigned wavesPerGroup =
         std::max(1u, divideCeil(k.maxFlatWorkgroupSize, k.wavefrontSize));
     // Spread over the CU's 4 SIMDs; a workgroup that fits still runs.
-    unsigned perSimd = divideCeil(groupsPerCu * wavesPerGroup, 4);
-    waves = groupsPerCu == 0 ? 0 : std::min(waves, std::max(1u, perSimd));
+    uint64_t perSimd = divideCeil(uint64_t(groupsPerCu) * wavesPerGroup, 4);
+    waves = groupsPerCu == 0
+                ? 0
+                : unsigned(std::min<uint64_t>(waves, std::max<uint64_t>(1, perSimd)));
   }
   return waves;
 }
@@ -76,26 +162,29 @@ rocdsl::readKernelResources(StringRef codeObject, StringRef chip,
         continue;
       ArrayRef<uint8_t> desc = note.getDesc(section.sh_addralign);
       msgpack::Document doc;
-      if (!doc.readFromBlob(
-              StringRef(reinterpret_cast<const char *>(desc.data()),
-                        desc.size()),
-              /*Multi=*/false)) {
+      StringRef blob(reinterpret_cast<const char *>(desc.data()), desc.size());
+      if (!isReadableMetadata(blob) ||
+          !doc.readFromBlob(blob, /*Multi=*/false)) {
         error = "unreadable AMDGPU metadata note";
         return failure();
       }
-      auto &root = doc.getRoot().getMap();
-      auto kernels = root.find("amdhsa.kernels");
-      if (kernels == root.end() ||
-          kernels->second.getKind() != msgpack::Type::Array) {
+      msgpack::MapDocNode *root = asMap(doc.getRoot());
+      msgpack::ArrayDocNode *kernels =
+          root ? findArray(*root, "amdhsa.kernels") : nullptr;
+      if (!kernels) {
         error = "code object metadata lists no kernels";
         return failure();
       }
       std::vector<KernelResources> result;
-      for (msgpack::DocNode &node : kernels->second.getArray()) {
-        auto &map = node.getMap();
+      for (msgpack::DocNode &node : *kernels) {
+        msgpack::MapDocNode *kernelMap = asMap(node);
+        if (!kernelMap) {
+          error = "malformed AMDGPU metadata: a kernel entry is not a map";
+          return failure();
+        }
+        auto &map = *kernelMap;
         KernelResources k;
-        if (auto it = map.find(".name"); it != map.end())
-          k.name = it->second.getString().str();
+        k.name = getString(map, ".name");
         k.vgprs = getUInt(map, ".vgpr_count");
         k.agprs = getUInt(map, ".agpr_count");
         k.sgprs = getUInt(map, ".sgpr_count");
@@ -105,25 +194,26 @@ rocdsl::readKernelResources(StringRef codeObject, StringRef chip,
         k.ldsBytes = getUInt(map, ".group_segment_fixed_size");
         k.maxFlatWorkgroupSize = getUInt(map, ".max_flat_workgroup_size");
         k.wavefrontSize = std::max(1u, getUInt(map, ".wavefront_size"));
-        if (auto it = map.find(".symbol"); it != map.end())
-          k.symbol = it->second.getString().str();
+        k.symbol = getString(map, ".symbol");
         k.kernargSegmentSize = getUInt(map, ".kernarg_segment_size");
-        if (auto it = map.find(".reqd_workgroup_size");
-            it != map.end() && it->second.getKind() == msgpack::Type::Array) {
-          auto &dims = it->second.getArray();
-          for (unsigned d = 0; d < 3 && d < dims.size(); ++d)
-            if (dims[d].getKind() == msgpack::Type::UInt)
-              k.requiredWorkgroupSize[d] = dims[d].getUInt();
+        if (msgpack::ArrayDocNode *dims =
+                findArray(map, ".reqd_workgroup_size")) {
+          for (unsigned d = 0; d < 3 && d < dims->size(); ++d)
+            if ((*dims)[d].getKind() == msgpack::Type::UInt)
+              k.requiredWorkgroupSize[d] = (*dims)[d].getUInt();
         }
-        if (auto it = map.find(".args");
-            it != map.end() && it->second.getKind() == msgpack::Type::Array) {
-          for (msgpack::DocNode &argNode : it->second.getArray()) {
-            auto &arg = argNode.getMap();
+        if (msgpack::ArrayDocNode *args = findArray(map, ".args")) {
+          for (msgpack::DocNode &argNode : *args) {
+            msgpack::MapDocNode *argMap = asMap(argNode);
+            if (!argMap) {
+              error = "malformed AMDGPU metadata: a kernel argument of " +
+                      k.name + " is not a map";
+              return failure();
+            }
+            auto &arg = *argMap;
             KernelArgInfo info;
-            if (auto n = arg.find(".name"); n != arg.end())
-              info.name = n->second.getString().str();
-            if (auto v = arg.find(".value_kind"); v != arg.end())
-              info.valueKind = v->second.getString().str();
+            info.name = getString(arg, ".name");
+            info.valueKind = getString(arg, ".value_kind");
             info.offset = getUInt(arg, ".offset");
             info.size = getUInt(arg, ".size");
             k.args.push_back(std::move(info));

@@ -130,17 +130,17 @@ class Specialization:
     def last_tier(self):
         return self.source_kernel.last_tier
 
-    def launch(self, values, grid, stream=None):
+    def launch(self, values, grid, stream=None, check_finite=None):
         sk = self._source_kernel or self.source_kernel
         if stream is None:
             # GPU kernels join the caller's current stream; host launches
             # pass none and so run synchronously (and are timed).
             stream = _current_stream() if self.device != "host" else None
         if self.ready is not None:
-            sk.launch(values, grid, stream)
+            sk.launch(values, grid, stream, check_finite)
             return
         try:  # the first launch compiles; its errors name kernel lines
-            sk.launch(values, grid, stream)
+            sk.launch(values, grid, stream, check_finite)
         except ValueError as e:
             raise self.kernel._located(e) from e
         # Host launches need no stream lookup: later ones call it directly.
@@ -200,11 +200,13 @@ class _Launch:
 
     def __call__(self, *args, **kwargs):
         k = self.kernel
-        stream = device = None
+        stream = device = check_finite = None
         if kwargs:
             if "stream" in kwargs or "device" in kwargs:
                 stream = kwargs.pop("stream", None)
                 device = kwargs.pop("device", None)
+            # check_finite=True: NaN/Inf in an output raises ValueError.
+            check_finite = kwargs.pop("check_finite", None)
             constexprs = tuple(map(kwargs.pop, k._constexpr_names,
                                    k._constexpr_defaults))
             if kwargs or _MISSING in constexprs:
@@ -226,10 +228,10 @@ class _Launch:
         if callable(grid):
             grid = _grid3(grid(spec.constexprs))
         ready = spec.ready
-        if ready and stream is None:
+        if ready and stream is None and check_finite is None:
             ready.launch(values, grid, None)
         else:
-            spec.launch(values, grid, stream)
+            spec.launch(values, grid, stream, check_finite)
         return spec
 
 

@@ -19,15 +19,17 @@ def builtin(kernel, definitions, device="host", chip=""):
     return k
 
 
-def run(kernel, definitions, args, device="host", chip=""):
+def run(kernel, definitions, args, device="host", chip="", check_finite=None):
     """Runs a built-in kernel once, synchronously, on its planned grid.
 
     Arrays are validated against the specialization (ValueError names the
-    argument). Returns the cache tier that served the launcher, the compile
-    and kernel times, and the launcher's identity.
+    argument). `check_finite` True scans the outputs for NaN/Inf afterwards
+    and raises ValueError naming the first bad element; None follows
+    ROCDSL_CHECK_FINITE. Returns the cache tier that served the launcher,
+    the compile and kernel times, and the launcher's identity.
     """
     k = builtin(kernel, definitions, device, chip)
-    k.launch(args)
+    k.launch(args, check_finite=check_finite)
     return {"tier": k.last_tier, "compile_ms": k.last_compile_ms,
             "kernel_us": k.last_kernel_us, "launcher": k.launcher_id}
 

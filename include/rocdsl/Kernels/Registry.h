@@ -53,6 +53,10 @@ struct ArgSignature {
   /// Scalars the launch was planned for (e.g. the row count the grid and
   /// the tensor shapes were sized by): a different value is an error.
   std::optional<int64_t> expectedInt;
+  /// Float scalars: the rule their value must meet, shared with the kernel
+  /// parameter of the same meaning so that -D definitions and launch
+  /// arguments are judged alike. Returns what is wrong, or std::nullopt.
+  std::function<std::optional<std::string>(double)> checkFloat;
 };
 
 /// How to launch one specialization: its arguments in order and the grid.

@@ -56,13 +56,29 @@ struct RunInfo {
   const Launcher *launcher = nullptr; // identity of the compiled launcher
 };
 
+/// What a caller may ask of one launch beyond its arguments.
+struct LaunchOptions {
+  /// Scan the outputs for NaN and Inf afterwards (FiniteCheck.h); unset:
+  /// ROCDSL_CHECK_FINITE decides.
+  std::optional<bool> checkFinite;
+};
+
+/// Which arguments a kernel writes: index and name of each output.
+struct OutputArg {
+  unsigned index;
+  std::string name;
+};
+
 /// Gets `request`'s launcher on `device` (memory, disk or compile) and
 /// launches it with `args` on `grid`: waiting and timed when `wait`, else
-/// queued on `stream`. Shared by built-in and source kernels, after their
-/// own argument checks.
+/// queued on `stream`; then, if asked, checks the `outputs` (those args
+/// with a known shape) are finite. Shared by built-in and source kernels,
+/// after their own argument checks.
 llvm::Error launchRequest(DeviceKind device, const CompileRequest &request,
                           llvm::ArrayRef<ArgValue> args, LaunchGrid grid,
-                          void *stream, bool wait, RunInfo &info);
+                          void *stream, bool wait, RunInfo &info,
+                          llvm::ArrayRef<OutputArg> outputs = {},
+                          const LaunchOptions &options = {});
 
 class BuiltinKernel {
 public:
@@ -85,21 +101,23 @@ public:
   llvm::Error validate(llvm::ArrayRef<ArgValue> args) const;
   /// Validates, gets the launcher (memory tier, disk tier or compile), and
   /// launches on the plan's grid.
-  llvm::Error run(llvm::ArrayRef<ArgValue> args, RunInfo &info);
+  llvm::Error run(llvm::ArrayRef<ArgValue> args, RunInfo &info,
+                  const LaunchOptions &options = {});
   /// Like run, but queued on `stream` (a CUstream on cuda) without waiting;
   /// `info.kernelMicroseconds` stays 0.
   llvm::Error enqueue(llvm::ArrayRef<ArgValue> args, void *stream,
-                      RunInfo &info);
+                      RunInfo &info, const LaunchOptions &options = {});
 
 private:
   BuiltinKernel() = default;
   llvm::Error launch(llvm::ArrayRef<ArgValue> args, void *stream, bool wait,
-                     RunInfo &info);
+                     RunInfo &info, const LaunchOptions &options);
   const KernelSpec *spec = nullptr;
   KernelParams params;
   LaunchPlan plan;
   DeviceKind device = DeviceKind::Host;
   CompileRequest request;
+  std::vector<OutputArg> outputs;
 };
 
 } // namespace mlir::rocdsl

@@ -40,6 +40,9 @@ public:
   bool copyToDevice(uint64_t dst, const void *src, size_t bytes,
                     std::string &error);
   bool copyToHost(void *dst, uint64_t src, size_t bytes, std::string &error);
+  /// Waits for `stream` (null: the whole context). `capturing` is set, and
+  /// nothing waited for, while the stream is captured into a graph.
+  bool synchronize(void *stream, bool &capturing, std::string &error);
 
   struct Api;
 

@@ -57,6 +57,18 @@ public:
   /// measure it (host: wall time of the launch).
   virtual double lastLaunchMicroseconds() const = 0;
   virtual DeviceKind getDevice() const = 0;
+  /// Waits for the work queued on `stream` (null: everything this launcher
+  /// queued). `capturing` is set, and nothing waited for, when the stream
+  /// is being captured into a graph. Devices that run synchronously have
+  /// nothing to wait for.
+  virtual llvm::Error synchronize(void *stream, bool &capturing) {
+    (void)stream;
+    capturing = false;
+    return llvm::Error::success();
+  }
+  /// Copies `bytes` of device memory at `device` to `host`, after
+  /// synchronize. Host launchers' memory is host memory already.
+  virtual llvm::Error readBack(void *host, const void *device, size_t bytes);
 };
 
 /// What to compile, and everything the compiled code depends on. Immutable:

@@ -23,6 +23,8 @@ namespace mlir::rocdsl {
 struct SourceArg {
   ArgKind kind = ArgKind::Tensor;
   dsl::DType dtype = dsl::DType::F32;
+  /// A pointer some rocdsl.store writes through: an output.
+  bool written = false;
 };
 
 class SourceKernel {
@@ -43,13 +45,15 @@ public:
   /// when `wait`, else queues on `stream` (a CUstream on cuda; null is the
   /// default stream).
   llvm::Error run(llvm::ArrayRef<ArgValue> values, LaunchGrid grid,
-                  void *stream, bool wait, RunInfo &info);
+                  void *stream, bool wait, RunInfo &info,
+                  const LaunchOptions &options = {});
 
 private:
   SourceKernel() = default;
   std::vector<SourceArg> args;
   DeviceKind device = DeviceKind::Host;
   CompileRequest request;
+  std::vector<OutputArg> outputs;
 };
 
 /// "file:line:col: message" for a diagnostic whose location has a file

@@ -1,0 +1,70 @@
+//===- FuzzIR.cpp - rocdsl IR: parser, verifier, every pipeline -----------===//
+//
+// Parses the input as rocdsl IR; if it verifies, lowers a copy for gfx942
+// to AMDGCN assembly (with the hazard check the runtime runs), a copy for
+// sm_90 to PTX, and a copy through the host pipeline to LLVM IR. Every
+// stage may reject the input with an error; none may crash or hang.
+//
+//===----------------------------------------------------------------------===//
+#include "FuzzSupport.h"
+
+#include "rocdsl/ISA/HazardCheck.h"
+#include "rocdsl/Target/AMDGPU.h"
+#include "rocdsl/Target/NVIDIA.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+
+int mlir::rocdsl::fuzz::runIR(const uint8_t *data, size_t size) {
+  if (size > fuzz::kMaxInputBytes)
+    return -1;
+  fuzz::FuzzContext fc;
+  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(text, &fc.context, "fuzz.mlir");
+  if (!module || failed(verify(*module)))
+    return 0;
+
+  {
+    OwningOpRef<ModuleOp> amd = module->clone();
+    if (succeeded(lowerToROCDL(*amd, "gfx942"))) {
+      FailureOr<std::string> assembly =
+          serializeAMDGPU(*amd, AMDGPUOutput::Assembly);
+      if (succeeded(assembly)) {
+        llvm::Expected<isa::CheckResult> check =
+            isa::checkAssembly(*assembly, "fuzz.s", "gfx942");
+        if (!check)
+          llvm::consumeError(check.takeError());
+      }
+    }
+  }
+  {
+    OwningOpRef<ModuleOp> nvidia = module->clone();
+    if (succeeded(lowerToNVVM(*nvidia, "sm_90")))
+      (void)serializePTX(*nvidia);
+  }
+  {
+    OwningOpRef<ModuleOp> host = module->clone();
+    PassManager pm(&fc.context);
+    buildRocDSLToHostPipeline(pm);
+    if (succeeded(pm.run(*host))) {
+      llvm::LLVMContext llvmContext;
+      (void)translateModuleToLLVMIR(*host, llvmContext, "fuzz");
+    }
+  }
+  return 0;
+}
+
+#ifdef ROCDSL_LIBFUZZER
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  return mlir::rocdsl::fuzz::runIR(data, size);
+}
+#endif
