@@ -125,6 +125,9 @@ public:
       throw py::value_error(kernel->name() + " takes " +
                             std::to_string(sig.size()) + " arguments, got " +
                             std::to_string(n));
+    // Per thread: the GIL is released during the launch, and other threads
+    // may launch this same kernel object meanwhile.
+    thread_local std::vector<api::Arg> values;
     values.assign(n, api::Arg());
     for (size_t i = 0; i < n; ++i) {
       py::handle h = args[i];
@@ -173,13 +176,15 @@ public:
         wait ? nullptr : reinterpret_cast<void *>(stream.cast<uintptr_t>());
     std::string error;
     bool ok;
+    api::LaunchInfo launched;
     {
       py::gil_scoped_release release;
       ok = kernel->launch(values.data(), values.size(), gridPtr, streamPtr,
-                          wait, info, error, options);
+                          wait, launched, error, options);
     }
     if (!ok)
       throw py::value_error(error);
+    info = launched; // under the GIL again: the last launch's record
   }
 
   py::list argInfo() const {
@@ -207,7 +212,6 @@ public:
   }
 
   std::unique_ptr<api::Kernel> kernel;
-  std::vector<api::Arg> values; // reused across launches
   api::LaunchInfo info;
 };
 

@@ -53,15 +53,23 @@ LaunchPlan mlir::rocdsl::planRMSNormForward(const RMSNormConfig &c, int64_t m,
                                             RMSNormVariant variant) {
   Signatures s{c, m};
   LaunchPlan plan;
+  // In place as vLLM calls them: y over x, residual_out over residual
+  // (every element is read before it is written, by the lane that writes
+  // it, on the single-pass and the looping path alike).
+  ArgSignature y = s.rows("y", true);
+  y.inPlaceOf = "x";
   if (variant == RMSNormVariant::FusedAdd) {
+    ArgSignature residualOut = s.rows("residual_out", true);
+    residualOut.inPlaceOf = "residual";
     plan.kernelName = "rmsnorm_add_fwd";
-    plan.args = {s.rows("x", false), s.rows("residual", false),    s.weight(),
-                 s.rows("y", true),  s.rows("residual_out", true), s.rowCount(),
+    plan.args = {s.rows("x", false), s.rows("residual", false),
+                 s.weight(),         y,
+                 residualOut,        s.rowCount(),
                  s.epsilon()};
   } else {
     plan.kernelName = "rmsnorm_fwd";
-    plan.args = {s.rows("x", false), s.weight(), s.rows("y", true),
-                 s.rowCount(), s.epsilon()};
+    plan.args = {s.rows("x", false), s.weight(), y, s.rowCount(),
+                 s.epsilon()};
   }
   plan.grid[0] = static_cast<uint32_t>(c.gridSize(m));
   return plan;

@@ -39,6 +39,15 @@ LogicalResult mlir::rocdsl::configureRMSNorm(const KernelParams &params,
     error = "M=" + std::to_string(m) + " out of range [1, 2147483647]";
     return failure();
   }
+  // Element offsets are 32-bit integers in the kernels (and buffer
+  // offsets on AMDGPU): a tensor of 2^31 elements or more would wrap.
+  if (m * n > int64_t(INT32_MAX)) {
+    error = "M*N=" + std::to_string(m) + "*" + std::to_string(n) + "=" +
+            std::to_string(m * n) +
+            " elements is beyond 32-bit indexing (at most 2147483647 per "
+            "tensor; split the rows into several launches)";
+    return failure();
+  }
   auto dtype = parseDType(params.get("dtype"));
   if (!dtype || *dtype == DType::I32) {
     error = "dtype='" + params.get("dtype").str() +

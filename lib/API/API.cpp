@@ -45,7 +45,6 @@ struct api::Kernel::Impl {
   std::unique_ptr<SourceKernel> source;
   std::string name;
   std::vector<ArgInfo> args;
-  SmallVector<ArgValue, 8> values; // reused by launch()
 };
 
 api::Kernel::Kernel() : impl(std::make_unique<Impl>()) {}
@@ -142,7 +141,10 @@ bool api::Kernel::launch(const Arg *args, size_t count, const uint32_t *grid,
   rocdsl::LaunchOptions launchOptions;
   if (options.checkFinite >= 0)
     launchOptions.checkFinite = options.checkFinite != 0;
-  SmallVector<ArgValue, 8> &values = impl->values;
+  // Per thread, not per kernel: one Kernel may be launched from several
+  // threads at once (Python threads share the cached kernel objects), and
+  // reusing the buffer keeps launches free of allocations.
+  thread_local SmallVector<ArgValue, 8> values;
   values.resize(count);
   for (size_t i = 0; i < count; ++i) {
     const Arg &a = args[i];

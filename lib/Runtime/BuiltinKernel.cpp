@@ -161,6 +161,51 @@ llvm::Error BuiltinKernel::validate(llvm::ArrayRef<ArgValue> args) const {
           "-byte aligned (this specialization uses " +
           std::to_string(sig.alignment * 8) + "-bit accesses)");
   }
+  return checkOverlaps(args);
+}
+
+llvm::Error BuiltinKernel::checkOverlaps(llvm::ArrayRef<ArgValue> args) const {
+  struct Range {
+    uintptr_t begin, end;
+  };
+  auto rangeOf = [&](size_t i) {
+    const ArgSignature &sig = plan.args[i];
+    uint64_t count = 1;
+    for (int64_t d : sig.shape)
+      count *= uint64_t(d);
+    uintptr_t begin = reinterpret_cast<uintptr_t>(args[i].tensor.data);
+    return Range{begin, begin + uintptr_t(count * dsl::bitWidth(sig.dtype) / 8)};
+  };
+  for (size_t o = 0; o < plan.args.size(); ++o) {
+    const ArgSignature &out = plan.args[o];
+    if (out.kind != ArgKind::Tensor || !out.isOutput)
+      continue;
+    Range a = rangeOf(o);
+    for (size_t t = 0; t < plan.args.size(); ++t) {
+      const ArgSignature &other = plan.args[t];
+      if (t == o || other.kind != ArgKind::Tensor ||
+          (other.isOutput && t < o))
+        continue; // output pairs are looked at once
+      Range b = rangeOf(t);
+      if (a.end <= b.begin || b.end <= a.begin || a.begin == a.end ||
+          b.begin == b.end)
+        continue;
+      bool inPlace = !other.isOutput && out.inPlaceOf == other.name &&
+                     a.begin == b.begin && a.end == b.end;
+      if (inPlace)
+        continue;
+      std::string how =
+          out.inPlaceOf.empty()
+              ? " (" + plan.kernelName + " cannot write its outputs over "
+                                         "its arguments)"
+              : " (the only overlap " + plan.kernelName +
+                    " allows is '" + out.inPlaceOf + "' being exactly '" +
+                    out.name + "', in place)";
+      return llvm::createStringError("argument '" + out.name +
+                                     "' overlaps argument '" + other.name +
+                                     "' in memory" + how);
+    }
+  }
   return llvm::Error::success();
 }
 

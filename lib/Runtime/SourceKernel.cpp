@@ -37,6 +37,13 @@ std::string mlir::rocdsl::formatDiagnostic(const Diagnostic &diagnostic) {
 static OwningOpRef<ModuleOp> parseKernelSource(llvm::StringRef source,
                                                MLIRContext *ctx,
                                                std::string &error) {
+  // An empty StringRef may have a null data pointer, which MLIR's lexer
+  // mistakes for its code-completion location (and crashes); nothing to
+  // parse is an error anyway.
+  if (source.trim().empty()) {
+    error = "the kernel source is empty";
+    return nullptr;
+  }
   ScopedDiagnosticHandler collect(ctx, [&](Diagnostic &d) {
     if (d.getSeverity() == DiagnosticSeverity::Error)
       error += (error.empty() ? "" : "\n") + formatDiagnostic(d);
@@ -95,13 +102,12 @@ SourceKernel::create(llvm::StringRef source, llvm::StringRef kernel,
           " has an unsupported type (pointers to f32/f16/bf16/i32, i32 and "
           "f32 scalars)");
     arg.dtype = *dtype;
+    Value value = func.getArgument(i);
     arg.written = arg.kind == ArgKind::Tensor &&
-                  llvm::any_of(func.getArgument(i).getUsers(),
-                               [&](Operation *user) {
-                                 auto store = dyn_cast<StoreOp>(user);
-                                 return store &&
-                                        store.getPtr() == func.getArgument(i);
-                               });
+                  llvm::any_of(value.getUsers(), [&](Operation *user) {
+                    auto store = dyn_cast<StoreOp>(user);
+                    return store && store.getPtr() == value;
+                  });
     if (arg.written)
       k->outputs.push_back({unsigned(i), "argument " + std::to_string(i)});
     k->args.push_back(arg);

@@ -157,6 +157,13 @@ int main(int argc, char **argv) {
                 chip);
   if (!nvidia && emit == "ptx")
     return fail("--emit=ptx is for NVIDIA chips (sm_90, sm_90a)");
+  if (optLevel > 3)
+    return fail("-O" + std::to_string(optLevel) + " is not an optimization "
+                "level (0, 1, 2 or 3)");
+  if (nvidia && storeForm.getNumOccurrences() &&
+      storeForm != rocdsl::StoreForm::Wide)
+    return fail("--store-form applies to AMD chips only (the wide-store "
+                "hazard is an AMDGPU one)");
   // Built-in kernels are specialized for the wave size of the chip.
   if (nvidia && !kernelName.empty() &&
       llvm::none_of(definitions, [](const std::string &d) {

@@ -202,7 +202,8 @@ struct AsmModule {
 
 /// Splits assembly into kernels: from a label named by `.type x,@function`,
 /// `.amdhsa_kernel x` or the metadata (any non-local label when the text
-/// names none) up to `.Lfunc_end*`, `.size` or the next kernel.
+/// names none) up to `.Lfunc_end*`, `.size` or the next kernel. The module
+/// refers into `text` (Instruction's StringRefs), which must outlive it.
 AsmModule parseAssembly(llvm::StringRef text);
 
 /// Basic blocks at labels and after branches and s_endpgm, with their

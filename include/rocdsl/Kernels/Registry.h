@@ -57,6 +57,11 @@ struct ArgSignature {
   /// parameter of the same meaning so that -D definitions and launch
   /// arguments are judged alike. Returns what is wrong, or std::nullopt.
   std::function<std::optional<std::string>(double)> checkFloat;
+  /// Outputs: the input this output may replace in place (same memory,
+  /// same shape), because the kernel reads every element of it before
+  /// writing that element. Any other overlap between an output and another
+  /// tensor argument is an error at launch.
+  std::string inPlaceOf;
 };
 
 /// How to launch one specialization: its arguments in order and the grid.

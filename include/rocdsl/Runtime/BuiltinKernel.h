@@ -110,6 +110,9 @@ public:
 
 private:
   BuiltinKernel() = default;
+  /// Outputs overlapping other tensor arguments, beyond what the plan allows
+  /// in place (ArgSignature::inPlaceOf).
+  llvm::Error checkOverlaps(llvm::ArrayRef<ArgValue> args) const;
   llvm::Error launch(llvm::ArrayRef<ArgValue> args, void *stream, bool wait,
                      RunInfo &info, const LaunchOptions &options);
   const KernelSpec *spec = nullptr;

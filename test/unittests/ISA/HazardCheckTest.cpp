@@ -392,7 +392,9 @@ TEST(Chips, FromTargetOrArgument) {
 //===----------------------------------------------------------------------===//
 
 TEST(CFG, BlocksAndSuccessors) {
-  AsmModule module = parseAssembly(
+  // The module refers into the text: it must outlive the module (a
+  // temporary here was a use-after-free that AddressSanitizer found).
+  const std::string text =
       kernelText("\ts_mov_b32 s0, 0\n"           // 0: block 0
                  ".LBB0_1:\n"                    //
                  "\tv_add_u32 v0, 1, v0\n"       // 1: block 1
@@ -403,7 +405,8 @@ TEST(CFG, BlocksAndSuccessors) {
                  ".LBB0_3:\n"                    //
                  "\ts_cbranch_execz .Lmissing\n" // 5: block 4
                  "\ts_endpgm\n"                  // 6: block 5
-                 "\tv_mov_b32 v2, 0\n"));        // 7: block 6, then s_endpgm
+                 "\tv_mov_b32 v2, 0\n");         // 7: block 6, then s_endpgm
+  AsmModule module = parseAssembly(text);
   ASSERT_EQ(module.kernels.size(), 1u);
   Kernel &k = module.kernels[0];
   EXPECT_EQ(k.name, "k");

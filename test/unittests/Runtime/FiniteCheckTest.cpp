@@ -1,8 +1,8 @@
 //===- FiniteCheckTest.cpp - NaN/Inf detection and launch-time rules ------===//
 //
 // ROCDSL_CHECK_FINITE and the per-call option on real host launches of a
-// built-in kernel and a source kernel; the scan itself on every float type;
-// and the eps rule, which holds for launch arguments as for -D definitions.
+// built-in kernel and a source kernel, and the scan itself on every float
+// type.
 //
 //===----------------------------------------------------------------------===//
 #include "RMSNormHostSupport.h"
@@ -207,58 +207,6 @@ rocdsl.func @logk(%x: !rocdsl.ptr<f32>, %out: !rocdsl.ptr<f32>) attributes {num_
   err = (*kernel)->run(args, LaunchGrid{}, nullptr, true, info, on);
   EXPECT_FALSE(bool(err)) << llvm::toString(std::move(err));
   EXPECT_NEAR(out[41], std::log(5.0f), 1e-5);
-}
-
-//===----------------------------------------------------------------------===//
-// eps: one rule for definitions and launch arguments
-//===----------------------------------------------------------------------===//
-
-TEST(EpsRuleTest, LaunchArgumentsAreJudgedLikeDefinitions) {
-  std::mt19937_64 rng(1);
-  for (const char *kernelName :
-       {"rmsnorm_fwd", "rmsnorm_add_fwd", "rmsnorm_bwd", "rmsnorm_add_bwd"}) {
-    auto kernel = BuiltinKernel::create(
-        kernelName, {"N=128", "M=2", "dtype=f32", "wdtype=same"},
-        DeviceKind::Host);
-    ASSERT_TRUE(bool(kernel)) << llvm::toString(kernel.takeError());
-    HostLaunch launch((*kernel)->getPlan(), rng);
-    size_t epsIndex = 0;
-    for (auto [i, sig] : llvm::enumerate((*kernel)->getPlan().args))
-      if (sig.name == "eps")
-        epsIndex = i;
-    ASSERT_NE(epsIndex, 0u) << kernelName;
-    for (float bad : {-1.0f, std::numeric_limits<float>::quiet_NaN(),
-                      std::numeric_limits<float>::infinity()}) {
-      // The definition is refused ...
-      std::string text = std::to_string(bad);
-      auto refused = BuiltinKernel::create(
-          kernelName,
-          {"N=128", "M=2", "dtype=f32", "wdtype=same", "eps=" + text},
-          DeviceKind::Host);
-      ASSERT_FALSE(bool(refused)) << kernelName << " eps=" << text;
-      std::string definitionError = llvm::toString(refused.takeError());
-      EXPECT_NE(definitionError.find("finite, non-negative"),
-                std::string::npos)
-          << definitionError;
-      // ... and so is the launch argument, with the same words.
-      std::vector<ArgValue> args = launch.args;
-      args[epsIndex] = ArgValue::ofF32(bad);
-      RunInfo info;
-      llvm::Error err = (*kernel)->run(args, info);
-      ASSERT_TRUE(bool(err)) << kernelName << " eps=" << bad;
-      std::string launchError = llvm::toString(std::move(err));
-      EXPECT_NE(launchError.find("argument 'eps'"), std::string::npos)
-          << launchError;
-      EXPECT_NE(launchError.find("finite, non-negative"), std::string::npos)
-          << launchError;
-    }
-    // Zero and ordinary values are fine.
-    for (float good : {0.0f, 1e-6f, 0.5f}) {
-      std::vector<ArgValue> args = launch.args;
-      args[epsIndex] = ArgValue::ofF32(good);
-      EXPECT_FALSE(bool((*kernel)->validate(args))) << kernelName;
-    }
-  }
 }
 
 } // namespace

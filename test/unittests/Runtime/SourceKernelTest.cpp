@@ -92,6 +92,17 @@ rocdsl.func @k(%x: !rocdsl.ptr<f32>) attributes {num_warps = 1 : i32} {
             "the source has no rocdsl.func @nope");
 }
 
+TEST(SourceKernelTest, EmptySourceIsAnError) {
+  // A default StringRef has a null data pointer, which MLIR's lexer once
+  // took for its code-completion position (a crash found by fuzzing).
+  for (llvm::StringRef source : {llvm::StringRef(), llvm::StringRef(""),
+                                 llvm::StringRef("  \n\t")}) {
+    auto k = SourceKernel::create(source, "k", DeviceKind::Host);
+    ASSERT_FALSE(bool(k));
+    EXPECT_NE(llvm::toString(k.takeError()).find("empty"), std::string::npos);
+  }
+}
+
 TEST(SourceKernelTest, EqualTextIsOneCacheEntry) {
   auto a = SourceKernel::create(kScale, "scale", DeviceKind::Host);
   auto b = SourceKernel::create(kScale, "scale", DeviceKind::Host);
