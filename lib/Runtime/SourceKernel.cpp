@@ -8,7 +8,9 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SHA256.h"
+#include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
 using namespace mlir::rocdsl;
@@ -49,7 +51,13 @@ static OwningOpRef<ModuleOp> parseKernelSource(llvm::StringRef source,
       error += (error.empty() ? "" : "\n") + formatDiagnostic(d);
     return success();
   });
-  return parseSourceString<ModuleOp>(source, ParserConfig(ctx));
+  // MLIR's lexer reads past the end of a buffer that is not NUL-terminated
+  // (found by fuzzing); a StringRef promises no terminator, so parse a copy
+  // that has one.
+  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(source, "kernel source");
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  return parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(ctx));
 }
 
 static std::optional<dsl::DType> dtypeOf(Type type) {

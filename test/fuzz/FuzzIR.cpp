@@ -29,7 +29,9 @@ int mlir::rocdsl::fuzz::runIR(const uint8_t *data, size_t size) {
   if (size > fuzz::kMaxInputBytes)
     return -1;
   fuzz::FuzzContext fc;
-  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  // As rocdsl-opt and rocdsl-compile read files: a NUL-terminated buffer,
+  // which MLIR's lexer relies on.
+  std::string text(reinterpret_cast<const char *>(data), size);
   OwningOpRef<ModuleOp> module =
       parseSourceString<ModuleOp>(text, &fc.context, "fuzz.mlir");
   if (!module || failed(verify(*module)))

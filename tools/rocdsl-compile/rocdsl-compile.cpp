@@ -9,6 +9,7 @@
 // diagnostics for invalid IR) and a non-zero exit.
 //
 //===----------------------------------------------------------------------===//
+#include "rocdsl/Dialect/RocDSL/IR/RocDSL.h"
 #include "rocdsl/Kernels/Registry.h"
 #include "rocdsl/Pipelines/Pipelines.h"
 #include "rocdsl/Target/AMDGPU.h"
@@ -180,6 +181,10 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = loadInput(ctx, error);
   if (!module)
     return fail(error);
+  if (module->getOps<rocdsl::FuncOp>().empty())
+    return fail("no kernel in " +
+                (inputFile.empty() ? std::string("the input") : inputFile) +
+                " (expected at least one rocdsl.func)");
 
   std::string output;
   llvm::raw_string_ostream os(output);

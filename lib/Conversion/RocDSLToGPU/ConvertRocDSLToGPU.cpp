@@ -22,8 +22,21 @@ namespace {
 /// Reports constructs whose lowering does not exist yet with one clear
 /// error each, instead of a generic "failed to legalize".
 LogicalResult checkLowerable(ModuleOp module, unsigned waveSize,
-                             StringRef chip) {
+                             StringRef chip, bool nvidia) {
   WalkResult result = module.walk([&](Operation *op) {
+    // Target operations written into a kernel by hand must be the chip's
+    // own: the other vendor's backend cannot select them and would abort.
+    StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace()
+                                         : StringRef();
+    bool amdOnly = dialect == "rocdl" || dialect == "amdgpu";
+    bool nvidiaOnly = dialect == "nvvm" || dialect == "nvgpu";
+    if (op->getParentOfType<FuncOp>() &&
+        ((nvidia && amdOnly) || (!nvidia && nvidiaOnly))) {
+      op->emitError() << "'" << op->getName() << "' is "
+                      << (amdOnly ? "an AMDGPU" : "an NVIDIA")
+                      << " operation; it cannot be compiled for " << chip;
+      return WalkResult::interrupt();
+    }
     if (isa<DotOp, LocalAllocOp, LocalLoadOp, LocalStoreOp, ConvertLayoutOp>(
             op)) {
       op->emitError() << "'" << op->getName()
@@ -143,7 +156,7 @@ struct ConvertRocDSLToGPUPass
     unsigned waveSize = nvidia ? 32 : 64;
     if (module.getOps<FuncOp>().empty())
       return;
-    if (failed(checkLowerable(module, waveSize, chip)))
+    if (failed(checkLowerable(module, waveSize, chip, nvidia)))
       return signalPassFailure();
     if (nvidia)
       dropAmdgpuOnlyHatches(module, chip);

@@ -19,6 +19,22 @@ struct ConvertRocDSLToHostPass
     : mlir::rocdsl::impl::ConvertRocDSLToHostPassBase<ConvertRocDSLToHostPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
+    // GPU target operations written into a kernel by hand have no CPU
+    // meaning; the host backend would abort on their intrinsics.
+    WalkResult gpuOnly = getOperation().walk([&](Operation *op) {
+      StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace()
+                                           : StringRef();
+      if (!llvm::is_contained({"rocdl", "amdgpu", "nvvm", "nvgpu", "gpu"},
+                              dialect))
+        return WalkResult::advance();
+      op->emitError() << "'" << op->getName()
+                      << "' is a GPU operation; the host target cannot run it "
+                         "(use rocdsl's own operations, which every target "
+                         "lowers)";
+      return WalkResult::interrupt();
+    });
+    if (gpuOnly.wasInterrupted())
+      return signalPassFailure();
     HostTypeConverter converter(ctx);
     RewritePatternSet patterns(ctx);
     populateHostKernelPatterns(converter, patterns);
