@@ -234,3 +234,35 @@ def test_bad_inputs_raise():
         rt.rms_norm(x, w[:128], EPS)
     with pytest.raises(ValueError, match="unsupported dtype"):
         rt.rms_norm(x.to(torch.float64), w, EPS)
+
+
+@pytest.mark.parametrize("eps", [-1.0, float("nan"), float("inf")])
+def test_bad_eps_raises_like_the_cli(eps):
+    gen = fresh_generator()
+    x, w = randn((4, 256), torch.bfloat16, gen), randn((256,), torch.bfloat16, gen)
+    r = randn((4, 256), torch.bfloat16, gen)
+    for call in (lambda: rt.rms_norm(x, w, eps),
+                 lambda: rt.fused_add_rms_norm(x, r, w, eps)):
+        with pytest.raises(ValueError, match="argument 'eps'.*finite, "
+                                             "non-negative"):
+            call()
+    # Through autograd too: the forward refuses before anything is saved.
+    xg = x.clone().requires_grad_()
+    with pytest.raises(ValueError, match="finite, non-negative"):
+        rt.rms_norm(xg, w, eps)
+
+
+def test_check_finite_raises_on_nan_output(monkeypatch):
+    gen = fresh_generator()
+    x, w = randn((8, 1024), torch.float32, gen), randn((1024,), torch.float32, gen)
+    x[5, 3] = float("inf")
+    y = rt.rms_norm(x, w, EPS)  # off by default: the NaN goes through
+    torch.cuda.synchronize()
+    assert torch.isnan(y[5, 3])
+    monkeypatch.setenv("ROCDSL_CHECK_FINITE", "1")
+    with pytest.raises(ValueError, match=r"rmsnorm_fwd wrote nan to 'y' at "
+                                         r"element 5123 of 8192"):
+        rt.rms_norm(x, w, EPS)
+    x[5, 3] = 1.0
+    y = rt.rms_norm(x, w, EPS)  # finite: passes with the check on
+    assert torch.isfinite(y).all()

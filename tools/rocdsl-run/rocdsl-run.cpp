@@ -15,6 +15,7 @@
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -79,6 +80,16 @@ private:
 };
 } // namespace
 
+/// What ROCDSL's own checks exist to prevent, should LLVM still hit it (a
+/// backend that cannot lower an intrinsic a kernel calls, say): one error
+/// line and exit status 1, not an abort with a stack dump.
+static void reportFatalError(void *, const char *reason, bool) {
+  llvm::errs() << "rocdsl-run: error: LLVM cannot compile this kernel: " << reason
+               << "\n";
+  llvm::errs().flush();
+  std::_Exit(1);
+}
+
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "rocdsl-run: error: " << message << "\n";
   return 2;
@@ -86,6 +97,7 @@ static int fail(const llvm::Twine &message) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  llvm::install_fatal_error_handler(reportFatalError);
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "ROCDSL kernel runner\n");
 

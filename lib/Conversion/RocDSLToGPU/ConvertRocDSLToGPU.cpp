@@ -1,6 +1,7 @@
 //===- ConvertRocDSLToGPU.cpp - the convert-rocdsl-to-gpu pass ------------===//
 #include "PatternsInternal.h"
 #include "rocdsl/Conversion/Passes.h"
+#include "rocdsl/Conversion/TargetOperations.h"
 #include "rocdsl/Support/Log.h"
 
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -23,20 +24,10 @@ namespace {
 /// error each, instead of a generic "failed to legalize".
 LogicalResult checkLowerable(ModuleOp module, unsigned waveSize,
                              StringRef chip, bool nvidia) {
+  if (failed(checkTargetOperations(
+          module, nvidia ? TargetFamily::NVIDIA : TargetFamily::AMDGPU, chip)))
+    return failure();
   WalkResult result = module.walk([&](Operation *op) {
-    // Target operations written into a kernel by hand must be the chip's
-    // own: the other vendor's backend cannot select them and would abort.
-    StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace()
-                                         : StringRef();
-    bool amdOnly = dialect == "rocdl" || dialect == "amdgpu";
-    bool nvidiaOnly = dialect == "nvvm" || dialect == "nvgpu";
-    if (op->getParentOfType<FuncOp>() &&
-        ((nvidia && amdOnly) || (!nvidia && nvidiaOnly))) {
-      op->emitError() << "'" << op->getName() << "' is "
-                      << (amdOnly ? "an AMDGPU" : "an NVIDIA")
-                      << " operation; it cannot be compiled for " << chip;
-      return WalkResult::interrupt();
-    }
     if (isa<DotOp, LocalAllocOp, LocalLoadOp, LocalStoreOp, ConvertLayoutOp>(
             op)) {
       op->emitError() << "'" << op->getName()

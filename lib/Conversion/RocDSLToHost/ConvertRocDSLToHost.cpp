@@ -1,6 +1,7 @@
 //===- ConvertRocDSLToHost.cpp - the convert-rocdsl-to-host pass ----------===//
 #include "HostPatterns.h"
 #include "rocdsl/Conversion/Passes.h"
+#include "rocdsl/Conversion/TargetOperations.h"
 #include "rocdsl/Conversion/TileElementwise.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -21,19 +22,8 @@ struct ConvertRocDSLToHostPass
     MLIRContext *ctx = &getContext();
     // GPU target operations written into a kernel by hand have no CPU
     // meaning; the host backend would abort on their intrinsics.
-    WalkResult gpuOnly = getOperation().walk([&](Operation *op) {
-      StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace()
-                                           : StringRef();
-      if (!llvm::is_contained({"rocdl", "amdgpu", "nvvm", "nvgpu", "gpu"},
-                              dialect))
-        return WalkResult::advance();
-      op->emitError() << "'" << op->getName()
-                      << "' is a GPU operation; the host target cannot run it "
-                         "(use rocdsl's own operations, which every target "
-                         "lowers)";
-      return WalkResult::interrupt();
-    });
-    if (gpuOnly.wasInterrupted())
+    if (failed(checkTargetOperations(getOperation(), TargetFamily::Host,
+                                     "the host")))
       return signalPassFailure();
     HostTypeConverter converter(ctx);
     RewritePatternSet patterns(ctx);
