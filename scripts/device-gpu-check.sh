@@ -46,6 +46,10 @@ for args in "rmsnorm_fwd -D M=4096 -D N=4096 -D dtype=bf16" \
   "$root/bin/rocdsl-run" --kernel $args --device cuda --check --repeat 20 \
     || status=1
 done
+# Non-finite detection on the GPU: outputs are read back and scanned after
+# each launch (all finite here, so the run passes).
+ROCDSL_CHECK_FINITE=1 "$root/bin/rocdsl-run" --kernel rmsnorm_add_bwd \
+  -D M=256 -D N=4096 -D dtype=bf16 --device cuda --check || status=1
 # The second process finds the kernel in the disk cache.
 "$root/bin/rocdsl-run" --kernel rmsnorm_fwd -D M=4096 -D N=4096 -D dtype=bf16 \
   --device cuda --check | grep cache || status=1
