@@ -14,6 +14,9 @@ PACKAGES=(
   python3-dev python3-numpy python3-pytest pybind11-dev
   # lit's per-test timeout (--timeout) needs psutil.
   python3-psutil
+  # The checked build (scripts/sanitize.sh): clang with ASan, UBSan and
+  # libFuzzer.
+  clang-22 libfuzzer-22-dev libclang-rt-22-dev
 )
 
 missing=()
