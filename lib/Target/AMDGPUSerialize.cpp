@@ -2,6 +2,7 @@
 #include "rocdsl/Target/AMDGPU.h"
 
 #include "rocdsl/Pipelines/Pipelines.h"
+#include "rocdsl/Support/ChipInfo.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -13,6 +14,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <vector>
 
 #ifndef ROCDSL_DEFAULT_ROCM_PATH
 #define ROCDSL_DEFAULT_ROCM_PATH ""
@@ -21,12 +23,19 @@
 using namespace mlir;
 
 ArrayRef<StringRef> rocdsl::getSupportedAMDGPUChips() {
-  static const StringRef chips[] = {"gfx942", "gfx950"};
+  static const std::vector<StringRef> chips = [] {
+    std::vector<StringRef> names;
+    for (const ChipInfo &chip : getChips())
+      if (chip.isAMD())
+        names.push_back(chip.name);
+    return names;
+  }();
   return chips;
 }
 
 bool rocdsl::isSupportedAMDGPUChip(StringRef chip) {
-  return llvm::is_contained(getSupportedAMDGPUChips(), chip);
+  const ChipInfo *info = lookupChip(chip);
+  return info && info->isAMD();
 }
 
 std::string rocdsl::getROCmPath() {
@@ -39,7 +48,8 @@ LogicalResult rocdsl::lowerToROCDL(ModuleOp module, StringRef chip,
                                    unsigned optLevel, StoreForm storeForm) {
   if (!isSupportedAMDGPUChip(chip))
     return module.emitError()
-           << "unsupported chip '" << chip << "' (supported: gfx942, gfx950)";
+           << "unsupported chip '" << chip
+           << "' (supported: " << listChips(ChipVendor::AMD) << ")";
   PassManager pm(module.getContext());
   RocDSLToROCDLOptions options;
   options.chip = chip.str();

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "rocdsl/Target/AMDGPU.h"
 
+#include "rocdsl/Support/ChipInfo.h"
+
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/BinaryFormat/MsgPackDocument.h"
 #include "llvm/BinaryFormat/MsgPackReader.h"
@@ -124,7 +126,8 @@ unsigned computeWavesPerSimd(const rocdsl::KernelResources &k, StringRef chip) {
     return 0;
   waves = std::min<unsigned>(waves, unsigned(512 / total));
   if (k.ldsBytes > 0) {
-    unsigned ldsPerCu = chip == "gfx950" ? 160 * 1024 : 64 * 1024;
+    const rocdsl::ChipInfo *info = rocdsl::lookupChip(chip);
+    unsigned ldsPerCu = info ? info->sharedMemoryBytes : 64 * 1024;
     unsigned groupsPerCu = ldsPerCu / k.ldsBytes;
     unsigned wavesPerGroup =
         std::max(1u, divideCeil(k.maxFlatWorkgroupSize, k.wavefrontSize));

@@ -4,6 +4,7 @@
 #include "rocdsl/Pipelines/Pipelines.h"
 #include "rocdsl/Target/AMDGPU.h"
 
+#include "rocdsl/Support/ChipInfo.h"
 #include "rocdsl/Support/Log.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -12,14 +13,16 @@
 using namespace mlir;
 
 bool rocdsl::isSupportedNVIDIAChip(StringRef chip) {
-  return chip == "sm_90" || chip == "sm_90a";
+  const ChipInfo *info = lookupChip(chip);
+  return info && info->isNVIDIA();
 }
 
 LogicalResult rocdsl::lowerToNVVM(ModuleOp module, StringRef chip,
                                   unsigned optLevel) {
   if (!isSupportedNVIDIAChip(chip))
     return module.emitError() << "unsupported chip '" << chip
-                              << "' (supported NVIDIA chips: sm_90, sm_90a)";
+                              << "' (supported NVIDIA chips: "
+                              << listChips(ChipVendor::NVIDIA) << ")";
   PassManager pm(module.getContext());
   RocDSLToNVVMOptions options;
   options.chip = chip.str();

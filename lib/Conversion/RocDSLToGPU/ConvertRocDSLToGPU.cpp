@@ -2,6 +2,7 @@
 #include "PatternsInternal.h"
 #include "rocdsl/Conversion/Passes.h"
 #include "rocdsl/Conversion/TargetOperations.h"
+#include "rocdsl/Support/ChipInfo.h"
 #include "rocdsl/Support/Log.h"
 
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -138,13 +139,14 @@ struct ConvertRocDSLToGPUPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
-    bool nvidia = chip == "sm_90" || chip == "sm_90a";
-    if (chip != "gfx942" && chip != "gfx950" && !nvidia) {
+    const ChipInfo *info = lookupChip(chip);
+    if (!info) {
       module.emitError() << "unsupported chip '" << chip
-                         << "' (supported: gfx942, gfx950, sm_90, sm_90a)";
+                         << "' (supported: " << listChips() << ")";
       return signalPassFailure();
     }
-    unsigned waveSize = nvidia ? 32 : 64;
+    bool nvidia = info->isNVIDIA();
+    unsigned waveSize = info->waveSize;
     if (module.getOps<FuncOp>().empty())
       return;
     if (failed(checkLowerable(module, waveSize, chip, nvidia)))
@@ -187,8 +189,7 @@ struct ConvertRocDSLToGPUPass
       if (global.getAddrSpace() == 3)
         ldsBytes +=
             DataLayout::closest(gpuModule).getTypeSize(global.getType());
-    uint64_t ldsLimit =
-        nvidia ? 48 * 1024 : (chip == "gfx950" ? 160 : 64) * 1024;
+    uint64_t ldsLimit = info->sharedMemoryBytes;
     if (ldsBytes > ldsLimit) {
       module.emitError() << "kernels need " << ldsBytes
                          << " bytes of shared memory (LDS) for reductions, "
