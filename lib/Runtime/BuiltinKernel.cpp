@@ -17,6 +17,14 @@ static std::string shapeString(llvm::ArrayRef<int64_t> shape) {
          "]";
 }
 
+/// Elements of a tensor of `shape` (a negative extent counts as empty).
+static uint64_t elementCount(llvm::ArrayRef<int64_t> shape) {
+  uint64_t count = 1;
+  for (int64_t d : shape)
+    count *= uint64_t(std::max<int64_t>(d, 0));
+  return count;
+}
+
 static llvm::StringRef kindName(ArgKind kind) {
   switch (kind) {
   case ArgKind::Tensor:
@@ -170,11 +178,9 @@ llvm::Error BuiltinKernel::checkOverlaps(llvm::ArrayRef<ArgValue> args) const {
   };
   auto rangeOf = [&](size_t i) {
     const ArgSignature &sig = plan.args[i];
-    uint64_t count = 1;
-    for (int64_t d : sig.shape)
-      count *= uint64_t(d);
     uintptr_t begin = reinterpret_cast<uintptr_t>(args[i].tensor.data);
-    return Range{begin, begin + uintptr_t(count * dsl::bitWidth(sig.dtype) / 8)};
+    return Range{begin, begin + uintptr_t(elementCount(sig.shape) *
+                                          dsl::bitWidth(sig.dtype) / 8)};
   };
   for (size_t o = 0; o < plan.args.size(); ++o) {
     const ArgSignature &out = plan.args[o];
@@ -265,10 +271,7 @@ llvm::Error mlir::rocdsl::launchRequest(DeviceKind device,
     const TensorArg &t = args[out.index].tensor;
     if (t.shape.empty())
       continue; // a bare pointer: its extent is unknown
-    size_t count = 1;
-    for (int64_t d : t.shape)
-      count *= size_t(std::max<int64_t>(d, 0));
-    views.push_back({out.name, t.data, t.dtype, count});
+    views.push_back({out.name, t.data, t.dtype, size_t(elementCount(t.shape))});
   }
   return checkOutputsFinite(**launcher, request.getKernelName(), views,
                             wait ? nullptr : stream);

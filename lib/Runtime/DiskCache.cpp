@@ -1,6 +1,7 @@
 //===- DiskCache.cpp - compiled-kernel cache: disk tier -------------------===//
 #include "rocdsl/Runtime/DiskCache.h"
 
+#include "rocdsl/Support/Environment.h"
 #include "rocdsl/Support/Log.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -327,12 +328,6 @@ void discardCorruptEntry(const std::string &path, StringRef problem) {
                      "; deleted it, treating it as a miss");
 }
 
-bool isFalseString(StringRef value) {
-  value = value.trim();
-  return value.empty() || value == "0" || value.equals_insensitive("false") ||
-         value.equals_insensitive("no") || value.equals_insensitive("off");
-}
-
 std::optional<std::string> getNonEmptyEnv(const char *name) {
   const char *value = std::getenv(name);
   if (!value || !*value)
@@ -544,8 +539,7 @@ size_t rocdsl::DiskCache::enforceSizeLimit(StringRef keep) {
 }
 
 bool rocdsl::DiskCache::isDisabledByEnvironment() {
-  const char *value = std::getenv("ROCDSL_CACHE_DISABLE");
-  return value && !isFalseString(value);
+  return isSwitchOnInEnvironment("ROCDSL_CACHE_DISABLE");
 }
 
 std::optional<std::string> rocdsl::DiskCache::getDirectoryFromEnvironment() {

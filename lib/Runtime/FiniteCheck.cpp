@@ -1,13 +1,12 @@
 //===- FiniteCheck.cpp - stop on NaN or Inf in a kernel's outputs ---------===//
 #include "rocdsl/Runtime/FiniteCheck.h"
 
+#include "rocdsl/Support/Environment.h"
 #include "rocdsl/Support/Log.h"
 
 #include "llvm/ADT/StringExtras.h"
 
 #include <atomic>
-#include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -17,12 +16,7 @@ using namespace mlir::rocdsl;
 bool mlir::rocdsl::isFiniteCheckRequested(std::optional<bool> perCall) {
   if (perCall)
     return *perCall;
-  const char *value = std::getenv("ROCDSL_CHECK_FINITE");
-  if (!value)
-    return false;
-  llvm::StringRef v = llvm::StringRef(value).trim();
-  return !(v.empty() || v == "0" || v.equals_insensitive("false") ||
-           v.equals_insensitive("no") || v.equals_insensitive("off"));
+  return isSwitchOnInEnvironment("ROCDSL_CHECK_FINITE");
 }
 
 namespace {

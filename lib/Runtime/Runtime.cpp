@@ -7,7 +7,6 @@
 #include "rocdsl/Pipelines/Pipelines.h"
 
 #include "mlir/IR/Diagnostics.h"
-#include <cstring>
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "rocdsl/Runtime/HostJIT.h"
@@ -35,10 +34,6 @@ static constexpr const char *kVersion = "0.1.0";
 Launcher::~Launcher() = default;
 
 llvm::Error Launcher::readBack(void *host, const void *device, size_t bytes) {
-  if (getDevice() == DeviceKind::Host) {
-    std::memcpy(host, device, bytes);
-    return llvm::Error::success();
-  }
   (void)host, (void)device, (void)bytes;
   return llvm::createStringError("reading " + toString(getDevice()).str() +
                                  " device memory back is not supported");

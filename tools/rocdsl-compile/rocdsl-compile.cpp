@@ -12,6 +12,7 @@
 #include "rocdsl/Dialect/RocDSL/IR/RocDSL.h"
 #include "rocdsl/Kernels/Registry.h"
 #include "rocdsl/Pipelines/Pipelines.h"
+#include "rocdsl/Support/FatalErrors.h"
 #include "rocdsl/Target/AMDGPU.h"
 #include "rocdsl/Target/CheckedCompile.h"
 #include "rocdsl/Target/NVIDIA.h"
@@ -22,7 +23,6 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -69,16 +69,6 @@ static cl::opt<rocdsl::StoreForm> storeForm(
     cl::init(rocdsl::StoreForm::Wide), cl::cat(category));
 static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
                                   cl::init(3), cl::Prefix, cl::cat(category));
-
-/// What ROCDSL's own checks exist to prevent, should LLVM still hit it (a
-/// backend that cannot lower an intrinsic a kernel calls, say): one error
-/// line and exit status 1, not an abort with a stack dump.
-static void reportFatalError(void *, const char *reason, bool) {
-  llvm::errs() << "rocdsl-compile: error: LLVM cannot compile this kernel: " << reason
-               << "\n";
-  llvm::errs().flush();
-  std::_Exit(1);
-}
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "rocdsl-compile: error: " << message << "\n";
@@ -140,7 +130,11 @@ static OwningOpRef<ModuleOp> loadInput(MLIRContext &ctx, std::string &error) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  llvm::install_fatal_error_handler(reportFatalError);
+  // What ROCDSL's own checks exist to prevent, should LLVM still hit it (a
+  // backend that cannot lower an intrinsic a kernel calls, say): one line
+  // and exit status 1, not an abort with a stack dump.
+  rocdsl::installOneLineFatalErrorHandler(
+      "rocdsl-compile: error: LLVM cannot compile this kernel: ", 1);
   // LLVM already owns `-stats` (its pass statistics, compiled out of release
   // builds); reuse that flag for the resource summary rather than clash.
   cl::Option *statsOption = cl::getRegisteredOptions().lookup("stats");

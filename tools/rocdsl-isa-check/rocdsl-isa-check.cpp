@@ -13,14 +13,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "rocdsl/ISA/HazardCheck.h"
+#include "rocdsl/Support/FatalErrors.h"
 
 #include "llvm/Support/CrashRecoveryContext.h"
-#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -47,17 +46,13 @@ static void error(const Twine &message) {
   errs() << "rocdsl-isa-check: error: " << message << "\n";
 }
 
-/// LLVM reports some unusable input (a code object it cannot decode) as a
-/// fatal error; keep exit status 1 for hazards.
-static void fatalError(void *, const char *reason, bool) {
-  error(reason);
-  errs().flush();
-  std::_Exit(2);
-}
-
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
-  install_fatal_error_handler(fatalError);
+  // LLVM reports some unusable input (a code object it cannot decode) as a
+  // fatal error: exit status 2 like other unreadable input (1 is for
+  // hazards).
+  mlir::rocdsl::installOneLineFatalErrorHandler("rocdsl-isa-check: error: ",
+                                                2);
   // Corrupt code objects can crash LLVM's AMDGPU decoder; checkCodeObject
   // skips such words when crash recovery is on.
   CrashRecoveryContext::Enable();

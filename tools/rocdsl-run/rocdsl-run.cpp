@@ -12,10 +12,10 @@
 #include "rocdsl/Runtime/BuiltinKernel.h"
 #include "rocdsl/Runtime/CudaDriver.h"
 #include "rocdsl/Runtime/HostData.h"
+#include "rocdsl/Support/FatalErrors.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -80,16 +80,6 @@ private:
 };
 } // namespace
 
-/// What ROCDSL's own checks exist to prevent, should LLVM still hit it (a
-/// backend that cannot lower an intrinsic a kernel calls, say): one error
-/// line and exit status 1, not an abort with a stack dump.
-static void reportFatalError(void *, const char *reason, bool) {
-  llvm::errs() << "rocdsl-run: error: LLVM cannot compile this kernel: " << reason
-               << "\n";
-  llvm::errs().flush();
-  std::_Exit(1);
-}
-
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "rocdsl-run: error: " << message << "\n";
   return 2;
@@ -97,7 +87,11 @@ static int fail(const llvm::Twine &message) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  llvm::install_fatal_error_handler(reportFatalError);
+  // What ROCDSL's own checks exist to prevent, should LLVM still hit it (a
+  // backend that cannot lower an intrinsic a kernel calls, say): one line
+  // and exit status 1, not an abort with a stack dump.
+  rocdsl::installOneLineFatalErrorHandler(
+      "rocdsl-run: error: LLVM cannot compile this kernel: ", 1);
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "ROCDSL kernel runner\n");
 

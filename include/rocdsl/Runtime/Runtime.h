@@ -67,7 +67,8 @@ public:
     return llvm::Error::success();
   }
   /// Copies `bytes` of device memory at `device` to `host`, after
-  /// synchronize. Host launchers' memory is host memory already.
+  /// synchronize. Not needed on the host (its memory is host memory); the
+  /// default is an error naming the device.
   virtual llvm::Error readBack(void *host, const void *device, size_t bytes);
 };
 

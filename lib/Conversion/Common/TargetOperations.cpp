@@ -45,18 +45,6 @@ static bool isOwnIntrinsic(StringRef target, TargetFamily family) {
   return false;
 }
 
-static StringRef describe(TargetFamily family) {
-  switch (family) {
-  case TargetFamily::AMDGPU:
-    return "an AMDGPU";
-  case TargetFamily::NVIDIA:
-    return "an NVIDIA";
-  case TargetFamily::Host:
-    return "a GPU";
-  }
-  return "a";
-}
-
 LogicalResult rocdsl::checkTargetOperations(ModuleOp module,
                                             TargetFamily family,
                                             StringRef chip) {
@@ -77,7 +65,7 @@ LogicalResult rocdsl::checkTargetOperations(ModuleOp module,
                            "target lowers)";
       else
         op->emitError() << "'" << op->getName() << "' is "
-                        << describe(opFamily)
+                        << (amd ? "an AMDGPU" : "an NVIDIA")
                         << " operation; it cannot be compiled for " << chip;
       return WalkResult::interrupt();
     }
