@@ -133,13 +133,17 @@ void rmsNormAddForwardReference(int64_t m, int64_t n, double eps,
                                 std::vector<double> &residualOut);
 /// dx and dw (summed over all rows); `dwMagnitude` gets the sums of the
 /// terms' absolute values, the scale of dw's fp32 rounding. With
-/// `dResidualOut` (rmsnorm_add_bwd, x = h), dx also adds it.
+/// `dResidualOut` (rmsnorm_add_bwd, x = h), dx also adds it. `dxMagnitude`
+/// gets the absolute values of dx's terms: dx = rstd * (w * dy - x * scale)
+/// nearly cancels for short rows (N = 1 leaves w * dy * rstd * eps /
+/// (x^2 + eps)), so its fp32 rounding scales with the terms, not with dx.
 void rmsNormBackwardReference(
     int64_t m, int64_t n, double eps, const std::vector<double> &x,
     const std::vector<double> &w, const std::vector<double> &dy,
     std::vector<double> &dx, std::vector<double> &dw,
     std::vector<double> *dwMagnitude = nullptr,
-    const std::vector<double> *dResidualOut = nullptr);
+    const std::vector<double> *dResidualOut = nullptr,
+    std::vector<double> *dxMagnitude = nullptr);
 /// What rmsnorm_bwd leaves in dw_partial [G, n] (G = its size / n): row p
 /// sums dy * x * rstd over the rows of the tiles program p handles;
 /// `magnitude` (if given) the terms' absolute values.

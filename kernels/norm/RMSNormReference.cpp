@@ -59,10 +59,13 @@ void mlir::rocdsl::rmsNormBackwardReference(
     int64_t m, int64_t n, double eps, const std::vector<double> &x,
     const std::vector<double> &w, const std::vector<double> &dy,
     std::vector<double> &dx, std::vector<double> &dw,
-    std::vector<double> *dwMagnitude, const std::vector<double> *dResidualOut) {
+    std::vector<double> *dwMagnitude, const std::vector<double> *dResidualOut,
+    std::vector<double> *dxMagnitude) {
   std::fill(dw.begin(), dw.end(), 0.0);
   if (dwMagnitude)
     dwMagnitude->assign(n, 0.0);
+  if (dxMagnitude)
+    dxMagnitude->assign(size_t(m * n), 0.0);
   for (int64_t r = 0; r < m; ++r) {
     const double *xr = x.data() + r * n, *dyr = dy.data() + r * n;
     double sumSquares = 0, sumWdyX = 0;
@@ -76,6 +79,10 @@ void mlir::rocdsl::rmsNormBackwardReference(
       dx[r * n + c] = rstd * (w[c] * dyr[c] - xr[c] * scale);
       if (dResidualOut)
         dx[r * n + c] += (*dResidualOut)[r * n + c];
+      if (dxMagnitude)
+        (*dxMagnitude)[r * n + c] =
+            std::fabs(rstd * w[c] * dyr[c]) + std::fabs(rstd * xr[c] * scale) +
+            (dResidualOut ? std::fabs((*dResidualOut)[r * n + c]) : 0.0);
       dw[c] += dyr[c] * xr[c] * rstd;
       if (dwMagnitude)
         (*dwMagnitude)[c] += std::fabs(dyr[c] * xr[c] * rstd);

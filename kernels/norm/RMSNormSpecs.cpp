@@ -224,11 +224,17 @@ KernelSpec mlir::rocdsl::getRMSNormForwardSpec(RMSNormVariant variant) {
       /*epsIndex=*/1);
 }
 
-/// dw_partial sums a program's rows: the magnitudes of their terms (x or h
-/// is tensor 0, dy tensor 2 in both backwards).
-static MagnitudeFn partialMagnitudes(size_t partialIndex) {
+/// The backward's outputs are sums and differences: dx of two terms that
+/// nearly cancel for short rows, dw_partial of a program's rows. Their
+/// magnitudes are those of the terms (x or h is tensor 0, w tensor 1, dy
+/// tensor 2 in both backwards; rmsnorm_add_bwd's dresidual_out tensor 3).
+static MagnitudeFn backwardMagnitudes(size_t dxIndex, size_t partialIndex,
+                                      bool fused) {
   return [=](const RMSNormConfig &c, int64_t m, double eps, const Tensors &t,
              Tensors &out) {
+    std::vector<double> dx(t[dxIndex].size()), dw(c.n);
+    rmsNormBackwardReference(m, c.n, eps, t[0], t[1], t[2], dx, dw, nullptr,
+                             fused ? &t[3] : nullptr, &out[dxIndex]);
     std::vector<double> partial(t[partialIndex].size());
     rmsNormWeightGradPartialsReference(c, m, eps, t[0], t[2], partial,
                                        &out[partialIndex]);
@@ -255,7 +261,8 @@ KernelSpec mlir::rocdsl::getRMSNormBackwardSpec(RMSNormVariant variant) {
           rmsNormBackwardReference(m, c.n, eps, t[0], t[1], t[2], t[3], dw);
           rmsNormWeightGradPartialsReference(c, m, eps, t[0], t[2], t[4]);
         },
-        /*epsIndex=*/1, partialMagnitudes(/*partialIndex=*/4));
+        /*epsIndex=*/1,
+        backwardMagnitudes(/*dxIndex=*/3, /*partialIndex=*/4, /*fused=*/false));
   return makeSpec(
       "rmsnorm_add_bwd",
       "RMSNorm-after-add backward, step 1: dx (the gradient of x and of "
@@ -268,7 +275,8 @@ KernelSpec mlir::rocdsl::getRMSNormBackwardSpec(RMSNormVariant variant) {
                                  nullptr, &t[3]);
         rmsNormWeightGradPartialsReference(c, m, eps, t[0], t[2], t[5]);
       },
-      /*epsIndex=*/1, partialMagnitudes(/*partialIndex=*/5));
+      /*epsIndex=*/1,
+      backwardMagnitudes(/*dxIndex=*/4, /*partialIndex=*/5, /*fused=*/true));
 }
 
 KernelSpec mlir::rocdsl::getRMSNormWeightGradSpec() {

@@ -56,14 +56,17 @@ TEST_P(RMSNormBackwardHostTest, MatchesFloat64Reference) {
     err = (*step2)->run(second.args, info);
     ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
 
-    std::vector<double> refDx(m * c.n), refDw(c.n), dwMagnitude, dResidualOut;
+    std::vector<double> refDx(m * c.n), refDw(c.n), dwMagnitude, dxMagnitude,
+        dResidualOut;
     if (fused)
       dResidualOut = first["dresidual_out"].toDoubles();
     rmsNormBackwardReference(
         m, c.n, double(kTestEps), first[fused ? "h" : "x"].toDoubles(),
         first["w"].toDoubles(), first["dy"].toDoubles(), refDx, refDw,
-        &dwMagnitude, fused ? &dResidualOut : nullptr);
-    Comparison cdx = compareToReference(first["dx"], refDx);
+        &dwMagnitude, fused ? &dResidualOut : nullptr, &dxMagnitude);
+    // dx is a difference of two terms that nearly cancel in short rows: its
+    // rounding scales with the terms.
+    Comparison cdx = compareToReference(first["dx"], refDx, dxMagnitude);
     EXPECT_TRUE(cdx.passed()) << what << " dx: " << cdx.mismatches << " of "
                               << cdx.count << " mismatched, " << cdx.nonFinite
                               << " non-finite, max abs err " << cdx.maxAbsError;
