@@ -7,12 +7,14 @@ using namespace mlir::rocdsl;
 
 llvm::ArrayRef<ChipInfo> mlir::rocdsl::getChips() {
   // CDNA3 (MI300X): 64 KiB LDS per CU in 32 banks; CDNA4 (MI355X): 160 KiB
-  // in 64 banks. Hopper: 48 KiB of static shared memory per block.
+  // in 64 banks (304 and 256 CUs). Hopper: 48 KiB of static shared memory per block.
   static const ChipInfo chips[] = {
-      {"gfx942", ChipVendor::AMD, 64, 64 * 1024, 32},
-      {"gfx950", ChipVendor::AMD, 64, 160 * 1024, 64},
-      {"sm_90", ChipVendor::NVIDIA, 32, 48 * 1024, 32},
-      {"sm_90a", ChipVendor::NVIDIA, 32, 48 * 1024, 32},
+      {"gfx942", ChipVendor::AMD, 64, 64 * 1024, 32, 304, ":sramecc+:xnack-",
+       true},
+      {"gfx950", ChipVendor::AMD, 64, 160 * 1024, 64, 256, ":sramecc+:xnack-",
+       false},
+      {"sm_90", ChipVendor::NVIDIA, 32, 48 * 1024, 32, 132, "", false},
+      {"sm_90a", ChipVendor::NVIDIA, 32, 48 * 1024, 32, 132, "", false},
   };
   return chips;
 }

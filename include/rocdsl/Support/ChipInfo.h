@@ -29,6 +29,14 @@ struct ChipInfo {
   unsigned sharedMemoryBytes;
   /// LDS banks of 4 bytes (AMD); 32 on NVIDIA.
   unsigned sharedMemoryBanks;
+  /// Compute units (AMD) or streaming multiprocessors (NVIDIA) of the
+  /// flagship part: MI300X, MI355X, H100/H200.
+  unsigned computeUnits;
+  /// The target-feature suffix a HIP runtime appends to the processor name
+  /// in gcnArchName (AMD): ":sramecc+:xnack-".
+  llvm::StringLiteral archFeatures;
+  /// 8-bit float formats: the FNUZ variants (gfx942) or OCP's (gfx950).
+  bool fp8IsFNUZ;
 
   bool isAMD() const { return vendor == ChipVendor::AMD; }
   bool isNVIDIA() const { return vendor == ChipVendor::NVIDIA; }
