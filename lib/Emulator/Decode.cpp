@@ -218,7 +218,9 @@ bool parseOperand(StringRef text, const OpInfo &info, Operand &op,
   int64_t value;
   if (!text.getAsInteger(0, value)) {
     op.kind = Operand::Imm;
-    if (info.floatBytes == 8 && !(value >= -16 && value <= 64) &&
+    // A 32-bit literal of an f64 operand is the value's high half.
+    bool f64 = StringRef(info.mnemonic).contains("_f64");
+    if (f64 && info.floatBytes == 8 && !(value >= -16 && value <= 64) &&
         value >= 0 && value <= 0xffffffffll)
       op.imm = uint64_t(value) << 32; // a 64-bit float's literal: high half
     else if (value < 0)

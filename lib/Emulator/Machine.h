@@ -190,6 +190,8 @@ struct ExecContext {
   /// The device-memory block the last access hit (accesses cluster).
   uint64_t blockBase = 0, blockSize = 0;
   bool branched = false;
+  /// ROCDSL_EMU_TRACE: print every instruction of wave 0 of workgroup 0.
+  bool trace = false;
   /// Set by a handler that stops the wave (s_endpgm) or waits (s_barrier).
   bool yield = false;
   void fault(const std::string &message);

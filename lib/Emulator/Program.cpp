@@ -329,8 +329,11 @@ Expected<std::unique_ptr<Program>> Program::load(StringRef codeObject,
     code.info.maxFlatWorkgroupSize = r.maxFlatWorkgroupSize;
     for (int i = 0; i < 3; ++i)
       code.info.requiredWorkgroupSize[i] = r.requiredWorkgroupSize[i];
-    for (const KernelArgInfo &a : r.args)
+    for (const KernelArgInfo &a : r.args) {
       code.args.push_back({a.valueKind, a.offset, a.size});
+      if (!a.isHidden())
+        code.info.explicitArgs.push_back({a.offset, a.size});
+    }
 
     StringRef kd = findDescriptor(elf, r.name);
     if (kd.size() != 64)
@@ -420,7 +423,19 @@ void runWave(ExecContext &ctx, unsigned budget) {
       checkHazards(ctx, inst);
     ctx.branched = false;
     ctx.yield = false;
+    if (ctx.trace && w.id == 0 && ctx.group->id[0] == 0 && ctx.group->id[1] == 0 &&
+        ctx.group->id[2] == 0)
+      errs() << "trace: +0x" << utohexstr(inst.address) << " exec=0x"
+             << utohexstr(w.exec()) << " " << k.texts[w.pc] << "\n";
     inst.fn(ctx, inst);
+    if (ctx.trace && w.id == 0 && ctx.group->id[0] == 0 &&
+        ctx.group->id[1] == 0 && ctx.group->id[2] == 0 && inst.numOps &&
+        inst.ops[0].isReg()) {
+      errs() << "   =";
+      for (unsigned lane : {0u, 1u, 2u, 3u, 16u, 32u, 63u})
+        errs() << " " << utohexstr(readLane(w, inst.ops[0], lane));
+      errs() << "\n";
+    }
     ++w.executed;
     if (ctx.profile) {
       ++ctx.profile->instructions;
@@ -544,6 +559,8 @@ struct GroupRunner {
     ctx.launch = &launch;
     ctx.profile = profile ? &localProfile : nullptr;
     ctx.rng = &rng;
+    static const bool trace = std::getenv("ROCDSL_EMU_TRACE") != nullptr;
+    ctx.trace = trace;
     if (profile)
       localProfile.waves += count;
     std::uniform_int_distribution<unsigned> slice(8, 48);

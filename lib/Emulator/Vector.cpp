@@ -68,6 +68,9 @@ struct Lanes {
   Wave &w;
   uint64_t writeMask; // lanes that write: EXEC and DPP's row/bank masks
   int srcLane[kLanes]; // DPP: the lane src0 comes from (-1: reads 0)
+  /// DPP: src0 of every lane, read before any lane writes (the destination
+  /// is often the source).
+  uint32_t dppSource[2][kLanes];
   bool dpp;
 
   Lanes(ExecContext &c, const Inst &i) : ctx(c), inst(i), w(*c.wave) {
@@ -112,6 +115,9 @@ struct Lanes {
       if (from >= 0 && !(exec >> from & 1))
         from = -1;
       srcLane[lane] = from;
+      for (unsigned d = 0; d < 2 && d < inst.ops[inst.numDefs].count; ++d)
+        dppSource[d][lane] =
+            from < 0 ? 0 : readLane(w, inst.ops[inst.numDefs], from, d);
       bool rowOn = inst.rowMask >> row & 1;
       bool bankOn = inst.bankMask >> ((lane >> 2) & 3) & 1;
       if (!rowOn || !bankOn || (from < 0 && !inst.boundCtrl))
@@ -133,10 +139,8 @@ struct Lanes {
   /// Raw 32 bits of source `i` (an index into inst.ops) for `lane`.
   uint32_t raw(unsigned i, unsigned lane, unsigned dword = 0) const {
     const Operand &op = inst.ops[i];
-    if (dpp && i == inst.numDefs) {
-      int from = srcLane[lane];
-      return from < 0 ? 0 : readLane(w, op, from, dword);
-    }
+    if (dpp && i == inst.numDefs)
+      return dword < 2 ? dppSource[dword][lane] : 0;
     uint32_t v = readLane(w, op, lane, dword);
     if (inst.enc == Encoding::SDWA) {
       unsigned s = i - inst.numDefs;

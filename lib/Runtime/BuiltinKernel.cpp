@@ -2,6 +2,7 @@
 #include "rocdsl/Runtime/BuiltinKernel.h"
 
 #include "rocdsl/Runtime/CudaDriver.h"
+#include "rocdsl/Runtime/HipRuntime.h"
 #include "rocdsl/Runtime/FiniteCheck.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -79,7 +80,7 @@ BuiltinKernel::create(llvm::StringRef name,
         if (int sms = driver->multiprocessorCount(); sms > 0)
           defs.insert(defs.begin(), "max_programs=" + std::to_string(2 * sms));
   } else if (device == DeviceKind::HIP && defaultChip.empty()) {
-    defaultChip = "gfx942";
+    defaultChip = getDefaultHipChip();
   }
   if (failed(resolveKernelParams(*k->spec, defs, k->params, error)) ||
       failed(k->spec->plan(k->params, k->plan, error)))

@@ -1,90 +1,29 @@
 //===- HipDevice.cpp - AMD GPUs through the HIP runtime, loaded at run time
 //===//
 //
-// libamdhip64 is opened with dlopen, so ROCDSL neither links nor needs HIP
-// where no AMD GPU is used. Every way this can fail (no library, missing
-// entry point, no driver, no device) is one message naming what is missing.
+// Through HipRuntime (libamdhip64 or $ROCDSL_HIP_LIBRARY, opened at run
+// time): code objects are loaded with hipModuleLoadData and launched with
+// the kernarg segment the metadata lays out; pointer arguments are device
+// memory (hipMalloc).
 //
 //===----------------------------------------------------------------------===//
 #include "Devices.h"
 
+#include "rocdsl/Runtime/HipRuntime.h"
 #include "rocdsl/Runtime/KernelArgs.h"
 #include "rocdsl/Target/AMDGPU.h"
 #include "rocdsl/Target/CheckedCompile.h"
 
-#include <dlfcn.h>
-#include <mutex>
 
 using namespace mlir;
 using namespace mlir::rocdsl;
 
 namespace {
 
-using hipError_t = int;
-constexpr hipError_t hipSuccess = 0;
-
-struct HipApi {
-  hipError_t (*init)(unsigned);
-  hipError_t (*getDeviceCount)(int *);
-  hipError_t (*moduleLoadData)(void **, const void *);
-  hipError_t (*moduleGetFunction)(void **, void *, const char *);
-  hipError_t (*moduleLaunchKernel)(void *, unsigned, unsigned, unsigned,
-                                   unsigned, unsigned, unsigned, unsigned,
-                                   void *, void **, void **);
-  hipError_t (*deviceSynchronize)();
-  const char *(*getErrorString)(hipError_t);
-};
-
-/// Loads libamdhip64 once; the result (or the reason it failed) is kept.
-const HipApi *getHip(std::string &why) {
-  static std::once_flag once;
-  static HipApi api;
-  static std::string failure;
-  std::call_once(once, [] {
-    void *lib = nullptr;
-    std::string tried;
-    for (const char *name :
-         {"libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"}) {
-      tried += std::string(tried.empty() ? "" : ", ") + name;
-      if ((lib = dlopen(name, RTLD_NOW | RTLD_LOCAL)))
-        break;
-    }
-    if (!lib) {
-      failure = "HIP runtime not found (tried " + tried + ")";
-      return;
-    }
-    auto bind = [&](auto &fn, const char *symbol) {
-      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
-          dlsym(lib, symbol));
-      if (!fn && failure.empty())
-        failure = std::string("the HIP runtime lacks ") + symbol;
-    };
-    bind(api.init, "hipInit");
-    bind(api.getDeviceCount, "hipGetDeviceCount");
-    bind(api.moduleLoadData, "hipModuleLoadData");
-    bind(api.moduleGetFunction, "hipModuleGetFunction");
-    bind(api.moduleLaunchKernel, "hipModuleLaunchKernel");
-    bind(api.deviceSynchronize, "hipDeviceSynchronize");
-    bind(api.getErrorString, "hipGetErrorString");
-    if (!failure.empty())
-      return;
-    if (hipError_t err = api.init(0); err != hipSuccess) {
-      failure = std::string("no AMD GPU driver: hipInit failed (") +
-                api.getErrorString(err) + ")";
-      return;
-    }
-    int count = 0;
-    if (api.getDeviceCount(&count) != hipSuccess || count == 0)
-      failure = "no AMD GPU found (hipGetDeviceCount reports none)";
-  });
-  why = failure;
-  return failure.empty() ? &api : nullptr;
-}
-
 class HipLauncher : public Launcher {
 public:
-  HipLauncher(const HipApi *api, void *function, KernelResources kernel)
-      : api(api), function(function), kernel(std::move(kernel)) {}
+  HipLauncher(HipRuntime *hip, void *function, KernelResources kernel)
+      : hip(hip), function(function), kernel(std::move(kernel)) {}
 
   llvm::Error launch(llvm::ArrayRef<void *> args, LaunchGrid grid) override {
     uint32_t block[3] = {kernel.requiredWorkgroupSize[0],
@@ -95,35 +34,36 @@ public:
     auto segment = packKernelArgs(kernel, args, grid, block);
     if (!segment)
       return segment.takeError();
-    size_t size = segment->size();
-    // HIP_LAUNCH_PARAM_BUFFER_POINTER, _BUFFER_SIZE, _END.
-    void *extra[] = {reinterpret_cast<void *>(1), segment->data(),
-                     reinterpret_cast<void *>(2), &size,
-                     reinterpret_cast<void *>(3)};
-    hipError_t err =
-        api->moduleLaunchKernel(function, grid.x, grid.y, grid.z, block[0],
-                                block[1], block[2], 0, nullptr, nullptr, extra);
-    if (err == hipSuccess)
-      err = api->deviceSynchronize();
-    if (err != hipSuccess)
-      return llvm::createStringError(std::string("HIP launch of ") +
-                                     kernel.name +
-                                     " failed: " + api->getErrorString(err));
+    unsigned g[3] = {grid.x, grid.y, grid.z};
+    std::string error;
+    float us = 0;
+    if (!hip->launch(function, g, block, 0, *segment, &us, error))
+      return llvm::createStringError("HIP launch of " + kernel.name +
+                                     " failed: " + error);
+    lastMicroseconds = us;
     return llvm::Error::success();
   }
-  double lastLaunchMicroseconds() const override { return 0; }
+  double lastLaunchMicroseconds() const override { return lastMicroseconds; }
   DeviceKind getDevice() const override { return DeviceKind::HIP; }
+  llvm::Error readBack(void *host, const void *device, size_t bytes) override {
+    std::string error;
+    if (!hip->copyToHost(host, reinterpret_cast<uint64_t>(device), bytes,
+                         error))
+      return llvm::createStringError(error);
+    return llvm::Error::success();
+  }
 
 private:
-  const HipApi *api;
+  HipRuntime *hip;
   void *function;
   KernelResources kernel;
+  double lastMicroseconds = 0;
 };
 
 } // namespace
 
 bool mlir::rocdsl::isHipAvailable(std::string &why) {
-  return getHip(why) != nullptr;
+  return HipRuntime::get(why) != nullptr;
 }
 
 llvm::Expected<std::string> mlir::rocdsl::compileForHip(ModuleOp module,
@@ -143,8 +83,8 @@ llvm::Expected<std::string> mlir::rocdsl::compileForHip(ModuleOp module,
 llvm::Expected<std::shared_ptr<Launcher>>
 mlir::rocdsl::loadOnHip(llvm::StringRef codeObject, llvm::StringRef kernel) {
   std::string why;
-  const HipApi *api = getHip(why);
-  if (!api)
+  HipRuntime *hip = HipRuntime::get(why);
+  if (!hip)
     return llvm::createStringError("cannot run on hip: " + why);
   std::string error;
   auto kernels = readKernelResources(codeObject, "", error);
@@ -154,13 +94,8 @@ mlir::rocdsl::loadOnHip(llvm::StringRef codeObject, llvm::StringRef kernel) {
       *kernels, [&](const KernelResources &k) { return k.name == kernel; });
   if (it == kernels->end())
     return llvm::createStringError("code object has no kernel " + kernel.str());
-  void *module = nullptr, *function = nullptr;
-  if (hipError_t err = api->moduleLoadData(&module, codeObject.data()))
-    return llvm::createStringError(std::string("hipModuleLoadData: ") +
-                                   api->getErrorString(err));
-  if (hipError_t err =
-          api->moduleGetFunction(&function, module, kernel.str().c_str()))
-    return llvm::createStringError(std::string("hipModuleGetFunction: ") +
-                                   api->getErrorString(err));
-  return std::make_shared<HipLauncher>(api, function, *it);
+  void *function = nullptr;
+  if (!hip->loadKernel(codeObject.str(), kernel.str(), &function, error))
+    return llvm::createStringError(error);
+  return std::make_shared<HipLauncher>(hip, function, *it);
 }

@@ -1,6 +1,8 @@
 //===- SourceKernel.cpp - run a kernel given as rocdsl IR text ------------===//
 #include "rocdsl/Runtime/SourceKernel.h"
 
+#include "rocdsl/Runtime/HipRuntime.h"
+
 #include "rocdsl/Dialect/RocDSL/IR/RocDSL.h"
 #include "rocdsl/Pipelines/Pipelines.h"
 
@@ -127,7 +129,7 @@ SourceKernel::create(llvm::StringRef source, llvm::StringRef kernel,
   std::string defaultChip = chip.str();
   if (defaultChip.empty())
     defaultChip = device == DeviceKind::CUDA  ? "sm_90"
-                  : device == DeviceKind::HIP ? "gfx942"
+                  : device == DeviceKind::HIP ? getDefaultHipChip()
                                               : "";
   key.kernelFingerprint =
       "source:" +

@@ -1,7 +1,7 @@
 //===- rocdsl-run.cpp - run a built-in kernel and check it ----------------===//
 //
 //   rocdsl-run --kernel rmsnorm_fwd -D M=4096 -D N=4096 -D dtype=bf16 \
-//       --device host --check     (or --device cuda: data copied to the GPU)
+//       --device host --check     (or --device cuda/hip: data copied to the GPU)
 //
 // Fresh random inputs (normal, seed printed; --seed repeats a run), outputs
 // poisoned with NaN before the launch, every output compared with the
@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "rocdsl/Runtime/BuiltinKernel.h"
 #include "rocdsl/Runtime/CudaDriver.h"
+#include "rocdsl/Runtime/HipRuntime.h"
 #include "rocdsl/Runtime/HostData.h"
 #include "rocdsl/Support/FatalErrors.h"
 
@@ -47,34 +48,41 @@ static cl::opt<unsigned> repeat("repeat",
                                 cl::init(1), cl::cat(category));
 
 namespace {
-/// A copy of a host buffer in CUDA device memory.
+/// A copy of a host buffer in device memory of the CUDA driver or the HIP
+/// runtime (which have the same allocate/copy/free calls).
 class DeviceBuffer {
 public:
-  static std::unique_ptr<DeviceBuffer> upload(const HostBuffer &host,
+  template <typename Driver>
+  static std::unique_ptr<DeviceBuffer> upload(Driver *driver,
+                                             const HostBuffer &host,
                                              std::string &error) {
-    CudaDriver *driver = CudaDriver::get(error);
-    if (!driver)
-      return nullptr;
-    std::unique_ptr<DeviceBuffer> buffer(new DeviceBuffer(driver));
+    std::unique_ptr<DeviceBuffer> buffer(new DeviceBuffer());
     buffer->bytes = host.bytes();
-    if (!driver->allocate(&buffer->address, buffer->bytes, error) ||
-        !driver->copyToDevice(buffer->address, host.data(), buffer->bytes,
+    buffer->release = [driver](uint64_t a) { driver->free(a); };
+    buffer->read = [driver](void *dst, uint64_t src, size_t n,
+                            std::string &e) {
+      return driver->copyToHost(dst, src, n, e);
+    };
+    if (!driver->allocate(&buffer->address, buffer->bytes, error))
+      return nullptr;
+    if (!driver->copyToDevice(buffer->address, host.data(), buffer->bytes,
                               error))
       return nullptr;
     return buffer;
   }
   ~DeviceBuffer() {
     if (address)
-      driver->free(address);
+      release(address);
   }
   void *pointer() const { return reinterpret_cast<void *>(address); }
   bool download(HostBuffer &host, std::string &error) const {
-    return driver->copyToHost(host.data(), address, bytes, error);
+    return read(host.data(), address, bytes, error);
   }
 
 private:
-  explicit DeviceBuffer(CudaDriver *driver) : driver(driver) {}
-  CudaDriver *driver;
+  DeviceBuffer() = default;
+  std::function<void(uint64_t)> release;
+  std::function<bool(void *, uint64_t, size_t, std::string &)> read;
   uint64_t address = 0;
   size_t bytes = 0;
 };
@@ -101,8 +109,6 @@ int main(int argc, char **argv) {
   std::string why;
   if (!Runtime::isAvailable(*device, why))
     return fail("cannot run on " + deviceName + ": " + why);
-  if (*device == DeviceKind::HIP)
-    return fail("rocdsl-run moves data for the host and cuda devices only");
 
   auto kernel = BuiltinKernel::create(kernelName, definitions, *device, chip);
   if (!kernel)
@@ -151,16 +157,28 @@ int main(int argc, char **argv) {
     scalars.push_back(value);
   }
 
-  // On cuda the same (random or poisoned) bytes are copied to device
-  // buffers, and the outputs copied back after the runs.
+  // On cuda and hip the same (random or poisoned) bytes are copied to
+  // device buffers, and the outputs copied back after the runs.
   std::vector<std::unique_ptr<DeviceBuffer>> deviceBuffers;
-  if (*device == DeviceKind::CUDA) {
+  std::string deviceDescription;
+  if (*device != DeviceKind::Host) {
+    std::string why;
+    CudaDriver *cuda = nullptr;
+    HipRuntime *hip = nullptr;
+    if (*device == DeviceKind::CUDA)
+      cuda = CudaDriver::get(why);
+    else if ((hip = HipRuntime::get(why)))
+      deviceDescription = hip->getDeviceName() + " (" + hip->getArchName() +
+                          ", " + hip->getLibrary() + ")";
+    if (!cuda && !hip)
+      return fail("cannot run on " + deviceName + ": " + why);
     size_t tensor = 0;
     for (ArgValue &arg : args) {
       if (arg.kind != ArgKind::Tensor)
         continue;
       std::string error;
-      auto copy = DeviceBuffer::upload(*buffers[tensor++], error);
+      auto copy = cuda ? DeviceBuffer::upload(cuda, *buffers[tensor++], error)
+                       : DeviceBuffer::upload(hip, *buffers[tensor++], error);
       if (!copy)
         return fail(error);
       arg.tensor.data = copy->pointer();
@@ -199,6 +217,8 @@ int main(int argc, char **argv) {
   for (const KernelParamSpec &p : (*kernel)->getSpec().params)
     llvm::outs() << " " << p.name << "=" << (*kernel)->getParams().get(p.name);
   llvm::outs() << " on " << deviceName << " (seed " << usedSeed << ")\n";
+  if (!deviceDescription.empty())
+    llvm::outs() << "device:  " << deviceDescription << "\n";
   llvm::outs() << "cache:   " << getCacheTierName(first.tier) << "\n";
   llvm::outs() << llvm::formatv("compile: {0:F1} ms\n",
                                 first.compileMilliseconds);

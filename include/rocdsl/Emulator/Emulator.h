@@ -121,6 +121,11 @@ struct KernelInfo {
   unsigned vgprs = 0, agprs = 0, sgprs = 0;
   unsigned maxFlatWorkgroupSize = 0;
   std::array<unsigned, 3> requiredWorkgroupSize = {0, 0, 0};
+  /// The explicit (not hidden) arguments' place in the kernarg segment.
+  struct Arg {
+    unsigned offset = 0, size = 0;
+  };
+  std::vector<Arg> explicitArgs;
 };
 
 struct LaunchConfig {

@@ -1,0 +1,518 @@
+//===- HipEmu.cpp - the HIP runtime API backed by the emulator ------------===//
+//
+// librocdsl-hip-emu.so exports libamdhip64's names and signatures (checked
+// against the installed HIP headers) for the part of the API a runtime
+// uses: devices and their properties, memory, module loading, kernel
+// launches (kernelParams or the `extra` buffer), streams and events. One
+// emulated device: the chip ROCDSL_EMU_CHIP names (gfx942 by default, or
+// gfx950). Launches run synchronously, whatever the stream; events record
+// host time. "Device" memory is host memory the emulator checks every
+// access against.
+//
+// HIP errors are numbers; the message behind the last failure of the
+// calling thread (a fault, a wait violation, a wrong chip) is printed to
+// stderr and available from rocdslEmuGetLastErrorMessage().
+//
+//===----------------------------------------------------------------------===//
+#define __HIP_PLATFORM_AMD__ 1
+#include <hip/hip_runtime_api.h>
+
+#include "rocdsl/Emulator/Emulator.h"
+#include "rocdsl/Support/ChipInfo.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+
+using namespace mlir::rocdsl;
+
+struct ihipModule_t {
+  std::unique_ptr<emu::Program> program;
+};
+struct ihipModuleSymbol_t {
+  ihipModule_t *module;
+  std::string name;
+  emu::KernelInfo info;
+};
+struct ihipStream_t {
+  int unused = 0;
+};
+struct ihipEvent_t {
+  std::chrono::steady_clock::time_point time;
+  bool recorded = false;
+};
+
+namespace {
+
+struct Device {
+  emu::ChipModel chip;
+  std::string initError;
+  emu::Memory memory;
+  std::mutex mutex; // one launch at a time
+};
+
+Device &device() {
+  static Device *d = [] {
+    auto *dev = new Device();
+    const char *name = std::getenv("ROCDSL_EMU_CHIP");
+    auto model = emu::getChipModel(name && *name ? name : "gfx942");
+    if (model)
+      dev->chip = *model;
+    else
+      dev->initError = llvm::toString(model.takeError());
+    return dev;
+  }();
+  return *d;
+}
+
+thread_local hipError_t lastError = hipSuccess;
+thread_local std::string lastMessage;
+
+hipError_t fail(hipError_t err, const std::string &message) {
+  lastError = err;
+  lastMessage = message;
+  if (!message.empty())
+    llvm::errs() << "rocdsl-hip-emu: " << message << "\n";
+  return err;
+}
+hipError_t ok() { return hipSuccess; }
+
+bool isDevice(const void *p, size_t bytes) {
+  return device().memory.contains(reinterpret_cast<uint64_t>(p), bytes);
+}
+
+hipError_t copy(void *dst, const void *src, size_t bytes, hipMemcpyKind kind) {
+  if (bytes == 0)
+    return ok();
+  if (!dst || !src)
+    return fail(hipErrorInvalidValue, "hipMemcpy with a null pointer");
+  bool dstDev = isDevice(dst, bytes), srcDev = isDevice(src, bytes);
+  switch (kind) {
+  case hipMemcpyHostToDevice:
+    if (!dstDev)
+      return fail(hipErrorInvalidValue,
+                  "hipMemcpyHostToDevice: the destination is not device "
+                  "memory of this size");
+    break;
+  case hipMemcpyDeviceToHost:
+    if (!srcDev)
+      return fail(hipErrorInvalidValue,
+                  "hipMemcpyDeviceToHost: the source is not device memory "
+                  "of this size");
+    break;
+  case hipMemcpyDeviceToDevice:
+    if (!srcDev || !dstDev)
+      return fail(hipErrorInvalidValue,
+                  "hipMemcpyDeviceToDevice: both sides must be device memory");
+    break;
+  case hipMemcpyHostToHost:
+  case hipMemcpyDefault:
+    break;
+  default:
+    return fail(hipErrorInvalidMemcpyDirection, "unknown hipMemcpyKind");
+  }
+  std::memmove(dst, src, bytes);
+  return ok();
+}
+
+} // namespace
+
+extern "C" {
+
+/// The message behind the calling thread's last failed call ("" if none).
+__attribute__((visibility("default"))) const char *
+rocdslEmuGetLastErrorMessage() {
+  return lastMessage.c_str();
+}
+
+hipError_t hipInit(unsigned int flags) {
+  if (flags != 0)
+    return fail(hipErrorInvalidValue, "hipInit flags must be 0");
+  if (!device().initError.empty())
+    return fail(hipErrorNoDevice, device().initError);
+  return ok();
+}
+
+hipError_t hipDriverGetVersion(int *version) {
+  if (!version)
+    return fail(hipErrorInvalidValue, "");
+  *version = 60000000;
+  return ok();
+}
+
+hipError_t hipRuntimeGetVersion(int *version) { return hipDriverGetVersion(version); }
+
+hipError_t hipGetDeviceCount(int *count) {
+  if (!count)
+    return fail(hipErrorInvalidValue, "");
+  *count = device().initError.empty() ? 1 : 0;
+  if (*count == 0)
+    return fail(hipErrorNoDevice, device().initError);
+  return ok();
+}
+
+hipError_t hipSetDevice(int id) {
+  return id == 0 ? ok() : fail(hipErrorInvalidDevice, "only device 0 exists");
+}
+
+hipError_t hipGetDevice(int *id) {
+  if (!id)
+    return fail(hipErrorInvalidValue, "");
+  *id = 0;
+  return ok();
+}
+
+hipError_t hipSetDeviceFlags(unsigned) { return ok(); }
+
+hipError_t hipDeviceSynchronize(void) { return ok(); }
+
+static const ChipInfo &chipInfo() { return *lookupChip(device().chip.name); }
+
+hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int id) {
+  if (!prop)
+    return fail(hipErrorInvalidValue, "");
+  if (id != 0)
+    return fail(hipErrorInvalidDevice, "only device 0 exists");
+  if (!device().initError.empty())
+    return fail(hipErrorNoDevice, device().initError);
+  std::memset(prop, 0, sizeof(*prop));
+  const ChipInfo &c = chipInfo();
+  std::snprintf(prop->name, sizeof(prop->name), "ROCDSL emulated %s",
+                c.name.data());
+  std::snprintf(prop->gcnArchName, sizeof(prop->gcnArchName), "%s%s",
+                c.name.data(), c.archFeatures.data());
+  prop->totalGlobalMem = size_t(64) << 30;
+  prop->sharedMemPerBlock = c.sharedMemoryBytes;
+  prop->maxSharedMemoryPerMultiProcessor = c.sharedMemoryBytes;
+  prop->warpSize = int(c.waveSize);
+  prop->maxThreadsPerBlock = 1024;
+  prop->maxThreadsDim[0] = prop->maxThreadsDim[1] = prop->maxThreadsDim[2] = 1024;
+  prop->maxGridSize[0] = prop->maxGridSize[1] = prop->maxGridSize[2] = 0x7fffffff;
+  prop->multiProcessorCount = int(c.computeUnits);
+  prop->regsPerBlock = 512 * 64;
+  prop->major = 9;
+  prop->minor = 4;
+  prop->gcnArch = c.name == "gfx950" ? 950 : 942;
+  prop->clockRate = 2100000;
+  prop->maxThreadsPerMultiProcessor = 2048;
+  prop->concurrentKernels = 1;
+  return ok();
+}
+
+hipError_t hipDeviceGetAttribute(int *value, hipDeviceAttribute_t attr,
+                                 int id) {
+  if (!value)
+    return fail(hipErrorInvalidValue, "");
+  if (id != 0)
+    return fail(hipErrorInvalidDevice, "only device 0 exists");
+  const ChipInfo &c = chipInfo();
+  switch (attr) {
+  case hipDeviceAttributeWarpSize: *value = int(c.waveSize); return ok();
+  case hipDeviceAttributeMaxSharedMemoryPerBlock:
+  case hipDeviceAttributeMaxSharedMemoryPerMultiprocessor:
+    *value = int(c.sharedMemoryBytes);
+    return ok();
+  case hipDeviceAttributeMultiprocessorCount: *value = int(c.computeUnits); return ok();
+  case hipDeviceAttributeMaxThreadsPerBlock:
+  case hipDeviceAttributeMaxBlockDimX:
+  case hipDeviceAttributeMaxBlockDimY:
+  case hipDeviceAttributeMaxBlockDimZ:
+    *value = 1024;
+    return ok();
+  case hipDeviceAttributeMaxGridDimX:
+  case hipDeviceAttributeMaxGridDimY:
+  case hipDeviceAttributeMaxGridDimZ:
+    *value = 0x7fffffff;
+    return ok();
+  case hipDeviceAttributeComputeCapabilityMajor: *value = 9; return ok();
+  case hipDeviceAttributeComputeCapabilityMinor: *value = 4; return ok();
+  case hipDeviceAttributeMaxRegistersPerBlock: *value = 512 * 64; return ok();
+  case hipDeviceAttributeClockRate: *value = 2100000; return ok();
+  default:
+    return fail(hipErrorInvalidValue,
+                "hipDeviceGetAttribute: attribute " + std::to_string(int(attr)) +
+                    " is not reported by the emulated device");
+  }
+}
+
+const char *hipGetErrorString(hipError_t err) {
+  switch (err) {
+  case hipSuccess: return "no error";
+  case hipErrorInvalidValue: return "invalid argument";
+  case hipErrorOutOfMemory: return "out of memory";
+  case hipErrorNotInitialized: return "initialization error";
+  case hipErrorInvalidConfiguration: return "invalid configuration argument";
+  case hipErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
+  case hipErrorInvalidDeviceFunction: return "invalid device function";
+  case hipErrorNoDevice: return "no ROCm-capable device is detected";
+  case hipErrorInvalidDevice: return "invalid device ordinal";
+  case hipErrorInvalidImage: return "device kernel image is invalid";
+  case hipErrorNoBinaryForGpu: return "no kernel image is available for execution on the device";
+  case hipErrorInvalidHandle: return "invalid resource handle";
+  case hipErrorNotFound: return "named symbol not found";
+  case hipErrorIllegalAddress: return "an illegal memory access was encountered";
+  case hipErrorLaunchOutOfResources: return "too many resources requested for launch";
+  case hipErrorLaunchFailure: return "unspecified launch failure";
+  case hipErrorNotSupported: return "operation not supported";
+  default: return "unknown error";
+  }
+}
+
+const char *hipGetErrorName(hipError_t err) {
+  switch (err) {
+  case hipSuccess: return "hipSuccess";
+  case hipErrorInvalidValue: return "hipErrorInvalidValue";
+  case hipErrorOutOfMemory: return "hipErrorOutOfMemory";
+  case hipErrorNotInitialized: return "hipErrorNotInitialized";
+  case hipErrorInvalidConfiguration: return "hipErrorInvalidConfiguration";
+  case hipErrorInvalidMemcpyDirection: return "hipErrorInvalidMemcpyDirection";
+  case hipErrorInvalidDeviceFunction: return "hipErrorInvalidDeviceFunction";
+  case hipErrorNoDevice: return "hipErrorNoDevice";
+  case hipErrorInvalidDevice: return "hipErrorInvalidDevice";
+  case hipErrorInvalidImage: return "hipErrorInvalidImage";
+  case hipErrorNoBinaryForGpu: return "hipErrorNoBinaryForGpu";
+  case hipErrorInvalidHandle: return "hipErrorInvalidHandle";
+  case hipErrorNotFound: return "hipErrorNotFound";
+  case hipErrorIllegalAddress: return "hipErrorIllegalAddress";
+  case hipErrorLaunchOutOfResources: return "hipErrorLaunchOutOfResources";
+  case hipErrorLaunchFailure: return "hipErrorLaunchFailure";
+  case hipErrorNotSupported: return "hipErrorNotSupported";
+  default: return "hipErrorUnknown";
+  }
+}
+
+hipError_t hipGetLastError(void) {
+  hipError_t e = lastError;
+  lastError = hipSuccess;
+  return e;
+}
+
+hipError_t hipPeekAtLastError(void) { return lastError; }
+
+hipError_t hipMalloc(void **ptr, size_t size) {
+  if (!ptr)
+    return fail(hipErrorInvalidValue, "hipMalloc: null result pointer");
+  *ptr = nullptr;
+  if (size == 0)
+    return ok();
+  if (size > (size_t(64) << 30))
+    return fail(hipErrorOutOfMemory, "hipMalloc: " + std::to_string(size) +
+                                         " bytes exceed the emulated 64 GiB");
+  *ptr = device().memory.allocate(size);
+  if (!*ptr)
+    return fail(hipErrorOutOfMemory, "hipMalloc: host allocation failed");
+  return ok();
+}
+
+hipError_t hipFree(void *ptr) {
+  if (!ptr)
+    return ok();
+  if (!device().memory.release(ptr))
+    return fail(hipErrorInvalidValue, "hipFree: not a pointer from hipMalloc");
+  return ok();
+}
+
+hipError_t hipMemcpy(void *dst, const void *src, size_t bytes,
+                     hipMemcpyKind kind) {
+  return copy(dst, src, bytes, kind);
+}
+
+hipError_t hipMemcpyAsync(void *dst, const void *src, size_t bytes,
+                          hipMemcpyKind kind, hipStream_t) {
+  return copy(dst, src, bytes, kind);
+}
+
+hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, void *src, size_t bytes) {
+  return copy(dst, src, bytes, hipMemcpyHostToDevice);
+}
+
+hipError_t hipMemcpyDtoH(void *dst, hipDeviceptr_t src, size_t bytes) {
+  return copy(dst, src, bytes, hipMemcpyDeviceToHost);
+}
+
+hipError_t hipMemcpyDtoD(hipDeviceptr_t dst, hipDeviceptr_t src, size_t bytes) {
+  return copy(dst, src, bytes, hipMemcpyDeviceToDevice);
+}
+
+hipError_t hipMemset(void *dst, int value, size_t bytes) {
+  if (bytes && !isDevice(dst, bytes))
+    return fail(hipErrorInvalidValue, "hipMemset: not device memory");
+  std::memset(dst, value, bytes);
+  return ok();
+}
+
+hipError_t hipMemsetD32(hipDeviceptr_t dst, int value, size_t count) {
+  if (count && !isDevice(dst, count * 4))
+    return fail(hipErrorInvalidValue, "hipMemsetD32: not device memory");
+  auto *p = static_cast<int *>(dst);
+  for (size_t i = 0; i < count; ++i)
+    p[i] = value;
+  return ok();
+}
+
+hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {
+  if (!module || !image)
+    return fail(hipErrorInvalidValue, "hipModuleLoadData: null argument");
+  if (!device().initError.empty())
+    return fail(hipErrorNoDevice, device().initError);
+  // The image is an ELF; its size comes from the section header table.
+  const auto *bytes = static_cast<const uint8_t *>(image);
+  if (std::memcmp(bytes, "\x7f" "ELF", 4) != 0 || bytes[4] != 2)
+    return fail(hipErrorInvalidImage, "hipModuleLoadData: not an ELF64 code object");
+  uint64_t shoff;
+  uint16_t shentsize, shnum;
+  std::memcpy(&shoff, bytes + 0x28, 8);
+  std::memcpy(&shentsize, bytes + 0x3a, 2);
+  std::memcpy(&shnum, bytes + 0x3c, 2);
+  size_t size = shoff + size_t(shentsize) * shnum;
+  if (size < 64 || size > (size_t(1) << 31))
+    return fail(hipErrorInvalidImage, "hipModuleLoadData: malformed ELF header");
+  auto program = emu::Program::load(
+      llvm::StringRef(static_cast<const char *>(image), size), device().chip);
+  if (!program) {
+    std::string message = llvm::toString(program.takeError());
+    bool wrongChip = message.find("no kernel image") != std::string::npos;
+    return fail(wrongChip ? hipErrorNoBinaryForGpu : hipErrorInvalidImage,
+                message);
+  }
+  *module = new ihipModule_t{std::move(*program)};
+  return ok();
+}
+
+hipError_t hipModuleUnload(hipModule_t module) {
+  if (!module)
+    return fail(hipErrorInvalidHandle, "hipModuleUnload: null module");
+  delete module;
+  return ok();
+}
+
+hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module,
+                                const char *name) {
+  if (!function || !module || !name)
+    return fail(hipErrorInvalidValue, "hipModuleGetFunction: null argument");
+  const emu::KernelInfo *info = module->program->findKernel(name);
+  if (!info)
+    return fail(hipErrorNotFound, std::string("hipModuleGetFunction: no "
+                                              "kernel named ") + name);
+  // Functions live as long as the process (as handles into a module).
+  *function = new ihipModuleSymbol_t{module, name, *info};
+  return ok();
+}
+
+hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gx,
+                                 unsigned int gy, unsigned int gz,
+                                 unsigned int bx, unsigned int by,
+                                 unsigned int bz, unsigned int sharedBytes,
+                                 hipStream_t, void **kernelParams,
+                                 void **extra) {
+  if (!f)
+    return fail(hipErrorInvalidHandle, "hipModuleLaunchKernel: null function");
+  emu::LaunchConfig config;
+  config.grid = {gx, gy, gz};
+  config.block = {bx, by, bz};
+  config.dynamicLdsBytes = sharedBytes;
+  config.kernarg.assign(f->info.kernargBytes, 0);
+  if (kernelParams) {
+    for (size_t i = 0; i < f->info.explicitArgs.size(); ++i) {
+      const auto &a = f->info.explicitArgs[i];
+      if (!kernelParams[i])
+        return fail(hipErrorInvalidValue, "kernelParams[" + std::to_string(i) +
+                                              "] is null");
+      if (a.offset + a.size > config.kernarg.size())
+        config.kernarg.resize(a.offset + a.size);
+      std::memcpy(config.kernarg.data() + a.offset, kernelParams[i], a.size);
+    }
+  } else if (extra) {
+    void *buffer = nullptr;
+    size_t *size = nullptr;
+    for (size_t i = 0; extra[i] != HIP_LAUNCH_PARAM_END; i += 2) {
+      if (extra[i] == HIP_LAUNCH_PARAM_BUFFER_POINTER)
+        buffer = extra[i + 1];
+      else if (extra[i] == HIP_LAUNCH_PARAM_BUFFER_SIZE)
+        size = static_cast<size_t *>(extra[i + 1]);
+      else
+        return fail(hipErrorInvalidValue, "hipModuleLaunchKernel: unknown "
+                                          "entry in `extra`");
+    }
+    if (!buffer || !size)
+      return fail(hipErrorInvalidValue, "hipModuleLaunchKernel: `extra` lacks "
+                                        "the buffer pointer or size");
+    config.kernarg.assign(static_cast<uint8_t *>(buffer),
+                          static_cast<uint8_t *>(buffer) + *size);
+  } else if (!f->info.explicitArgs.empty()) {
+    return fail(hipErrorInvalidValue, "hipModuleLaunchKernel: the kernel takes "
+                                      "arguments but none were passed");
+  }
+  std::lock_guard<std::mutex> lock(device().mutex);
+  emu::Options options = emu::Options::fromEnvironment();
+  auto result = f->module->program->launch(f->name, config, device().memory,
+                                           options);
+  if (!result) {
+    std::string message = llvm::toString(result.takeError());
+    hipError_t err = message.find("memory access fault") != std::string::npos
+                         ? hipErrorIllegalAddress
+                     : message.find("workgroup") != std::string::npos ||
+                             message.find("LDS") != std::string::npos
+                         ? hipErrorInvalidConfiguration
+                         : hipErrorLaunchFailure;
+    return fail(err, message);
+  }
+  if (options.profile)
+    llvm::errs() << "rocdsl-hip-emu: profile of " << f->name << " on "
+                 << device().chip.name << ":\n" << result->profile.str();
+  return ok();
+}
+
+hipError_t hipStreamCreate(hipStream_t *stream) {
+  if (!stream)
+    return fail(hipErrorInvalidValue, "");
+  *stream = new ihipStream_t();
+  return ok();
+}
+
+hipError_t hipStreamDestroy(hipStream_t stream) {
+  delete stream;
+  return ok();
+}
+
+hipError_t hipStreamSynchronize(hipStream_t) { return ok(); }
+
+hipError_t hipEventCreate(hipEvent_t *event) {
+  if (!event)
+    return fail(hipErrorInvalidValue, "");
+  *event = new ihipEvent_t();
+  return ok();
+}
+
+hipError_t hipEventDestroy(hipEvent_t event) {
+  delete event;
+  return ok();
+}
+
+hipError_t hipEventRecord(hipEvent_t event, hipStream_t) {
+  if (!event)
+    return fail(hipErrorInvalidHandle, "hipEventRecord: null event");
+  event->time = std::chrono::steady_clock::now();
+  event->recorded = true;
+  return ok();
+}
+
+hipError_t hipEventSynchronize(hipEvent_t event) {
+  return event ? ok() : fail(hipErrorInvalidHandle, "");
+}
+
+hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) {
+  if (!ms || !start || !stop)
+    return fail(hipErrorInvalidValue, "");
+  if (!start->recorded || !stop->recorded)
+    return fail(hipErrorInvalidHandle, "hipEventElapsedTime: event not recorded");
+  *ms = std::chrono::duration<float, std::milli>(stop->time - start->time).count();
+  return ok();
+}
+
+} // extern "C"

@@ -1,0 +1,210 @@
+//===- HipRuntime.cpp - the HIP runtime API, loaded at run time -----------===//
+#include "rocdsl/Runtime/HipRuntime.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <mutex>
+
+using namespace mlir::rocdsl;
+
+namespace {
+constexpr int hipSuccess = 0;
+constexpr int hipMemcpyHostToDevice = 1, hipMemcpyDeviceToHost = 2;
+// hipDeviceProp_t of HIP 5 (the un-suffixed hipGetDeviceProperties, which
+// HIP 6 keeps for binaries built against it): 792 bytes, gcnArchName at 396.
+constexpr size_t kPropsBytes = 792, kArchNameOffset = 396;
+} // namespace
+
+struct HipRuntime::Api {
+  int (*init)(unsigned);
+  int (*getDeviceCount)(int *);
+  int (*setDevice)(int);
+  int (*getDeviceProperties)(void *, int);
+  int (*moduleLoadData)(void **, const void *);
+  int (*moduleGetFunction)(void **, void *, const char *);
+  int (*moduleLaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned,
+                            unsigned, unsigned, unsigned, void *, void **,
+                            void **);
+  int (*deviceSynchronize)();
+  int (*malloc)(void **, size_t);
+  int (*free)(void *);
+  int (*memcpy)(void *, const void *, size_t, int);
+  int (*eventCreate)(void **);
+  int (*eventRecord)(void *, void *);
+  int (*eventSynchronize)(void *);
+  int (*eventElapsedTime)(float *, void *, void *);
+  const char *(*getErrorString)(int);
+  const char *(*lastMessage)(); // librocdsl-hip-emu only
+};
+
+HipRuntime *HipRuntime::get(std::string &why) {
+  static std::once_flag once;
+  static HipRuntime *runtime = nullptr;
+  static std::string failure;
+  std::call_once(once, [] {
+    void *lib = nullptr;
+    std::string tried;
+    const char *chosen = std::getenv("ROCDSL_HIP_LIBRARY");
+    std::vector<std::string> names;
+    if (chosen && *chosen)
+      names.push_back(chosen);
+    else
+      names = {"libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"};
+    std::string loaded;
+    for (const std::string &name : names) {
+      tried += (tried.empty() ? "" : ", ") + name;
+      if ((lib = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL))) {
+        loaded = name;
+        break;
+      }
+    }
+    if (!lib) {
+      const char *err = dlerror();
+      failure = chosen && *chosen
+                    ? "ROCDSL_HIP_LIBRARY=" + std::string(chosen) +
+                          " cannot be loaded: " + (err ? err : "unknown error")
+                    : "HIP runtime not found (tried " + tried + ")";
+      return;
+    }
+    auto *api = new Api();
+    auto bind = [&](auto &fn, const char *symbol, bool required = true) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
+          dlsym(lib, symbol));
+      if (!fn && required && failure.empty())
+        failure = loaded + " lacks " + symbol;
+    };
+    bind(api->init, "hipInit");
+    bind(api->getDeviceCount, "hipGetDeviceCount");
+    bind(api->setDevice, "hipSetDevice");
+    bind(api->getDeviceProperties, "hipGetDeviceProperties");
+    bind(api->moduleLoadData, "hipModuleLoadData");
+    bind(api->moduleGetFunction, "hipModuleGetFunction");
+    bind(api->moduleLaunchKernel, "hipModuleLaunchKernel");
+    bind(api->deviceSynchronize, "hipDeviceSynchronize");
+    bind(api->malloc, "hipMalloc");
+    bind(api->free, "hipFree");
+    bind(api->memcpy, "hipMemcpy");
+    bind(api->eventCreate, "hipEventCreate");
+    bind(api->eventRecord, "hipEventRecord");
+    bind(api->eventSynchronize, "hipEventSynchronize");
+    bind(api->eventElapsedTime, "hipEventElapsedTime");
+    bind(api->getErrorString, "hipGetErrorString");
+    bind(api->lastMessage, "rocdslEmuGetLastErrorMessage", false);
+    if (!failure.empty())
+      return;
+    if (int err = api->init(0); err != hipSuccess) {
+      failure = std::string("no AMD GPU driver: hipInit failed (") +
+                api->getErrorString(err) + ")";
+      return;
+    }
+    int count = 0;
+    if (api->getDeviceCount(&count) != hipSuccess || count == 0) {
+      failure = "no AMD GPU found (hipGetDeviceCount reports none)";
+      return;
+    }
+    auto *r = new HipRuntime();
+    r->api = api;
+    r->library = loaded;
+    std::vector<char> props(4096, 0);
+    if (api->setDevice(0) == hipSuccess &&
+        api->getDeviceProperties(props.data(), 0) == hipSuccess) {
+      r->deviceName = std::string(props.data(), strnlen(props.data(), 256));
+      const char *arch = props.data() + kArchNameOffset;
+      r->archName = std::string(arch, strnlen(arch, 256));
+    }
+    std::string error;
+    if (!r->check(api->eventCreate(&r->startEvent), "hipEventCreate", error) ||
+        !r->check(api->eventCreate(&r->stopEvent), "hipEventCreate", error)) {
+      failure = error;
+      return;
+    }
+    runtime = r;
+  });
+  why = failure;
+  return runtime;
+}
+
+std::string HipRuntime::getChip() const {
+  return archName.substr(0, archName.find(':'));
+}
+
+bool HipRuntime::check(int result, const char *what, std::string &error) {
+  if (result == hipSuccess)
+    return true;
+  error = std::string(what) + " failed: " + api->getErrorString(result);
+  if (api->lastMessage && *api->lastMessage())
+    error += std::string(" (") + api->lastMessage() + ")";
+  return false;
+}
+
+bool HipRuntime::loadKernel(const std::string &codeObject,
+                            const std::string &kernel, void **function,
+                            std::string &error) {
+  void *module = nullptr;
+  return check(api->moduleLoadData(&module, codeObject.data()),
+               "hipModuleLoadData", error) &&
+         check(api->moduleGetFunction(function, module, kernel.c_str()),
+               "hipModuleGetFunction", error);
+}
+
+bool HipRuntime::launch(void *function, const unsigned grid[3],
+                        const unsigned block[3], unsigned dynamicLdsBytes,
+                        std::vector<uint8_t> &kernarg, float *microseconds,
+                        std::string &error) {
+  size_t size = kernarg.size();
+  // HIP_LAUNCH_PARAM_BUFFER_POINTER, _BUFFER_SIZE, _END.
+  void *extra[] = {reinterpret_cast<void *>(1), kernarg.data(),
+                   reinterpret_cast<void *>(2), &size,
+                   reinterpret_cast<void *>(3)};
+  if (!check(api->eventRecord(startEvent, nullptr), "hipEventRecord", error) ||
+      !check(api->moduleLaunchKernel(function, grid[0], grid[1], grid[2],
+                                     block[0], block[1], block[2],
+                                     dynamicLdsBytes, nullptr, nullptr, extra),
+             "hipModuleLaunchKernel", error) ||
+      !check(api->eventRecord(stopEvent, nullptr), "hipEventRecord", error) ||
+      !check(api->eventSynchronize(stopEvent), "hipEventSynchronize", error) ||
+      !check(api->deviceSynchronize(), "hipDeviceSynchronize", error))
+    return false;
+  float ms = 0;
+  if (microseconds &&
+      check(api->eventElapsedTime(&ms, startEvent, stopEvent),
+            "hipEventElapsedTime", error))
+    *microseconds = ms * 1000.0f;
+  return true;
+}
+
+bool HipRuntime::allocate(uint64_t *devicePtr, size_t bytes,
+                          std::string &error) {
+  void *p = nullptr;
+  if (!check(api->malloc(&p, bytes), "hipMalloc", error))
+    return false;
+  *devicePtr = reinterpret_cast<uint64_t>(p);
+  return true;
+}
+
+bool HipRuntime::free(uint64_t devicePtr) {
+  return api->free(reinterpret_cast<void *>(devicePtr)) == hipSuccess;
+}
+
+bool HipRuntime::copyToDevice(uint64_t dst, const void *src, size_t bytes,
+                              std::string &error) {
+  return check(api->memcpy(reinterpret_cast<void *>(dst), src, bytes,
+                           hipMemcpyHostToDevice),
+               "hipMemcpy (to device)", error);
+}
+
+bool HipRuntime::copyToHost(void *dst, uint64_t src, size_t bytes,
+                            std::string &error) {
+  return check(api->memcpy(dst, reinterpret_cast<const void *>(src), bytes,
+                           hipMemcpyDeviceToHost),
+               "hipMemcpy (to host)", error);
+}
+
+std::string mlir::rocdsl::getDefaultHipChip() {
+  std::string why;
+  if (HipRuntime *hip = HipRuntime::get(why))
+    if (!hip->getChip().empty())
+      return hip->getChip();
+  return "gfx942";
+}
