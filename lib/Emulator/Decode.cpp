@@ -445,7 +445,7 @@ static bool isModifierToken(StringRef tok) {
               "clamp", "dlc", "scc", "nv"},
              true)
       .Cases({"row_mirror", "row_half_mirror", "tfe", "lwe", "da", "r128",
-              "a16", "d16", "unorm"},
+              "d16", "unorm"},
              true)
       .Default(false);
 }

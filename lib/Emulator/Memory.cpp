@@ -406,7 +406,7 @@ void noteWideStore(ExecContext &ctx, const Operand &data, unsigned dwords) {
     return;
   Wave &w = *ctx.wave;
   w.wideStoreData = rangeOf(data, dwords);
-  w.wideStoreStates = int(ctx.chip->wideStoreWaitStates) + 1;
+  w.wideStoreStates = int(ctx.chip->wideStoreWaitStates);
   w.wideStoreInst = ctx.currentInst;
 }
 

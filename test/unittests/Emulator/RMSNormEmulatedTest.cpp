@@ -1,0 +1,197 @@
+//===- RMSNormEmulatedTest.cpp - RMSNorm family on emulated gfx942/gfx950 -===//
+//
+// The same config matrix the host target runs, compiled for the AMD chip and
+// launched through the runtime's hip device, whose HIP library is
+// librocdsl-hip-emu.so (ROCDSL_HIP_LIBRARY) emulating ROCDSL_EMU_CHIP: the
+// real code objects, kernarg packing, device memory and launches a user on
+// MI300X/MI355X goes through, executed on the CPU. Inputs are fresh random
+// values, outputs poisoned; everything is compared with float64.
+//
+// CTest registers every test twice, once per emulated chip; without
+// ROCDSL_HIP_LIBRARY the tests skip.
+//
+//===----------------------------------------------------------------------===//
+#include "RMSNormHostSupport.h"
+
+#include "rocdsl/Runtime/HipRuntime.h"
+
+#include <cstdlib>
+#include <map>
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+using namespace mlir::rocdsl::testing;
+
+namespace {
+
+/// Device copies of a test's host buffers, shared between its launches
+/// (the backward's partial sums pass from step 1 to step 2 on the device).
+class DeviceMirror {
+public:
+  explicit DeviceMirror(HipRuntime *hip) : hip(hip) {}
+  ~DeviceMirror() {
+    for (auto &[host, copy] : copies)
+      hip->free(copy.address);
+  }
+  /// Points every tensor of `args` at its device copy (made on first use).
+  ::testing::AssertionResult map(std::vector<ArgValue> &args) {
+    for (ArgValue &arg : args) {
+      if (arg.kind != ArgKind::Tensor)
+        continue;
+      auto it = copies.find(arg.tensor.data);
+      if (it == copies.end()) {
+        size_t count = 1;
+        for (int64_t d : arg.tensor.shape)
+          count *= size_t(d);
+        size_t bytes = count * std::max(1u, dsl::bitWidth(arg.tensor.dtype) / 8);
+        Copy copy{0, bytes};
+        std::string error;
+        if (!hip->allocate(&copy.address, bytes, error) ||
+            !hip->copyToDevice(copy.address, arg.tensor.data, bytes, error))
+          return ::testing::AssertionFailure() << error;
+        it = copies.emplace(arg.tensor.data, copy).first;
+      }
+      arg.tensor.data = reinterpret_cast<void *>(it->second.address);
+    }
+    return ::testing::AssertionSuccess();
+  }
+  /// Copies every buffer back to its host memory.
+  ::testing::AssertionResult download() {
+    for (auto &[host, copy] : copies) {
+      std::string error;
+      if (!hip->copyToHost(host, copy.address, copy.bytes, error))
+        return ::testing::AssertionFailure() << error;
+    }
+    return ::testing::AssertionSuccess();
+  }
+
+private:
+  struct Copy {
+    uint64_t address;
+    size_t bytes;
+  };
+  HipRuntime *hip;
+  std::map<void *, Copy> copies;
+};
+
+HipRuntime *emulatedDevice() {
+  if (!std::getenv("ROCDSL_HIP_LIBRARY"))
+    return nullptr;
+  std::string why;
+  HipRuntime *hip = HipRuntime::get(why);
+  EXPECT_TRUE(hip) << why;
+  return hip;
+}
+
+void expectOutputsMatch(const LaunchPlan &plan, HostLaunch &launch,
+                        const std::vector<std::vector<double>> &tensors,
+                        const std::string &what) {
+  size_t i = 0;
+  for (const ArgSignature &sig : plan.args) {
+    if (sig.kind != ArgKind::Tensor)
+      continue;
+    const std::vector<double> &ref = tensors[i++];
+    if (!sig.isOutput)
+      continue;
+    Comparison cmp = compareToReference(launch[sig.name], ref);
+    EXPECT_TRUE(cmp.passed())
+        << what << " " << sig.name << ": " << cmp.mismatches << " of "
+        << cmp.count << " mismatched, " << cmp.nonFinite
+        << " non-finite, max abs err " << cmp.maxAbsError;
+  }
+}
+
+class RMSNormEmulatedTest : public ::testing::TestWithParam<RMSNormFamilyParam> {};
+
+TEST_P(RMSNormEmulatedTest, ForwardMatchesFloat64Reference) {
+  HipRuntime *hip = emulatedDevice();
+  if (!hip)
+    GTEST_SKIP() << "ROCDSL_HIP_LIBRARY is not set";
+  const auto &[c, variant] = GetParam();
+  const char *name =
+      variant == RMSNormVariant::FusedAdd ? "rmsnorm_add_fwd" : "rmsnorm_fwd";
+  std::mt19937_64 rng(std::random_device{}());
+  for (int64_t m : getRMSNormRowCounts()) {
+    std::vector<std::string> defs = c.definitions();
+    defs.push_back("M=" + std::to_string(m));
+    defs.push_back("eps=1e-5");
+    auto kernel = BuiltinKernel::create(name, defs, DeviceKind::HIP);
+    ASSERT_TRUE(bool(kernel)) << llvm::toString(kernel.takeError());
+    const LaunchPlan &plan = (*kernel)->getPlan();
+    HostLaunch launch(plan, rng);
+    std::vector<std::vector<double>> tensors = launch.toDoubles();
+    DeviceMirror device(hip);
+    std::vector<ArgValue> args = launch.args;
+    ASSERT_TRUE(device.map(args));
+    RunInfo info;
+    llvm::Error err = (*kernel)->run(args, info);
+    ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
+    ASSERT_TRUE(device.download());
+    (*kernel)->getSpec().reference((*kernel)->getParams(), tensors,
+                                   {double(m), double(kTestEps)});
+    expectOutputsMatch(plan, launch, tensors,
+                       std::string(name) + " " + c.name() + " on " +
+                           hip->getChip() + " M=" + std::to_string(m));
+  }
+}
+
+TEST_P(RMSNormEmulatedTest, BackwardMatchesFloat64Reference) {
+  HipRuntime *hip = emulatedDevice();
+  if (!hip)
+    GTEST_SKIP() << "ROCDSL_HIP_LIBRARY is not set";
+  const auto &[c, variant] = GetParam();
+  const bool fused = variant == RMSNormVariant::FusedAdd;
+  const char *name = fused ? "rmsnorm_add_bwd" : "rmsnorm_bwd";
+  std::mt19937_64 rng(std::random_device{}());
+  std::vector<std::pair<int64_t, int64_t>> launches;
+  for (int64_t m : getRMSNormRowCounts())
+    launches.push_back({m, RMSNormConfig::kMaxBackwardPrograms});
+  launches.push_back({64, 3});
+  for (auto [m, maxPrograms] : launches) {
+    std::vector<std::string> defs = c.definitions();
+    defs.push_back("M=" + std::to_string(m));
+    defs.push_back("eps=1e-5");
+    defs.push_back("max_programs=" + std::to_string(maxPrograms));
+    std::string what = std::string(name) + " " + c.name() + " on " +
+                       hip->getChip() + " M=" + std::to_string(m) +
+                       " max_programs=" + std::to_string(maxPrograms);
+    auto step1 = BuiltinKernel::create(name, defs, DeviceKind::HIP);
+    auto step2 = BuiltinKernel::create("rmsnorm_bwd_dw", defs, DeviceKind::HIP);
+    ASSERT_TRUE(bool(step1)) << llvm::toString(step1.takeError());
+    ASSERT_TRUE(bool(step2)) << llvm::toString(step2.takeError());
+    HostLaunch first((*step1)->getPlan(), rng);
+    HostLaunch second((*step2)->getPlan(), rng,
+                      {{"dw_partial", first.share("dw_partial")}});
+    DeviceMirror device(hip);
+    std::vector<ArgValue> args1 = first.args, args2 = second.args;
+    ASSERT_TRUE(device.map(args1));
+    ASSERT_TRUE(device.map(args2));
+    RunInfo info;
+    llvm::Error err = (*step1)->run(args1, info);
+    ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
+    err = (*step2)->run(args2, info);
+    ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
+    ASSERT_TRUE(device.download());
+
+    std::vector<double> refDx(m * c.n), refDw(c.n), dwMagnitude, dxMagnitude,
+        dResidualOut;
+    if (fused)
+      dResidualOut = first["dresidual_out"].toDoubles();
+    rmsNormBackwardReference(
+        m, c.n, double(kTestEps), first[fused ? "h" : "x"].toDoubles(),
+        first["w"].toDoubles(), first["dy"].toDoubles(), refDx, refDw,
+        &dwMagnitude, fused ? &dResidualOut : nullptr, &dxMagnitude);
+    Comparison cdx = compareToReference(first["dx"], refDx, dxMagnitude);
+    EXPECT_TRUE(cdx.passed()) << what << " dx: " << cdx.mismatches << " of "
+                              << cdx.count << " mismatched, max abs err "
+                              << cdx.maxAbsError;
+    Comparison cdw = compareToReference(second["dw"], refDw, dwMagnitude);
+    EXPECT_TRUE(cdw.passed()) << what << " dw: " << cdw.mismatches
+                              << " mismatched, max abs " << cdw.maxAbsError;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Matrix, RMSNormEmulatedTest, rmsNormFamilyMatrix(),
+                         rmsNormFamilyTestName);
+
+} // namespace
