@@ -26,3 +26,17 @@ tools = ["rocdsl-opt", "rocdsl-compile", "rocdsl-run", "rocdsl-isa-check",
          "FileCheck", "not", "split-file", "count"]
 llvm_config.add_tool_substitutions(
     tools, [config.rocdsl_tools_dir, config.llvm_tools_dir])
+
+# The emulator's tests compile HIP kernels with clang, assemble with llvm-mc
+# and link with ld.lld (all from Debian's LLVM), and drive the HIP API from
+# Python (NumPy from Debian: /usr/bin/python3).
+llvm_config.add_tool_substitutions(
+    ["rocdsl-emu", "clang", "llvm-mc", "ld.lld"],
+    [config.rocdsl_tools_dir, config.llvm_tools_dir])
+config.substitutions.append(("%python", "/usr/bin/python3"))
+config.substitutions.append(
+    ("%hip_emu_lib", os.path.join(config.rocdsl_obj_root, "lib",
+                                  "librocdsl-hip-emu.so")))
+config.substitutions.append(
+    ("%hipcc", "clang -x hip --offload-device-only --no-gpu-bundle-output "
+               "-nogpuinc -nogpulib -O3"))

@@ -164,12 +164,21 @@ void checkHazards(ExecContext &ctx, const Inst &inst) {
              (inst.cls == InstClass::LDS && writer->kind == Pending::LDS)))
           continue;
         const Inst &producer = ctx.kernel->insts[writer->inst];
+        // The count that would have retired it: the operations issued
+        // after it in its queue (for scalar loads only 0 is sound).
+        const auto &queue = writer->kind == Pending::VMem ? w.vmem : w.lgkm;
+        size_t younger = 0;
+        for (size_t q = queue.size(); q-- > 0 && &queue[q] != writer;)
+          ++younger;
+        if (writer->kind == Pending::SMem)
+          younger = 0;
         ctx.violation(std::string(isDef ? "overwrites " : "reads ") +
                       regName(vector, r) + " before `" +
                       ctx.kernel->texts[writer->inst] + "` (+0x" +
-                      utohexstr(producer.address) +
-                      ") has written it: missing s_waitcnt " +
-                      counterOf(*writer));
+                      utohexstr(producer.address, true) +
+                      ") has written it: needs s_waitcnt " +
+                      counterOf(*writer) + "(" + std::to_string(younger) +
+                      ") or lower first");
         return;
       }
     }
@@ -185,7 +194,7 @@ void checkHazards(ExecContext &ctx, const Inst &inst) {
       if (op.reg < d.first + d.count && d.first < op.reg + op.count) {
         ctx.violation("overwrites the data of the wide store `" +
                       ctx.kernel->texts[w.wideStoreInst] + "` (+0x" +
-                      utohexstr(ctx.kernel->insts[w.wideStoreInst].address) +
+                      utohexstr(ctx.kernel->insts[w.wideStoreInst].address, true) +
                       ") after " + std::to_string(elapsed) +
                       " wait states; " + ctx.chip->name + " needs " +
                       std::to_string(need));
@@ -202,7 +211,7 @@ uint8_t *deviceAddress(ExecContext &ctx, uint64_t address, uint64_t bytes) {
     uint64_t base, size;
     if (!ctx.memory->lookup(address, base, size) ||
         address - base + bytes > size) {
-      ctx.fault("memory access fault: address 0x" + utohexstr(address) +
+      ctx.fault("memory access fault: address 0x" + utohexstr(address, true) +
                 " (" + std::to_string(bytes) +
                 " bytes) is not in any device allocation");
       return nullptr;

@@ -162,7 +162,7 @@ std::string Profile::str() const {
 }
 
 std::string Violation::str() const {
-  return (kernel + "+0x" + Twine::utohexstr(offset) + ": `" + instruction +
+  return (kernel + "+0x" + Twine(utohexstr(offset, true)) + ": `" + instruction +
           "`: " + message)
       .str();
 }
@@ -184,7 +184,7 @@ void ExecContext::fault(const std::string &message) {
   std::lock_guard<std::mutex> lock(launch->mutex);
   if (launch->error.empty())
     launch->error = kernel->info.name + "+0x" +
-                    utohexstr(kernel->insts[currentInst].address) + ": `" +
+                    utohexstr(kernel->insts[currentInst].address, true) + ": `" +
                     kernel->texts[currentInst] + "`: " + message;
   launch->stop = true;
   yield = true;
@@ -425,15 +425,15 @@ void runWave(ExecContext &ctx, unsigned budget) {
     ctx.yield = false;
     if (ctx.trace && w.id == 0 && ctx.group->id[0] == 0 && ctx.group->id[1] == 0 &&
         ctx.group->id[2] == 0)
-      errs() << "trace: +0x" << utohexstr(inst.address) << " exec=0x"
-             << utohexstr(w.exec()) << " " << k.texts[w.pc] << "\n";
+      errs() << "trace: +0x" << utohexstr(inst.address, true) << " exec=0x"
+             << utohexstr(w.exec(), true) << " " << k.texts[w.pc] << "\n";
     inst.fn(ctx, inst);
     if (ctx.trace && w.id == 0 && ctx.group->id[0] == 0 &&
         ctx.group->id[1] == 0 && ctx.group->id[2] == 0 && inst.numOps &&
         inst.ops[0].isReg()) {
       errs() << "   =";
       for (unsigned lane : {0u, 1u, 2u, 3u, 16u, 32u, 63u})
-        errs() << " " << utohexstr(readLane(w, inst.ops[0], lane));
+        errs() << " " << utohexstr(readLane(w, inst.ops[0], lane), true);
       errs() << "\n";
     }
     ++w.executed;

@@ -58,7 +58,7 @@ enum VOp : uint16_t {
   VMulF64, VFmaF64, VMinF64, VMaxF64, VLdexpF64, VRcpF64, VRsqF64,
   VSqrtF64, VCvtF64F32, VCvtF64I32, VCvtF64U32, VCvtF32F64, VCvtI32F64,
   VCvtU32F64, VFractF64, VTruncF64, VFloorF64, VCeilF64, VRndneF64,
-  VDivFixupF64, VDivFmasF64,
+  VDivFixupF64, VDivFmasF64, VFmacF64,
 };
 
 /// What a handler needs to read sources the way the encoding says.
@@ -680,6 +680,7 @@ void valu64(ExecContext &ctx, const Inst &inst) {
     case VAddF64: outD(D(a) + D(b)); break;
     case VMulF64: outD(D(a) * D(b)); break;
     case VFmaF64: outD(std::fma(D(a), D(b), D(c))); break;
+    case VFmacF64: outD(std::fma(D(a), D(b), asDouble(L.raw64(0, lane)))); break;
     case VMinF64: outD(std::fmin(D(a), D(b))); break;
     case VMaxF64: outD(std::fmax(D(a), D(b))); break;
     case VLdexpF64: outD(std::ldexp(D(a), std::max(-3000, std::min(3000, int32_t(U(b)))))); break;
@@ -1224,6 +1225,7 @@ void registerVectorOps(std::vector<OpInfo> &ops) {
       {"v_lshrrev_b64", VLshrrevB64, 0}, {"v_ashrrev_i64", VAshrrevI64, 0},
       {"v_lshl_add_u64", VLshlAddU64, 0}, {"v_add_f64", VAddF64, 8},
       {"v_mul_f64", VMulF64, 8},         {"v_fma_f64", VFmaF64, 8},
+      {"v_fmac_f64", VFmacF64, 8},
       {"v_min_f64", VMinF64, 8},         {"v_max_f64", VMaxF64, 8},
       {"v_ldexp_f64", VLdexpF64, 8},     {"v_rcp_f64", VRcpF64, 8},
       {"v_rsq_f64", VRsqF64, 8},         {"v_sqrt_f64", VSqrtF64, 8},
