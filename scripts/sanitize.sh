@@ -22,7 +22,7 @@ if [ ! -f "$DIR/build.ninja" ]; then
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit
 fi
 ninja -C "$DIR" rocdsl-unittests rocdsl-fuzzers rocdsl-opt rocdsl-compile \
-  rocdsl-isa-check rocdsl-run
+  rocdsl-isa-check rocdsl-run rocdsl-emu rocdsl-hip-emu rocdsl-emu-unittests
 built=$SECONDS
 
 # Leaks are reported too. MLIR's and LLVM's process-lifetime registries are
@@ -42,6 +42,12 @@ SUBSET='-Matrix/*:CheckedCompileTest.*:PTXCompileTest.*:RMSNormInPlaceHostTest.*
 REPRESENTATIVE='Matrix/RMSNormHostTest.*/N3001_f16_wf32_add:Matrix/RMSNormHostTest.*/N10001_f32_plain:Matrix/RMSNormBackwardHostTest.*/N20480_bf16_plain:Matrix/RMSNormBackwardHostTest.*/N128_f16_add'
 "$DIR/bin/rocdsl-unittests" --gtest_brief=1 --gtest_filter="*$SUBSET"
 "$DIR/bin/rocdsl-unittests" --gtest_brief=1 --gtest_filter="$REPRESENTATIVE"
+echo "sanitize: emulated gfx942 and gfx950 (the emulator and librocdsl-hip-emu.so instrumented)"
+for chip in gfx942 gfx950; do
+  ROCDSL_HIP_LIBRARY="$PWD/$DIR/lib/librocdsl-hip-emu.so" ROCDSL_EMU_CHIP=$chip \
+    "$DIR/bin/rocdsl-emu-unittests" --gtest_brief=1 \
+    --gtest_filter='Matrix/RMSNormEmulatedTest.*/N3001_f16_wf32_add:Matrix/RMSNormEmulatedTest.*/N20480_bf16_plain:Matrix/RMSNormEmulatedTest.*/N128_f16_add'
+done
 tested=$SECONDS
 
 if [ "${FUZZ_SECONDS:-40}" != 0 ]; then

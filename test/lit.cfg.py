@@ -40,3 +40,7 @@ config.substitutions.append(
 config.substitutions.append(
     ("%hipcc", "clang -x hip --offload-device-only --no-gpu-bundle-output "
                "-nogpuinc -nogpulib -O3"))
+# ASan/UBSan builds: a sanitized shared library cannot be loaded into an
+# uninstrumented interpreter (tests that do say UNSUPPORTED: sanitized).
+if config.rocdsl_sanitize.upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("sanitized")

@@ -295,3 +295,15 @@ uint8_t floatToFP8(float f, bool bf8, bool fnuz, bool saturate);
 } // namespace mlir::rocdsl::emu
 
 #endif
+
+namespace mlir::rocdsl::emu {
+/// Decodes `lines` (printed instructions, no branches) and runs them as one
+/// wave of one workgroup on `wave` and `group`, which the caller sets up
+/// (registers, EXEC, LDS). For tests of single instructions. Returns the
+/// error or violation message, "" on success.
+std::string runInstructions(const ChipModel &chip,
+                            llvm::ArrayRef<std::string> lines, Wave &wave,
+                            Workgroup &group, Memory &memory);
+/// A wave with zeroed registers, EXEC all ones.
+void resetWave(Wave &wave);
+} // namespace mlir::rocdsl::emu

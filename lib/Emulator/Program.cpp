@@ -761,3 +761,55 @@ Expected<LaunchResult> Program::launch(StringRef name,
 }
 
 } // namespace mlir::rocdsl::emu
+
+namespace mlir::rocdsl::emu {
+
+void resetWave(Wave &w) {
+  std::memset(w.s, 0, sizeof(w.s));
+  std::memset(w.vPending, 0, sizeof(w.vPending));
+  std::memset(w.sPending, 0, sizeof(w.sPending));
+  w.pendingRegs = 0;
+  w.vmem.clear();
+  w.lgkm.clear();
+  w.smemPending = w.ldsPending = 0;
+  w.wideStoreStates = 0;
+  w.scc = false;
+  w.pc = 0;
+  w.done = w.atBarrier = false;
+  w.v.assign(size_t(kVGPRs) * kLanes, 0);
+  w.setExec(~0ull);
+}
+
+std::string runInstructions(const ChipModel &chip, ArrayRef<std::string> lines,
+                            Wave &wave, Workgroup &group, Memory &memory) {
+  KernelCode code;
+  code.info.name = "test";
+  for (size_t i = 0; i < lines.size(); ++i) {
+    Inst inst;
+    inst.address = uint32_t(4 * i);
+    std::string why;
+    if (!decodeText(lines[i], inst, why))
+      return why;
+    code.insts.push_back(inst);
+    code.texts.push_back(lines[i]);
+  }
+  LaunchState state;
+  std::mt19937_64 rng(1);
+  ExecContext ctx;
+  ctx.wave = &wave;
+  ctx.group = &group;
+  ctx.kernel = &code;
+  ctx.chip = &chip;
+  ctx.memory = &memory;
+  ctx.launch = &state;
+  ctx.rng = &rng;
+  wave.pc = 0;
+  wave.done = false;
+  while (!wave.done && wave.pc < code.insts.size() && state.error.empty()) {
+    wave.atBarrier = false;
+    runWave(ctx, 1);
+  }
+  return state.error;
+}
+
+} // namespace mlir::rocdsl::emu

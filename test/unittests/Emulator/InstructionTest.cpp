@@ -1,0 +1,319 @@
+//===- InstructionTest.cpp - single instructions of the emulator ----------===//
+//
+// Each test sets up one wave, runs a few printed instructions, and checks
+// the registers or memory against values derived from the CDNA3/CDNA4 ISA
+// guides' definitions, written out here independently of the emulator's
+// implementation (DPP lane selections, EXEC masking, buffer range checking,
+// bf16 and fp8 rounding, counted waits, MFMA layouts).
+//
+//===----------------------------------------------------------------------===//
+#include "Machine.h"
+
+#include "llvm/ADT/bit.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+using namespace mlir::rocdsl::emu;
+
+namespace {
+
+class EmulatorInstructionTest : public ::testing::TestWithParam<const char *> {
+protected:
+  void SetUp() override {
+    auto model = getChipModel(GetParam());
+    ASSERT_TRUE(bool(model)) << llvm::toString(model.takeError());
+    chip = *model;
+    resetWave(wave);
+    group.lds.assign(65536, 0);
+  }
+  std::string run(std::vector<std::string> lines) {
+    return runInstructions(chip, lines, wave, group, memory);
+  }
+  uint32_t *v(unsigned r) { return wave.vreg(r); }
+  void iota(unsigned r, uint32_t base = 100) {
+    for (unsigned l = 0; l < 64; ++l)
+      v(r)[l] = base + l;
+  }
+
+  ChipModel chip;
+  Wave wave;
+  Workgroup group;
+  Memory memory;
+};
+
+// DPP lane selection, per the ISA guide's DPP_CTRL table: the source lane of
+// each destination lane (-1: out of range).
+int dppSource(const std::string &ctrl, unsigned lane) {
+  unsigned row = lane / 16, i = lane % 16;
+  if (ctrl == "quad_perm:[3,2,1,0]")
+    return (lane & ~3u) + (3 - (lane & 3));
+  if (ctrl == "row_shl:1")
+    return i + 1 < 16 ? int(lane + 1) : -1;
+  if (ctrl == "row_shr:3")
+    return i >= 3 ? int(lane - 3) : -1;
+  if (ctrl == "row_ror:5")
+    return int(row * 16 + (i + 16 - 5) % 16);
+  if (ctrl == "row_mirror")
+    return int(row * 16 + 15 - i);
+  if (ctrl == "row_half_mirror")
+    return int(row * 16 + (i < 8 ? 7 - i : 23 - i));
+  if (ctrl == "wave_shr:1")
+    return lane == 0 ? -1 : int(lane - 1);
+  if (ctrl == "wave_rol:1")
+    return int((lane + 1) % 64);
+  if (ctrl == "row_bcast:15")
+    return row == 0 ? -1 : int(16 * row - 1);
+  if (ctrl == "row_bcast:31")
+    return row < 2 ? -1 : 31;
+  return -2;
+}
+
+TEST_P(EmulatorInstructionTest, DPPSelectsTheDocumentedLanes) {
+  for (const char *ctrl :
+       {"quad_perm:[3,2,1,0]", "row_shl:1", "row_shr:3", "row_ror:5",
+        "row_mirror", "row_half_mirror", "wave_shr:1", "wave_rol:1",
+        "row_bcast:15", "row_bcast:31"}) {
+    for (bool bound : {false, true}) {
+      resetWave(wave);
+      iota(1);
+      for (unsigned l = 0; l < 64; ++l)
+        v(2)[l] = 0xdead0000u + l;
+      std::string text = std::string("v_mov_b32_dpp v2, v1 ") + ctrl +
+                         " row_mask:0xf bank_mask:0xf" +
+                         (bound ? " bound_ctrl:1" : "");
+      ASSERT_EQ(run({text}), "") << text;
+      for (unsigned l = 0; l < 64; ++l) {
+        int from = dppSource(ctrl, l);
+        ASSERT_NE(from, -2);
+        uint32_t want = from >= 0 ? 100 + from : bound ? 0 : 0xdead0000u + l;
+        EXPECT_EQ(v(2)[l], want) << text << " lane " << l;
+      }
+    }
+  }
+}
+
+TEST_P(EmulatorInstructionTest, DPPRowAndBankMasksLimitWrites) {
+  iota(1);
+  for (unsigned l = 0; l < 64; ++l)
+    v(2)[l] = 7;
+  // Rows 1 and 3; banks 0 and 2 (lanes 0-3 and 8-11 of each row).
+  ASSERT_EQ(run({"v_mov_b32_dpp v2, v1 quad_perm:[0,1,2,3] row_mask:0xa "
+                 "bank_mask:0x5"}),
+            "");
+  for (unsigned l = 0; l < 64; ++l) {
+    bool on = ((l / 16) & 1) && (((l % 16) / 4) % 2 == 0);
+    EXPECT_EQ(v(2)[l], on ? 100 + l : 7u) << "lane " << l;
+  }
+}
+
+TEST_P(EmulatorInstructionTest, DPPReadsSourcesBeforeWriting) {
+  // In-place row reduction step: every lane must see its neighbour's value
+  // from before the instruction.
+  for (unsigned l = 0; l < 64; ++l)
+    v(0)[l] = llvm::bit_cast<uint32_t>(float(l));
+  ASSERT_EQ(run({"v_add_f32_dpp v0, v0, v0 quad_perm:[1,0,3,2] row_mask:0xf "
+                 "bank_mask:0xf bound_ctrl:1"}),
+            "");
+  for (unsigned l = 0; l < 64; ++l)
+    EXPECT_EQ(llvm::bit_cast<float>(v(0)[l]), float(l + (l ^ 1))) << l;
+}
+
+TEST_P(EmulatorInstructionTest, ExecMasksVectorWrites) {
+  iota(1);
+  iota(2, 1000);
+  wave.setExec(0x8000000000000005ull);
+  ASSERT_EQ(run({"v_add_u32_e32 v3, v1, v2"}), "");
+  for (unsigned l = 0; l < 64; ++l) {
+    bool on = l == 0 || l == 2 || l == 63;
+    EXPECT_EQ(v(3)[l], on ? 1100 + 2 * l : 0u) << l;
+  }
+  // Compares write 0 for disabled lanes.
+  ASSERT_EQ(run({"v_cmp_gt_u32_e64 s[4:5], v2, v1"}), "");
+  EXPECT_EQ(uint64_t(wave.s[4]) | uint64_t(wave.s[5]) << 32,
+            0x8000000000000005ull);
+}
+
+TEST_P(EmulatorInstructionTest, BufferRangeCheckingZeroesAndDrops) {
+  // 10 dwords of memory; num_records 24 bytes: dwords 0..5 in range.
+  auto *data = static_cast<uint32_t *>(memory.allocate(40));
+  for (unsigned i = 0; i < 10; ++i)
+    data[i] = 0x1000 + i;
+  uint64_t base = reinterpret_cast<uint64_t>(data);
+  wave.s[8] = uint32_t(base);
+  wave.s[9] = uint32_t(base >> 32) & 0xffff;
+  wave.s[10] = 24;
+  wave.s[11] = 0x27000;
+  for (unsigned l = 0; l < 64; ++l)
+    v(0)[l] = 4 * l; // byte offsets
+  ASSERT_EQ(run({"buffer_load_dword v1, v0, s[8:11], 0 offen",
+                 "buffer_load_dwordx2 v[2:3], v0, s[8:11], 0 offen offset:16",
+                 "s_waitcnt vmcnt(0)"}),
+            "");
+  for (unsigned l = 0; l < 64; ++l) {
+    EXPECT_EQ(v(1)[l], l < 6 ? 0x1000 + l : 0u) << l;
+    // Each component is checked on its own: offset 16 + 4l and 20 + 4l.
+    EXPECT_EQ(v(2)[l], 16 + 4 * l + 4 <= 24 ? 0x1000 + 4 + l : 0u) << l;
+    EXPECT_EQ(v(3)[l], 20 + 4 * l + 4 <= 24 ? 0x1000 + 5 + l : 0u) << l;
+  }
+  for (unsigned l = 0; l < 64; ++l)
+    v(4)[l] = 0xabc0 + l;
+  ASSERT_EQ(run({"buffer_store_dword v4, v0, s[8:11], 0 offen",
+                 "s_waitcnt vmcnt(0)"}),
+            "");
+  for (unsigned i = 0; i < 10; ++i)
+    EXPECT_EQ(data[i], i < 6 ? 0xabc0 + i : 0x1000 + i) << i;
+}
+
+TEST_P(EmulatorInstructionTest, LoadsReachRegistersOnlyWhenWaitedFor) {
+  auto *data = static_cast<uint32_t *>(memory.allocate(512));
+  for (unsigned i = 0; i < 128; ++i)
+    data[i] = i * 3;
+  uint64_t base = reinterpret_cast<uint64_t>(data);
+  for (unsigned l = 0; l < 64; ++l) {
+    v(0)[l] = uint32_t(base + 4 * l);
+    v(1)[l] = uint32_t((base + 4 * l) >> 32);
+    v(5)[l] = 77;
+    v(6)[l] = 88;
+  }
+  // vmcnt(1) retires the older load only: v5 holds its value, v6 still
+  // the old one, and reading v6 is a violation that stops the wave.
+  std::string err = run({"global_load_dword v5, v[0:1], off",
+                         "global_load_dword v6, v[0:1], off offset:256",
+                         "s_waitcnt vmcnt(1)", "v_mov_b32_e32 v7, v5",
+                         "v_mov_b32_e32 v8, v6"});
+  EXPECT_NE(err.find("reads v6 before `global_load_dword v6"), std::string::npos)
+      << err;
+  EXPECT_NE(err.find("needs s_waitcnt vmcnt(0)"), std::string::npos) << err;
+  for (unsigned l = 0; l < 64; ++l) {
+    EXPECT_EQ(v(7)[l], 3 * l);
+    EXPECT_EQ(v(6)[l], 88u); // not retired
+    EXPECT_EQ(v(8)[l], 88u); // the stale value, as the hardware would read
+  }
+}
+
+TEST_P(EmulatorInstructionTest, BF16ConversionRoundsToNearestEven) {
+  struct Case {
+    uint32_t in;
+    uint16_t out;
+  } cases[] = {
+      {0x3f800000, 0x3f80}, // 1.0
+      {0x3f808000, 0x3f80}, // tie, even stays
+      {0x3f818000, 0x3f82}, // tie, odd rounds up
+      {0x3f808001, 0x3f81}, // above the tie
+      {0x7f7fffff, 0x7f80}, // max float rounds to infinity
+      {0xff800000, 0xff80}, // -inf
+  };
+  for (const Case &c : cases) {
+    for (unsigned l = 0; l < 64; ++l) {
+      v(1)[l] = c.in;
+      v(2)[l] = 0x40000000; // 2.0 -> 0x4000
+    }
+    ASSERT_EQ(run({"v_cvt_pk_bf16_f32 v3, v1, v2"}), "");
+    EXPECT_EQ(v(3)[0], uint32_t(c.out) | 0x40000000u) << std::hex << c.in;
+  }
+  // NaN stays NaN.
+  for (unsigned l = 0; l < 64; ++l)
+    v(1)[l] = 0x7fc00001;
+  ASSERT_EQ(run({"v_cvt_pk_bf16_f32 v3, v1, v1"}), "");
+  EXPECT_TRUE(std::isnan(bf16ToFloat(uint16_t(v(3)[0]))));
+}
+
+TEST_P(EmulatorInstructionTest, FP8FollowsTheChipsFormat) {
+  bool fnuz = std::string(GetParam()) == "gfx942";
+  // Largest e4m3 normals: 240 (FNUZ, 0x7f) and 448 (OCP, 0x7e); values past
+  // them saturate there.
+  EXPECT_EQ(floatToFP8(1000.0f, false, fnuz, true), fnuz ? 0x7f : 0x7e);
+  EXPECT_EQ(fp8ToFloat(fnuz ? 0x7f : 0x7e, false, fnuz), fnuz ? 240.0f : 448.0f);
+  EXPECT_TRUE(std::isnan(fp8ToFloat(fnuz ? 0x80 : 0x7f, false, fnuz)));
+  EXPECT_EQ(fp8ToFloat(0x38, false, fnuz), fnuz ? 0.5f : 1.0f);
+  // bf8 (e5m2): 1.0 is 0x40 in FNUZ (bias 16), 0x3c in OCP (bias 15).
+  EXPECT_EQ(floatToFP8(1.0f, true, fnuz, true), fnuz ? 0x40 : 0x3c);
+  // Every code round-trips.
+  for (unsigned code = 0; code < 256; ++code) {
+    float f = fp8ToFloat(uint8_t(code), false, fnuz);
+    if (std::isnan(f) || (fnuz && code == 0x80) || (!fnuz && code == 0x80))
+      continue;
+    EXPECT_EQ(floatToFP8(f, false, fnuz, true), code) << code;
+  }
+  for (unsigned l = 0; l < 64; ++l) {
+    v(1)[l] = llvm::bit_cast<uint32_t>(1.0f);
+    v(2)[l] = llvm::bit_cast<uint32_t>(-2.0f);
+    v(3)[l] = 0;
+  }
+  ASSERT_EQ(run({"v_cvt_pk_fp8_f32 v3, v1, v2", "v_cvt_f32_fp8_e32 v4, v3"}), "");
+  EXPECT_EQ(llvm::bit_cast<float>(v(4)[0]), 1.0f);
+}
+
+TEST_P(EmulatorInstructionTest, MFMA4x4x4BlocksFollowTheGeneralLayout) {
+  // v_mfma_f32_4x4x4_16b_f16: 16 blocks of 4x4x4. A[b][i][k] sits in lane
+  // i + 4b, element k; B[b][k][j] in lane j + 4b; D[b][i][j] is register i of
+  // lane j + 4b.
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> small(-3, 3);
+  float A[16][4][4], B[16][4][4];
+  for (unsigned b = 0; b < 16; ++b)
+    for (unsigned i = 0; i < 4; ++i)
+      for (unsigned k = 0; k < 4; ++k) {
+        A[b][i][k] = float(small(rng));
+        B[b][k][i] = float(small(rng));
+      }
+  for (unsigned l = 0; l < 64; ++l) {
+    unsigned b = l / 4, x = l % 4;
+    for (unsigned r = 0; r < 2; ++r) {
+      v(0 + r)[l] = floatToHalf(A[b][x][2 * r]) |
+                    uint32_t(floatToHalf(A[b][x][2 * r + 1])) << 16;
+      v(2 + r)[l] = floatToHalf(B[b][2 * r][x]) |
+                    uint32_t(floatToHalf(B[b][2 * r + 1][x])) << 16;
+    }
+  }
+  ASSERT_EQ(run({"v_mfma_f32_4x4x4_16b_f16 v[4:7], v[0:1], v[2:3], 0"}), "");
+  for (unsigned b = 0; b < 16; ++b)
+    for (unsigned i = 0; i < 4; ++i)
+      for (unsigned j = 0; j < 4; ++j) {
+        float want = 0;
+        for (unsigned k = 0; k < 4; ++k)
+          want += A[b][i][k] * B[b][k][j];
+        EXPECT_EQ(llvm::bit_cast<float>(v(4 + i)[j + 4 * b]), want)
+            << "block " << b << " D[" << i << "][" << j << "]";
+      }
+}
+
+TEST_P(EmulatorInstructionTest, SwizzleAndBpermuteMoveLanes) {
+  iota(1);
+  for (unsigned l = 0; l < 64; ++l)
+    v(2)[l] = ((l + 5) % 64) * 4;
+  ASSERT_EQ(run({"ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,16)",
+                 "ds_bpermute_b32 v4, v2, v1", "s_waitcnt lgkmcnt(0)"}),
+            "");
+  for (unsigned l = 0; l < 64; ++l) {
+    // SWAP,16 within each 32-lane half: lane ^ 16.
+    EXPECT_EQ(v(3)[l], 100 + (l ^ 16)) << l;
+    EXPECT_EQ(v(4)[l], 100 + (l + 5) % 64) << l;
+  }
+}
+
+TEST_P(EmulatorInstructionTest, ScalarCarriesAndSelects) {
+  wave.s[0] = 0xffffffffu;
+  wave.s[1] = 2;
+  ASSERT_EQ(run({"s_add_u32 s2, s0, s1", "s_addc_u32 s3, 0, 0",
+                 "s_cmp_lt_i32 s0, s1", "s_cselect_b32 s4, 11, 22"}),
+            "");
+  EXPECT_EQ(wave.s[2], 1u);
+  EXPECT_EQ(wave.s[3], 1u); // the carry
+  EXPECT_EQ(wave.s[4], 11u); // -1 < 2 signed
+}
+
+TEST_P(EmulatorInstructionTest, UnknownInstructionIsNamed) {
+  std::string err = run({"v_sad_u8 v1, v2, v3, v4"});
+  EXPECT_NE(err.find("'v_sad_u8' is not implemented"), std::string::npos)
+      << err;
+}
+
+INSTANTIATE_TEST_SUITE_P(Chips, EmulatorInstructionTest,
+                         ::testing::Values("gfx942", "gfx950"));
+
+} // namespace
