@@ -44,4 +44,12 @@ echo "-- again, from the disk cache"
 ROCDSL_CACHE_DIR="$OUT/cache" "$BIN/rocdsl-run" --kernel rmsnorm_fwd -D M=256 -D N=4096 -D dtype=bf16 --check | grep -E "cache|compile"
 
 echo
-echo "No AMD GPU is used: AMDGCN is generated and checked statically; numerics run on the host target."
+echo "== the AMD code objects themselves, executed on emulated gfx942 and gfx950 through the HIP API"
+for chip in gfx942 gfx950; do
+  ROCDSL_HIP_LIBRARY="$BIN/../lib/librocdsl-hip-emu.so" ROCDSL_EMU_CHIP=$chip \
+    ROCDSL_CACHE_DIR="$OUT/cache" "$BIN/rocdsl-run" --kernel rmsnorm_fwd \
+    -D M=64 -D N=4096 -D dtype=bf16 --device hip --check | grep -E "device|y:"
+done
+
+echo
+echo "No AMD GPU is used: AMDGCN is generated, checked statically and run on emulated chips; numerics also run on the host target."
