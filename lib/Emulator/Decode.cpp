@@ -313,6 +313,10 @@ bool applyModifier(StringRef token, Inst &inst, std::string &error) {
     inst.offset = int32_t(v);
     return true;
   }
+  if (intAfter("bitop3:", v)) {
+    inst.bitop3 = uint8_t(v);
+    return true;
+  }
   if (intAfter("offset1:", v)) {
     inst.offset1 = int32_t(v);
     return true;

@@ -63,6 +63,7 @@ struct Inst {
   uint8_t numOps = 0, numDefs = 0;
   Operand ops[6];
   // VOP3/VOP3P modifiers.
+  uint8_t bitop3 = 0; // v_bitop3 truth table
   uint8_t clamp = 0, omod = 0, opSel = 0, opSelHi = 0xff, negLo = 0, negHi = 0;
   bool hasOpSelHi = false;
   // DPP.

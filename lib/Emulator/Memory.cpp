@@ -827,6 +827,47 @@ void dsAtomic(ExecContext &ctx, const Inst &inst) {
   issue(ctx, std::move(p));
 }
 
+/// gfx950 ds_read_b64_tr_b16 (CDNA4 ISA, "MFMA transpose load from LDS"):
+/// every lane reads 64 bits (four 16-bit elements) at its address; within
+/// each group of 16 lanes, lanes 4e..4e+3 read row e of a 4 x 16 block (four
+/// elements each) and the block is transposed: element e of lane l is
+/// element (l mod 4) of lane 16 floor(l / 16) + 4e + floor((l mod 16) / 4).
+/// So each lane ends up with 4 consecutive K values of one column, as MFMA
+/// operands want ("each lane holds 4 consecutive M or N values" of the
+/// source rows). The ISA guide gives no lane table; this mapping is the one
+/// Triton's gfx950 tl.dot code relies on: its B operand goes through this
+/// instruction and the products match NumPy on random data, with 16x16x32
+/// and 32x32x16 MFMA alike (test/Emulator/triton-kernels.test), where the
+/// 4-lane alternative does not.
+void applyTransposeRead(Wave &w, Pending &p) {
+  uint16_t read[kLanes][4] = {};
+  for (unsigned lane = 0; lane < kLanes; ++lane)
+    if (p.addr[lane])
+      std::memcpy(read[lane], reinterpret_cast<const void *>(p.addr[lane]), 8);
+  for (unsigned lane = 0; lane < kLanes; ++lane) {
+    if (!(p.exec >> lane & 1))
+      continue;
+    uint16_t out[4];
+    for (unsigned e = 0; e < 4; ++e)
+      out[e] = read[(lane & ~15u) + 4 * e + ((lane & 15) >> 2)][lane & 3];
+    w.v[size_t(p.dst.first) * kLanes + lane] = out[0] | (uint32_t(out[1]) << 16);
+    w.v[size_t(p.dst.first + 1) * kLanes + lane] =
+        out[2] | (uint32_t(out[3]) << 16);
+  }
+}
+
+void dsReadTranspose(ExecContext &ctx, const Inst &inst) {
+  Wave &w = *ctx.wave;
+  Pending p{Pending::LDS};
+  p.exec = w.exec();
+  uint32_t off = uint32_t(inst.offset);
+  ldsAddresses(ctx, inst, p, 1, 8, llvm::ArrayRef<uint32_t>(off));
+  p.dst = rangeOf(inst.ops[0], 2);
+  p.apply = applyTransposeRead;
+  countBytes(ctx, true, false, 8ull * __builtin_popcountll(p.exec));
+  issue(ctx, std::move(p));
+}
+
 /// ds_bpermute_b32 (lane reads addr/4 of source), ds_permute_b32 (lane
 /// writes to addr/4), ds_swizzle_b32. No LDS memory is touched.
 void dsPermute(ExecContext &ctx, const Inst &inst) {
@@ -1032,6 +1073,7 @@ void registerMemoryOps(std::vector<OpInfo> &ops) {
         InstClass::LDS, 1);
   }
   add("ds_wrxchg_rtn_b32", dsAtomic, uint16_t(ASwap | (1 << 9)), InstClass::LDS, 1);
+  add("ds_read_b64_tr_b16", dsReadTranspose, 0, InstClass::LDS, 1);
   add("ds_permute_b32", dsPermute, 0, InstClass::LDS, 1);
   add("ds_bpermute_b32", dsPermute, 1, InstClass::LDS, 1);
   add("ds_swizzle_b32", dsPermute, 2, InstClass::LDS, 1);

@@ -47,7 +47,7 @@ enum VOp : uint16_t {
   VMinU32, VMaxU32, VMin3I32, VMax3I32, VMed3I32, VMin3U32, VMax3U32,
   VMed3U32, VAdd3U32, VLshlAddU32, VAddLshlU32, VLshlOrB32, VAndOrB32,
   VOr3B32, VXadU32, VBfeU32, VBfeI32, VBfiB32, VBfmB32, VAlignbit,
-  VAlignbyte, VPerm, VBcnt, VMbcntLo, VMbcntHi, VSadU32, VCndmask,
+  VAlignbyte, VBitop3, VPerm, VBcnt, VMbcntLo, VMbcntHi, VSadU32, VCndmask,
   // 16-bit
   VAddF16, VSubF16, VSubrevF16, VMulF16, VFmaF16, VFmacF16, VMaxF16,
   VMinF16, VLdexpF16, VExpF16, VLogF16, VRcpF16, VRsqF16, VSqrtF16,
@@ -587,6 +587,15 @@ void valu32(ExecContext &ctx, const Inst &inst) {
       break;
     }
     case VPerm: outU(permute(U(a), U(b), U(c))); break;
+    case VBitop3: {
+      // gfx950: each result bit is truth-table bit (s0 << 2 | s1 << 1 | s2).
+      uint32_t x = U(a), y = U(b), z = U(c), r = 0;
+      for (unsigned idx = 0; idx < 8; ++idx)
+        if (inst.bitop3 >> idx & 1)
+          r |= ((idx & 4) ? x : ~x) & ((idx & 2) ? y : ~y) & ((idx & 1) ? z : ~z);
+      outU(r);
+      break;
+    }
     case VBcnt: outU(uint32_t(__builtin_popcount(U(a))) + U(b)); break;
     case VMbcntLo: {
       uint64_t below = (lane >= 32) ? 0xffffffffull : ((1ull << lane) - 1);
@@ -1190,7 +1199,7 @@ void registerVectorOps(std::vector<OpInfo> &ops) {
       {"v_bfe_u32", VBfeU32, 0}, {"v_bfe_i32", VBfeI32, 0},
       {"v_bfi_b32", VBfiB32, 0}, {"v_bfm_b32", VBfmB32, 0},
       {"v_alignbit_b32", VAlignbit, 0}, {"v_alignbyte_b32", VAlignbyte, 0},
-      {"v_perm_b32", VPerm, 0}, {"v_bcnt_u32_b32", VBcnt, 0},
+      {"v_perm_b32", VPerm, 0}, {"v_bitop3_b32", VBitop3, 0}, {"v_bcnt_u32_b32", VBcnt, 0},
       {"v_mbcnt_lo_u32_b32", VMbcntLo, 0},
       {"v_mbcnt_hi_u32_b32", VMbcntHi, 0}, {"v_sad_u32", VSadU32, 0},
       {"v_cndmask_b32", VCndmask, 4},

@@ -296,6 +296,31 @@ TEST_P(EmulatorInstructionTest, SwizzleAndBpermuteMoveLanes) {
   }
 }
 
+TEST_P(EmulatorInstructionTest, TransposeReadGivesEachLaneAColumn) {
+  if (std::string(GetParam()) != "gfx950")
+    GTEST_SKIP() << "ds_read_b64_tr_b16 is gfx950's";
+  // A 16 x 64 matrix of 16-bit values in LDS, row-major; within each group
+  // of 16 lanes, lane 4e + q reads row e, columns 4q..4q+3 (as Triton's
+  // gfx950 code addresses it); after the transpose, lane l holds rows 0..3
+  // of column l mod 16.
+  auto *lds = reinterpret_cast<uint16_t *>(group.lds.data());
+  for (unsigned r = 0; r < 16; ++r)
+    for (unsigned c = 0; c < 64; ++c)
+      lds[r * 64 + c] = uint16_t(r * 1000 + c);
+  for (unsigned l = 0; l < 64; ++l) {
+    unsigned g = l / 16, e = (l % 16) / 4, q = l % 4;
+    v(0)[l] = 2 * ((4 * g + e) * 64 + 4 * q + 16 * 0); // rows 4g..4g+3
+  }
+  ASSERT_EQ(run({"ds_read_b64_tr_b16 v[2:3], v0", "s_waitcnt lgkmcnt(0)"}), "");
+  for (unsigned l = 0; l < 64; ++l) {
+    unsigned g = l / 16, col = l % 16;
+    for (unsigned e = 0; e < 4; ++e) {
+      uint16_t got = uint16_t(v(2 + e / 2)[l] >> (16 * (e % 2)));
+      EXPECT_EQ(got, (4 * g + e) * 1000 + col) << "lane " << l << " e " << e;
+    }
+  }
+}
+
 TEST_P(EmulatorInstructionTest, ScalarCarriesAndSelects) {
   wave.s[0] = 0xffffffffu;
   wave.s[1] = 2;

@@ -1,0 +1,119 @@
+"""Runs the code objects Triton 3.6's AMD backend produced (triton/, see
+triton/generate.py) through librocdsl-hip-emu.so with plain HIP API calls,
+and checks them with NumPy against float64 on fresh random inputs (outputs
+poisoned with NaN first).
+
+usage: run_triton_kernels.py LIBRARY DIR CHIP"""
+import ctypes
+import json
+import os
+import sys
+
+import numpy as np
+
+lib_path, directory, chip = sys.argv[1:4]
+os.environ["ROCDSL_EMU_CHIP"] = chip
+hip = ctypes.CDLL(lib_path)
+hip.hipGetErrorName.restype = ctypes.c_char_p
+hip.rocdslEmuGetLastErrorMessage.restype = ctypes.c_char_p
+rng = np.random.default_rng()
+failed = False
+
+
+def check(err, what):
+    if err != 0:
+        raise SystemExit("FAIL %s: %s (%s)" % (what, hip.hipGetErrorName(err).decode(),
+                                               hip.rocdslEmuGetLastErrorMessage().decode()))
+
+
+check(hip.hipInit(0), "hipInit")
+records = {r["name"]: r for r in json.load(open(os.path.join(directory, "kernels.json")))
+           if r["chip"] == chip}
+
+
+class Device:
+    def __init__(self, array):
+        self.host = np.ascontiguousarray(array)
+        self.ptr = ctypes.c_void_p()
+        check(hip.hipMalloc(ctypes.byref(self.ptr), ctypes.c_size_t(self.host.nbytes)), "hipMalloc")
+        check(hip.hipMemcpy(self.ptr, self.host.ctypes.data_as(ctypes.c_void_p),
+                            ctypes.c_size_t(self.host.nbytes), 1), "hipMemcpy")
+
+    def get(self):
+        out = np.empty_like(self.host)
+        check(hip.hipMemcpy(out.ctypes.data_as(ctypes.c_void_p), self.ptr,
+                            ctypes.c_size_t(out.nbytes), 2), "hipMemcpy")
+        return out
+
+
+def run(name, grid, args):
+    r = records[name]
+    module, fn = ctypes.c_void_p(), ctypes.c_void_p()
+    image = open(os.path.join(directory, "%s-%s.hsaco" % (name, chip)), "rb").read()
+    check(hip.hipModuleLoadData(ctypes.byref(module), image), "hipModuleLoadData " + name)
+    check(hip.hipModuleGetFunction(ctypes.byref(fn), module, r["symbol"].encode()), "hipModuleGetFunction")
+    # Triton 3.6 kernels take two trailing scratch pointers (null here).
+    values = [ctypes.c_void_p(a.ptr.value) if isinstance(a, Device) else a for a in args]
+    values += [ctypes.c_void_p(0), ctypes.c_void_p(0)]
+    params = (ctypes.c_void_p * len(values))(*[ctypes.cast(ctypes.pointer(v), ctypes.c_void_p) for v in values])
+    gx, gy = grid
+    check(hip.hipModuleLaunchKernel(fn, gx, gy, 1, 64 * r["num_warps"], 1, 1, r["shared"], None, params, None),
+          "launch " + name)
+
+
+def expect(name, got, want, rtol, atol):
+    global failed
+    got = np.asarray(got, np.float64)
+    ok = np.isfinite(got).all() and np.allclose(got, want, rtol=rtol, atol=atol)
+    failed |= not ok
+    print("PASS" if ok else "FAIL", name, "" if ok else "max err %g" % np.nanmax(np.abs(got - want)))
+
+
+def bf16_bits(a):
+    bits = a.astype(np.float32).view(np.uint32)
+    return ((bits + 0x7fff + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def bf16_value(bits):
+    return (bits.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+
+
+n = 5000 + int(rng.integers(0, 1000))
+x, y = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+out = Device(np.full(n, np.nan, np.float32))
+run("add", ((n + 1023) // 1024, 1), [Device(x), Device(y), out, ctypes.c_int(n)])
+expect("triton add f32", out.get(), (x + y).astype(np.float64), 0, 0)  # one f32 rounding
+
+rows, cols = 7, 1000
+xs = bf16_bits(rng.standard_normal((rows, cols)) * 3)
+out = Device(np.full((rows, cols), 0x7fc0, np.uint16))
+run("softmax", (rows, 1), [Device(xs), out, ctypes.c_int(cols), ctypes.c_int(cols)])
+xv = bf16_value(xs)
+e = np.exp(xv - xv.max(axis=1, keepdims=True))
+expect("triton softmax bf16", bf16_value(out.get()), e / e.sum(axis=1, keepdims=True), 1e-2, 1e-3)
+
+rows, cols = 5, 1500
+xh = rng.standard_normal((rows, cols)).astype(np.float16)
+wh = rng.standard_normal(cols).astype(np.float16)
+bh = rng.standard_normal(cols).astype(np.float16)
+out = Device(np.full((rows, cols), np.nan, np.float16))
+run("layernorm", (rows, 1), [Device(xh), Device(wh), Device(bh), out, ctypes.c_int(cols), ctypes.c_int(cols),
+                             ctypes.c_float(1e-5)])
+xd = xh.astype(np.float64)
+mu = xd.mean(axis=1, keepdims=True)
+ref = (xd - mu) / np.sqrt(((xd - mu) ** 2).mean(axis=1, keepdims=True) + 1e-5) * wh + bh
+expect("triton layernorm f16", out.get(), ref, 5e-3, 5e-3)
+
+M, N, K = 128, 64, 96
+a = bf16_bits(rng.standard_normal((M, K)))
+b = bf16_bits(rng.standard_normal((K, N)))
+want = bf16_value(a) @ bf16_value(b)
+for name, b_layout in [("matmul", b), ("matmul16", b), ("matmul_bt", np.ascontiguousarray(b.T)),
+                       ("matmul_bt16", np.ascontiguousarray(b.T))]:
+    # B row-major (stride N) or stored N x K (stride K).
+    stride_b = N if b_layout is b else K
+    c = Device(np.full((M, N), np.nan, np.float32))
+    run(name, (M // 64, N // 64), [Device(a), Device(b_layout), c, ctypes.c_int(M), ctypes.c_int(N),
+                                   ctypes.c_int(K), ctypes.c_int(K), ctypes.c_int(stride_b), ctypes.c_int(N)])
+    expect("triton %s bf16 (tl.dot)" % name, c.get(), want, 1e-4, 1e-4)
+sys.exit(1 if failed else 0)
