@@ -17,12 +17,16 @@
 #define __HIP_PLATFORM_AMD__ 1
 #include <hip/hip_runtime_api.h>
 
+#include "DevicePropsR0600.h"
+
 #include "rocdsl/Emulator/Emulator.h"
 #include "rocdsl/Support/ChipInfo.h"
 
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <map>
+#include <vector>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -31,13 +35,15 @@
 
 using namespace mlir::rocdsl;
 
-struct ihipModule_t {
-  std::unique_ptr<emu::Program> program;
-};
 struct ihipModuleSymbol_t {
-  ihipModule_t *module;
+  struct ihipModule_t *module;
   std::string name;
-  emu::KernelInfo info;
+  mlir::rocdsl::emu::KernelInfo info;
+};
+struct ihipModule_t {
+  std::unique_ptr<mlir::rocdsl::emu::Program> program;
+  /// The functions handed out, freed with the module.
+  std::vector<std::unique_ptr<ihipModuleSymbol_t>> functions;
 };
 struct ihipStream_t {
   int unused = 0;
@@ -54,6 +60,9 @@ struct Device {
   std::string initError;
   emu::Memory memory;
   std::mutex mutex; // one launch at a time
+  /// Loaded modules (owned here until hipModuleUnload).
+  std::map<ihipModule_t *, std::unique_ptr<ihipModule_t>> modules;
+  std::mutex modulesMutex;
 };
 
 Device &device() {
@@ -198,6 +207,39 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int id) {
   prop->major = 9;
   prop->minor = 4;
   prop->gcnArch = c.name == "gfx950" ? 950 : 942;
+  prop->clockRate = 2100000;
+  prop->maxThreadsPerMultiProcessor = 2048;
+  prop->concurrentKernels = 1;
+  return ok();
+}
+
+/// HIP 6's versioned name, with HIP 6's structure.
+__attribute__((visibility("default"))) hipError_t
+hipGetDevicePropertiesR0600(hipemu::DevicePropsR0600 *prop, int id) {
+  if (!prop)
+    return fail(hipErrorInvalidValue, "");
+  if (id != 0)
+    return fail(hipErrorInvalidDevice, "only device 0 exists");
+  if (!device().initError.empty())
+    return fail(hipErrorNoDevice, device().initError);
+  std::memset(prop, 0, sizeof(*prop));
+  const ChipInfo &c = chipInfo();
+  std::snprintf(prop->name, sizeof(prop->name), "ROCDSL emulated %s",
+                c.name.data());
+  std::snprintf(prop->gcnArchName, sizeof(prop->gcnArchName), "%s%s",
+                c.name.data(), c.archFeatures.data());
+  prop->totalGlobalMem = size_t(64) << 30;
+  prop->sharedMemPerBlock = c.sharedMemoryBytes;
+  prop->sharedMemPerMultiprocessor = c.sharedMemoryBytes;
+  prop->maxSharedMemoryPerMultiProcessor = c.sharedMemoryBytes;
+  prop->warpSize = int(c.waveSize);
+  prop->maxThreadsPerBlock = 1024;
+  prop->maxThreadsDim[0] = prop->maxThreadsDim[1] = prop->maxThreadsDim[2] = 1024;
+  prop->maxGridSize[0] = prop->maxGridSize[1] = prop->maxGridSize[2] = 0x7fffffff;
+  prop->multiProcessorCount = int(c.computeUnits);
+  prop->regsPerBlock = 512 * 64;
+  prop->major = 9;
+  prop->minor = 4;
   prop->clockRate = 2100000;
   prop->maxThreadsPerMultiProcessor = 2048;
   prop->concurrentKernels = 1;
@@ -380,14 +422,18 @@ hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {
     return fail(wrongChip ? hipErrorNoBinaryForGpu : hipErrorInvalidImage,
                 message);
   }
-  *module = new ihipModule_t{std::move(*program)};
+  auto owned = std::make_unique<ihipModule_t>();
+  owned->program = std::move(*program);
+  *module = owned.get();
+  std::lock_guard<std::mutex> lock(device().modulesMutex);
+  device().modules[*module] = std::move(owned);
   return ok();
 }
 
 hipError_t hipModuleUnload(hipModule_t module) {
-  if (!module)
-    return fail(hipErrorInvalidHandle, "hipModuleUnload: null module");
-  delete module;
+  std::lock_guard<std::mutex> lock(device().modulesMutex);
+  if (!module || !device().modules.erase(module))
+    return fail(hipErrorInvalidHandle, "hipModuleUnload: not a loaded module");
   return ok();
 }
 
@@ -399,8 +445,13 @@ hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module,
   if (!info)
     return fail(hipErrorNotFound, std::string("hipModuleGetFunction: no "
                                               "kernel named ") + name);
-  // Functions live as long as the process (as handles into a module).
-  *function = new ihipModuleSymbol_t{module, name, *info};
+  auto fn = std::make_unique<ihipModuleSymbol_t>();
+  fn->module = module;
+  fn->name = name;
+  fn->info = *info;
+  *function = fn.get();
+  std::lock_guard<std::mutex> lock(device().modulesMutex);
+  module->functions.push_back(std::move(fn));
   return ok();
 }
 

@@ -8,33 +8,43 @@
 
 using namespace mlir::rocdsl;
 
+// The HIP API's own types, declared as HIP declares them (opaque handles,
+// enums at global scope), so calls through the dlsym'd pointers have the
+// functions' exact types.
+enum hipError_t : int { hipSuccess = 0 };
+enum hipMemcpyKind : int { hipMemcpyHostToDevice = 1, hipMemcpyDeviceToHost = 2 };
+struct ihipModule_t;
+struct ihipModuleSymbol_t;
+struct ihipStream_t;
+struct ihipEvent_t;
+struct hipDeviceProp_t;
+
 namespace {
-constexpr int hipSuccess = 0;
-constexpr int hipMemcpyHostToDevice = 1, hipMemcpyDeviceToHost = 2;
 // hipDeviceProp_t of HIP 5 (the un-suffixed hipGetDeviceProperties, which
 // HIP 6 keeps for binaries built against it): 792 bytes, gcnArchName at 396.
 constexpr size_t kPropsBytes = 792, kArchNameOffset = 396;
 } // namespace
 
 struct HipRuntime::Api {
-  int (*init)(unsigned);
-  int (*getDeviceCount)(int *);
-  int (*setDevice)(int);
-  int (*getDeviceProperties)(void *, int);
-  int (*moduleLoadData)(void **, const void *);
-  int (*moduleGetFunction)(void **, void *, const char *);
-  int (*moduleLaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned,
-                            unsigned, unsigned, unsigned, void *, void **,
-                            void **);
-  int (*deviceSynchronize)();
-  int (*malloc)(void **, size_t);
-  int (*free)(void *);
-  int (*memcpy)(void *, const void *, size_t, int);
-  int (*eventCreate)(void **);
-  int (*eventRecord)(void *, void *);
-  int (*eventSynchronize)(void *);
-  int (*eventElapsedTime)(float *, void *, void *);
-  const char *(*getErrorString)(int);
+  hipError_t (*init)(unsigned);
+  hipError_t (*getDeviceCount)(int *);
+  hipError_t (*setDevice)(int);
+  hipError_t (*getDeviceProperties)(hipDeviceProp_t *, int);
+  hipError_t (*moduleLoadData)(ihipModule_t **, const void *);
+  hipError_t (*moduleGetFunction)(ihipModuleSymbol_t **, ihipModule_t *,
+                                  const char *);
+  hipError_t (*moduleLaunchKernel)(ihipModuleSymbol_t *, unsigned, unsigned,
+                                   unsigned, unsigned, unsigned, unsigned,
+                                   unsigned, ihipStream_t *, void **, void **);
+  hipError_t (*deviceSynchronize)();
+  hipError_t (*malloc)(void **, size_t);
+  hipError_t (*free)(void *);
+  hipError_t (*memcpy)(void *, const void *, size_t, hipMemcpyKind);
+  hipError_t (*eventCreate)(ihipEvent_t **);
+  hipError_t (*eventRecord)(ihipEvent_t *, ihipStream_t *);
+  hipError_t (*eventSynchronize)(ihipEvent_t *);
+  hipError_t (*eventElapsedTime)(float *, ihipEvent_t *, ihipEvent_t *);
+  const char *(*getErrorString)(hipError_t);
   const char *(*lastMessage)(); // librocdsl-hip-emu only
 };
 
@@ -67,7 +77,9 @@ HipRuntime *HipRuntime::get(std::string &why) {
                     : "HIP runtime not found (tried " + tried + ")";
       return;
     }
-    auto *api = new Api();
+    // Kept for the process's life whether or not the runtime works.
+    static Api storage;
+    Api *api = &storage;
     auto bind = [&](auto &fn, const char *symbol, bool required = true) {
       fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
           dlsym(lib, symbol));
@@ -93,7 +105,7 @@ HipRuntime *HipRuntime::get(std::string &why) {
     bind(api->lastMessage, "rocdslEmuGetLastErrorMessage", false);
     if (!failure.empty())
       return;
-    if (int err = api->init(0); err != hipSuccess) {
+    if (hipError_t err = api->init(0); err != hipSuccess) {
       failure = std::string("no AMD GPU driver: hipInit failed (") +
                 api->getErrorString(err) + ")";
       return;
@@ -103,22 +115,28 @@ HipRuntime *HipRuntime::get(std::string &why) {
       failure = "no AMD GPU found (hipGetDeviceCount reports none)";
       return;
     }
-    auto *r = new HipRuntime();
+    static HipRuntime instance;
+    HipRuntime *r = &instance;
     r->api = api;
     r->library = loaded;
     std::vector<char> props(4096, 0);
     if (api->setDevice(0) == hipSuccess &&
-        api->getDeviceProperties(props.data(), 0) == hipSuccess) {
+        api->getDeviceProperties(
+            reinterpret_cast<hipDeviceProp_t *>(props.data()), 0) ==
+            hipSuccess) {
       r->deviceName = std::string(props.data(), strnlen(props.data(), 256));
       const char *arch = props.data() + kArchNameOffset;
       r->archName = std::string(arch, strnlen(arch, 256));
     }
     std::string error;
-    if (!r->check(api->eventCreate(&r->startEvent), "hipEventCreate", error) ||
-        !r->check(api->eventCreate(&r->stopEvent), "hipEventCreate", error)) {
+    ihipEvent_t *start = nullptr, *stop = nullptr;
+    if (!r->check(api->eventCreate(&start), "hipEventCreate", error) ||
+        !r->check(api->eventCreate(&stop), "hipEventCreate", error)) {
       failure = error;
       return;
     }
+    r->startEvent = start;
+    r->stopEvent = stop;
     runtime = r;
   });
   why = failure;
@@ -130,9 +148,10 @@ std::string HipRuntime::getChip() const {
 }
 
 bool HipRuntime::check(int result, const char *what, std::string &error) {
+  hipError_t err = hipError_t(result);
   if (result == hipSuccess)
     return true;
-  error = std::string(what) + " failed: " + api->getErrorString(result);
+  error = std::string(what) + " failed: " + api->getErrorString(err);
   if (api->lastMessage && *api->lastMessage())
     error += std::string(" (") + api->lastMessage() + ")";
   return false;
@@ -141,11 +160,14 @@ bool HipRuntime::check(int result, const char *what, std::string &error) {
 bool HipRuntime::loadKernel(const std::string &codeObject,
                             const std::string &kernel, void **function,
                             std::string &error) {
-  void *module = nullptr;
-  return check(api->moduleLoadData(&module, codeObject.data()),
-               "hipModuleLoadData", error) &&
-         check(api->moduleGetFunction(function, module, kernel.c_str()),
-               "hipModuleGetFunction", error);
+  ihipModule_t *module = nullptr;
+  ihipModuleSymbol_t *symbol = nullptr;
+  bool ok = check(api->moduleLoadData(&module, codeObject.data()),
+                  "hipModuleLoadData", error) &&
+            check(api->moduleGetFunction(&symbol, module, kernel.c_str()),
+                  "hipModuleGetFunction", error);
+  *function = symbol;
+  return ok;
 }
 
 bool HipRuntime::launch(void *function, const unsigned grid[3],
@@ -157,18 +179,21 @@ bool HipRuntime::launch(void *function, const unsigned grid[3],
   void *extra[] = {reinterpret_cast<void *>(1), kernarg.data(),
                    reinterpret_cast<void *>(2), &size,
                    reinterpret_cast<void *>(3)};
-  if (!check(api->eventRecord(startEvent, nullptr), "hipEventRecord", error) ||
-      !check(api->moduleLaunchKernel(function, grid[0], grid[1], grid[2],
+  auto *start = static_cast<ihipEvent_t *>(startEvent);
+  auto *stop = static_cast<ihipEvent_t *>(stopEvent);
+  if (!check(api->eventRecord(start, nullptr), "hipEventRecord", error) ||
+      !check(api->moduleLaunchKernel(static_cast<ihipModuleSymbol_t *>(function),
+                                     grid[0], grid[1], grid[2],
                                      block[0], block[1], block[2],
                                      dynamicLdsBytes, nullptr, nullptr, extra),
              "hipModuleLaunchKernel", error) ||
-      !check(api->eventRecord(stopEvent, nullptr), "hipEventRecord", error) ||
-      !check(api->eventSynchronize(stopEvent), "hipEventSynchronize", error) ||
+      !check(api->eventRecord(stop, nullptr), "hipEventRecord", error) ||
+      !check(api->eventSynchronize(stop), "hipEventSynchronize", error) ||
       !check(api->deviceSynchronize(), "hipDeviceSynchronize", error))
     return false;
   float ms = 0;
   if (microseconds &&
-      check(api->eventElapsedTime(&ms, startEvent, stopEvent),
+      check(api->eventElapsedTime(&ms, start, stop),
             "hipEventElapsedTime", error))
     *microseconds = ms * 1000.0f;
   return true;

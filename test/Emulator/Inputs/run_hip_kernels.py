@@ -31,6 +31,10 @@ props = ctypes.create_string_buffer(792)
 check(hip.hipGetDeviceProperties(props, 0), "hipGetDeviceProperties")
 arch = props.raw[396:396 + 256].split(b"\0")[0].decode()
 print("device count %d, gcnArchName %s" % (count.value, arch))
+props6 = ctypes.create_string_buffer(1472)  # HIP 6's hipDeviceProp_tR0600
+check(hip.hipGetDevicePropertiesR0600(props6, 0), "hipGetDevicePropertiesR0600")
+print("R0600 gcnArchName %s, warpSize %d" % (props6.raw[1160:1416].split(b"\0")[0].decode(),
+                                               int.from_bytes(props6.raw[308:312], "little")))
 warp = ctypes.c_int()
 check(hip.hipDeviceGetAttribute(ctypes.byref(warp), 87, 0), "hipDeviceGetAttribute")
 print("warpSize", warp.value)
