@@ -5,6 +5,7 @@
 #                      its first rocdsl.func's name on the first line)
 #   assembly           test/ISA/fixtures/*.s and built-in kernels' AMDGCN
 #   code-object        test/ISA/fixtures/*.hsaco and built-in code objects
+#   emulator           the built-in kernels' machine code (gfx942, gfx950)
 #   cache-entry        a real entry of the disk cache
 # plus the saved findings in test/fuzz/regressions/. The corpus grows in
 # $FUZZ_BUILD_DIR/fuzz/<target>/corpus across runs. A crash, sanitizer
@@ -23,7 +24,7 @@ SEED=${FUZZ_SEED:-1}
 TIMEOUT=${FUZZ_TIMEOUT:-60}
 OUT="$DIR/fuzz"
 BIN="$DIR/bin"
-for t in ir assembly code-object cache-entry source-kernel; do
+for t in ir assembly code-object cache-entry source-kernel emulator; do
   [ -x "$BIN/rocdsl-fuzz-$t" ] || {
     echo "fuzz.sh: $BIN/rocdsl-fuzz-$t missing; run scripts/sanitize.sh" >&2
     exit 2
@@ -39,7 +40,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # Seeds, made fresh each run from the tests and the compiler itself.
 SEEDS="$OUT/seeds"
 rm -rf "$SEEDS"
-mkdir -p "$SEEDS"/{ir,assembly,code-object,cache-entry,source-kernel}
+mkdir -p "$SEEDS"/{ir,assembly,code-object,cache-entry,source-kernel,emulator}
 for f in $(find test -name '*.mlir' | sort); do
   name=$(echo "$f" | tr '/' '_')
   cp "$f" "$SEEDS/ir/$name"
@@ -60,18 +61,27 @@ for chip in gfx942 gfx950; do
       -o "$SEEDS/code-object/$1-$chip.hsaco"
   done
 done
+# Emulator seeds: the machine code of the built-in kernels' code objects
+# (chip byte first), from their .text sections.
+for chip in gfx942 gfx950; do
+  f="$SEEDS/code-object/rmsnorm_fwd-$chip.hsaco"
+  byte=$([ $chip = gfx950 ] && echo '\x01' || echo '\x00')
+  /usr/lib/llvm-22/bin/llvm-objcopy -O binary --only-section=.text "$f" "$SEEDS/text.bin"
+  { printf "$byte"; head -c 3000 "$SEEDS/text.bin"; } > "$SEEDS/emulator/rmsnorm_fwd-$chip.bin"
+  rm "$SEEDS/text.bin"
+done
 ROCDSL_CACHE_DIR="$SEEDS/cache-dir" "$BIN/rocdsl-run" --kernel rmsnorm_fwd \
   -D M=1 -D N=128 -D dtype=f32 --device host > /dev/null
 cp "$SEEDS"/cache-dir/*.rocdsl "$SEEDS/cache-entry/"
 
 status=0
 # Findings of earlier runs were either kept as regressions or are stale.
-for t in ir assembly code-object cache-entry source-kernel; do
+for t in ir assembly code-object cache-entry source-kernel emulator; do
   rm -f "$OUT/$t"/crash-* "$OUT/$t"/leak-* "$OUT/$t"/timeout-* \
     "$OUT/$t"/oom-* "$OUT/$t"/slow-unit-*
 done
 printf '%-14s %9s %7s %9s %s\n' target execs cov corpus findings
-for t in ir assembly code-object cache-entry source-kernel; do
+for t in ir assembly code-object cache-entry source-kernel emulator; do
   work="$OUT/$t"
   mkdir -p "$work/corpus"
   log="$work/last-run.log"

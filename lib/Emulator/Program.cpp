@@ -119,6 +119,8 @@ Options Options::fromEnvironment() {
     StringRef(v).getAsInteger(10, o.threads);
   if (const char *v = std::getenv("ROCDSL_EMU_SEED"))
     StringRef(v).getAsInteger(10, o.seed);
+  if (const char *v = std::getenv("ROCDSL_EMU_MAX_INSTRUCTIONS"))
+    StringRef(v).getAsInteger(10, o.maxWaveInstructions);
   return o;
 }
 
@@ -173,6 +175,7 @@ std::string Violation::str() const {
 
 struct LaunchState {
   std::atomic<bool> stop{false};
+  uint64_t maxWaveInstructions = ~0ull;
   std::mutex mutex;
   std::string error;
   std::vector<Violation> violations;
@@ -447,6 +450,14 @@ void runWave(ExecContext &ctx, unsigned budget) {
     }
     if (!ctx.branched)
       ++w.pc;
+    if (w.executed > ctx.launch->maxWaveInstructions) {
+      ctx.fault("wave " + std::to_string(w.id) + " executed more than " +
+                std::to_string(ctx.launch->maxWaveInstructions) +
+                " instructions: the kernel does not terminate "
+                "(ROCDSL_EMU_MAX_INSTRUCTIONS raises the limit)");
+      w.done = true;
+      return;
+    }
     if (ctx.launch->stop.load(std::memory_order_relaxed)) {
       w.done = true;
       return;
@@ -704,6 +715,7 @@ Expected<LaunchResult> Program::launch(StringRef name,
 
   LaunchState state;
   state.warnOnly = options.violationsAreWarnings;
+  state.maxWaveInstructions = options.maxWaveInstructions;
   uint64_t groups = uint64_t(config.grid[0]) * config.grid[1] * config.grid[2];
   unsigned workers = options.threads ? options.threads
                                      : std::max(1u, std::thread::hardware_concurrency());
@@ -794,6 +806,7 @@ std::string runInstructions(const ChipModel &chip, ArrayRef<std::string> lines,
     code.texts.push_back(lines[i]);
   }
   LaunchState state;
+  state.maxWaveInstructions = 100000;
   std::mt19937_64 rng(1);
   ExecContext ctx;
   ctx.wave = &wave;

@@ -196,7 +196,7 @@ void salu(ExecContext &ctx, const Inst &inst) {
     w.scc = ((a >= 0) == (b >= 0)) && ((r >= 0) != (a >= 0));
     return;
   }
-  case SMulk: write(uint32_t(int32_t(a32(0)) * int32_t(int16_t(a32(1))))); return;
+  case SMulk: write(uint32_t(a32(0)) * uint32_t(int32_t(int16_t(a32(1))))); return;
   case SMov: write(wide ? a64(1) : a32(1)); return;
   case SCmov: if (w.scc) write(wide ? a64(1) : a32(1)); return;
   case SNot: return logic(wide ? ~a64(1) : uint32_t(~a32(1)));

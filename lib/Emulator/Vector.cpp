@@ -1109,7 +1109,7 @@ void vop3p(ExecContext &ctx, const Inst &inst) {
         switch (op) {
         case PkAddU16: case PkAddI16: r = uint16_t(x + y); break;
         case PkSubU16: case PkSubI16: r = uint16_t(x - y); break;
-        case PkMulLoU16: r = uint16_t(x * y); break;
+        case PkMulLoU16: r = uint16_t(uint32_t(x) * y); break;
         case PkLshlrevB16: r = uint16_t(y << (x & 15)); break;
         case PkLshrrevB16: r = uint16_t(y >> (x & 15)); break;
         case PkAshrrevI16: r = uint16_t(int16_t(y) >> (x & 15)); break;
@@ -1117,7 +1117,7 @@ void vop3p(ExecContext &ctx, const Inst &inst) {
         case PkMinI16: r = uint16_t(std::min(int16_t(x), int16_t(y))); break;
         case PkMaxU16: r = std::max(x, y); break;
         case PkMinU16: r = std::min(x, y); break;
-        case PkMadU16: r = uint16_t(x * y + z); break;
+        case PkMadU16: r = uint16_t(uint32_t(x) * y + z); break;
         case PkMadI16: r = uint16_t(int16_t(x) * int16_t(y) + int16_t(z)); break;
         default: break;
         }

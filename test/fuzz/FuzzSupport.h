@@ -56,6 +56,7 @@ int runAssembly(const uint8_t *data, size_t size);
 int runCodeObject(const uint8_t *data, size_t size);
 int runCacheEntry(const uint8_t *data, size_t size);
 int runSourceKernel(const uint8_t *data, size_t size);
+int runEmulator(const uint8_t *data, size_t size);
 
 } // namespace mlir::rocdsl::fuzz
 

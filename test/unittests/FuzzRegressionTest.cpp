@@ -35,6 +35,7 @@ const Target kTargets[] = {
     {"code-object", fuzz::runCodeObject},
     {"cache-entry", fuzz::runCacheEntry},
     {"source-kernel", fuzz::runSourceKernel},
+    {"emulator", fuzz::runEmulator},
 };
 
 std::vector<std::string> listInputs(const std::string &dir) {

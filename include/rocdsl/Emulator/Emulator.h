@@ -81,6 +81,10 @@ struct Options {
   unsigned threads = 0;
   /// Seeds the order scalar loads complete in and where waves switch.
   uint64_t seed = 1;
+  /// A wave that executes more instructions than this fails the launch (a
+  /// kernel that never ends would hang the host as it hangs a GPU)
+  /// (ROCDSL_EMU_MAX_INSTRUCTIONS).
+  uint64_t maxWaveInstructions = 1ull << 32;
   /// Defaults, then the ROCDSL_EMU_* environment variables.
   static Options fromEnvironment();
 };
