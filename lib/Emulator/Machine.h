@@ -131,6 +131,9 @@ struct Wave {
   uint32_t wideStoreInst = 0;
   bool flushF32Denormals = false, flushF16Denormals = false;
   uint64_t executed = 0;
+  /// Private (scratch) memory: `scratchPerLane` bytes for each lane.
+  std::vector<uint8_t> scratch;
+  unsigned scratchPerLane = 0;
 
   uint64_t exec() const {
     return uint64_t(s[kExecLo]) | (uint64_t(s[kExecLo + 1]) << 32);

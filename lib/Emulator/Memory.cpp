@@ -419,6 +419,21 @@ void noteWideStore(ExecContext &ctx, const Operand &data, unsigned dwords) {
   w.wideStoreInst = ctx.currentInst;
 }
 
+/// Host pointer of `bytes` of lane's private memory at `offset`; a fault
+/// outside the kernel's private segment.
+uint8_t *scratchAddress(ExecContext &ctx, unsigned lane, uint64_t offset,
+                        unsigned bytes) {
+  Wave &w = *ctx.wave;
+  if (offset + bytes > w.scratchPerLane) {
+    ctx.fault("scratch access of " + std::to_string(bytes) + " bytes at " +
+              std::to_string(offset) + " is outside the kernel's " +
+              std::to_string(w.scratchPerLane) +
+              "-byte private segment (lane " + std::to_string(lane) + ")");
+    return nullptr;
+  }
+  return w.scratch.data() + size_t(lane) * w.scratchPerLane + offset;
+}
+
 /// Per-lane host pointers of a global/flat access; false after a fault.
 /// Flat addresses in the shared aperture are LDS.
 bool globalAddresses(ExecContext &ctx, Pending &p, unsigned count,
@@ -433,6 +448,13 @@ bool globalAddresses(ExecContext &ctx, Pending &p, unsigned count,
     uint64_t a = at(lane);
     for (unsigned e = 0; e < count; ++e) {
       uint64_t ea = a + uint64_t(e) * bytes;
+      if ((ea >> 32) == (kPrivateApertureHi >> 32)) {
+        uint8_t *host = scratchAddress(ctx, lane, ea & 0xffffffffu, bytes);
+        if (!host)
+          return false;
+        p.addr[lane * count + e] = reinterpret_cast<uint64_t>(host);
+        continue;
+      }
       if ((ea >> 32) == (kSharedApertureHi >> 32)) {
         isLds = true;
         uint64_t off = ea & 0xffffffffu;
@@ -672,6 +694,61 @@ void globalAtomic(ExecContext &ctx, const Inst &inst) {
   if (inst.glc)
     p.dst = rangeOf(inst.ops[0], n);
   p.apply = applyAtomic;
+  issue(ctx, std::move(p));
+}
+
+//===----------------------------------------------------------------------===//
+// Scratch instructions (architected flat scratch, gfx940 and later)
+//===----------------------------------------------------------------------===//
+
+/// Per-lane private offsets: vaddr (or off) + saddr (or off) + offset.
+bool scratchAddresses(ExecContext &ctx, const Inst &inst, Pending &p,
+                      unsigned vaddr, unsigned saddr, unsigned count,
+                      unsigned bytes) {
+  Wave &w = *ctx.wave;
+  p.addr.assign(size_t(kLanes) * count, 0);
+  uint64_t scalar =
+      inst.ops[saddr].kind == Operand::SReg ? readScalar32(w, inst.ops[saddr]) : 0;
+  for (unsigned lane = 0; lane < kLanes; ++lane) {
+    if (!(p.exec >> lane & 1))
+      continue;
+    uint64_t offset = scalar + int64_t(inst.offset);
+    if (inst.ops[vaddr].kind == Operand::VReg)
+      offset += readLane(w, inst.ops[vaddr], lane);
+    for (unsigned e = 0; e < count; ++e) {
+      uint8_t *host = scratchAddress(ctx, lane, (offset + uint64_t(e) * bytes) &
+                                                    0xffffffffu, bytes);
+      if (!host)
+        return false;
+      p.addr[lane * count + e] = reinterpret_cast<uint64_t>(host);
+    }
+  }
+  return true;
+}
+
+void scratchLoad(ExecContext &ctx, const Inst &inst) {
+  Pending p{Pending::VMem};
+  p.exec = ctx.wave->exec();
+  p.sub = inst.sub;
+  unsigned count = elemCount(inst.sub), bytes = elemBytes(inst.sub);
+  if (!scratchAddresses(ctx, inst, p, 1, 2, count, bytes))
+    return;
+  p.dst = rangeOf(inst.ops[0], count);
+  p.apply = applyLoad;
+  issue(ctx, std::move(p));
+}
+
+void scratchStore(ExecContext &ctx, const Inst &inst) {
+  Wave &w = *ctx.wave;
+  Pending p{Pending::VMem};
+  p.exec = w.exec();
+  p.sub = inst.sub;
+  unsigned count = elemCount(inst.sub), bytes = elemBytes(inst.sub);
+  if (!scratchAddresses(ctx, inst, p, 0, 2, count, bytes))
+    return;
+  captureData(w, p, inst.ops[1], count);
+  p.apply = applyStore;
+  noteWideStore(ctx, inst.ops[1], count);
   issue(ctx, std::move(p));
 }
 
@@ -988,6 +1065,8 @@ void registerMemoryOps(std::vector<OpInfo> &ops) {
         InstClass::VMEM, 1);
     add(std::string("flat_load_") + f.suffix, globalLoad, f.sub,
         InstClass::VMEM, 1);
+    add(std::string("scratch_load_") + f.suffix, scratchLoad, f.sub,
+        InstClass::VMEM, 1);
   }
   for (const Form &f : stores) {
     add(std::string("buffer_store_") + f.suffix, bufferStore, f.sub,
@@ -995,6 +1074,8 @@ void registerMemoryOps(std::vector<OpInfo> &ops) {
     add(std::string("global_store_") + f.suffix, globalStore, f.sub,
         InstClass::VMEM, 0);
     add(std::string("flat_store_") + f.suffix, globalStore, f.sub,
+        InstClass::VMEM, 0);
+    add(std::string("scratch_store_") + f.suffix, scratchStore, f.sub,
         InstClass::VMEM, 0);
   }
   struct Atomic {

@@ -495,6 +495,9 @@ struct GroupRunner {
     w.done = w.atBarrier = false;
     w.id = index;
     w.executed = 0;
+    // Private memory per lane, poisoned like registers.
+    w.scratchPerLane = kernel.info.privateBytes;
+    w.scratch.assign(size_t(w.scratchPerLane) * kLanes, 0xff);
     // VGPRs hold no defined value at dispatch: poison them (a NaN in f32).
     w.v.assign(size_t(kVGPRs) * kLanes, 0x7fbad000u);
     unsigned first = index * kLanes;
@@ -645,10 +648,6 @@ Expected<LaunchResult> Program::launch(StringRef name,
     return createStringError("the launch needs " + Twine(lds) +
                              " bytes of LDS; " + impl->chip.name + " has " +
                              Twine(impl->chip.ldsBytes));
-  if (kernel->info.privateBytes)
-    return createStringError("kernel " + name +
-                             " uses scratch memory, which the emulator does "
-                             "not model");
 
   // The kernarg segment: explicit arguments as given, hidden ones filled as
   // the HIP runtime fills them for code object v5.

@@ -129,3 +129,14 @@ extern "C" __global__ void mfma_16x16x32_bf16(const __bf16 *a, const __bf16 *b,
     d[(4 * (l / 16) + r) * 16 + l % 16] = acc[r];
 }
 #endif
+
+// A dynamically indexed private array: scratch memory (scratch_store/load
+// with architected flat scratch on gfx942 and gfx950).
+extern "C" __global__ void private_array(const int *idx, float *out) {
+  float a[64];
+  unsigned t = gid();
+  for (int i = 0; i < 64; ++i)
+    a[i] = float(i) * float(t) + 0.5f;
+  int j = idx[t];
+  out[t] = a[j & 63] - a[(j + 7) & 63];
+}

@@ -163,6 +163,14 @@ buckets = np.minimum((xa * np.float32(4) + np.float32(8)).astype(np.int64).clip(
 expect("atomics/histogram", hist.get(), np.bincount(buckets, minlength=16), 0, 0)
 
 
+pa = rng.integers(0, 1 << 20, 256).astype(np.int32)
+po = Device(np.full(256, np.nan, np.float32))
+launch("private_array", 2, 128, [Device(pa), po])
+t = np.arange(256, dtype=np.float32)
+ref = ((pa & 63).astype(np.float32) * t + np.float32(0.5)) - (((pa + 7) & 63).astype(np.float32) * t + np.float32(0.5))
+expect("private_array (scratch)", po.get(), ref.astype(np.float64), 0, 0)
+
+
 def bf16(a):
     bits = a.astype(np.float32).view(np.uint32)
     bits = (bits + 0x7fff + ((bits >> 16) & 1)) >> 16  # round to nearest even
