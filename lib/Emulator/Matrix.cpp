@@ -24,6 +24,8 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 
 namespace mlir::rocdsl::emu {
 
@@ -34,6 +36,8 @@ enum InType : uint8_t { F16, BF16, F32, FP8, BF8, I8 };
 struct MfmaShape {
   uint8_t m, n, k, blocks;
   InType a, b;
+  /// gfx950's f8f6f4 forms: cbsz and blgp name A's and B's formats.
+  bool formatsFromModifiers = false;
 };
 
 std::vector<MfmaShape> &shapes() {
@@ -63,13 +67,25 @@ double element(uint32_t word, unsigned index, InType t, bool fnuz) {
 
 void mfma(ExecContext &ctx, const Inst &inst) {
   Wave &w = *ctx.wave;
-  const MfmaShape &s = shapes()[inst.sub];
+  MfmaShape s = shapes()[inst.sub];
   const std::string &text = ctx.kernel->texts[ctx.currentInst];
-  for (const char *mod : {"cbsz:", "abid:", "blgp:"}) {
+  auto modifier = [&](const char *mod) {
     size_t at = text.find(mod);
-    if (at != std::string::npos && text[at + std::strlen(mod)] != '0')
-      return ctx.fault(std::string("MFMA broadcast modifier ") + mod +
-                       " is not implemented by the emulator");
+    return at == std::string::npos ? 0 : std::atoi(text.c_str() + at + std::strlen(mod));
+  };
+  if (s.formatsFromModifiers) {
+    // cbsz / blgp: 0 fp8 (e4m3), 1 bf8 (e5m2); 2-4 are fp6/fp4.
+    int fa = modifier("cbsz:"), fb = modifier("blgp:");
+    if (fa > 1 || fb > 1)
+      return ctx.fault("f8f6f4 MFMA with fp6/fp4 operands (cbsz/blgp 2-4) is "
+                       "not implemented by the emulator");
+    s.a = fa ? BF8 : FP8;
+    s.b = fb ? BF8 : FP8;
+  } else {
+    for (const char *mod : {"cbsz:", "abid:", "blgp:"})
+      if (modifier(mod))
+        return ctx.fault(std::string("MFMA broadcast modifier ") + mod +
+                         " is not implemented by the emulator");
   }
   unsigned M = s.m, N = s.n, K = s.k, B = s.blocks;
   unsigned KL = K / (64 / (M * B));
@@ -177,6 +193,8 @@ void registerMatrixOps(std::vector<OpInfo> &ops) {
       {"v_mfma_f32_32x32x16_bf16", {32, 32, 16, 1, BF16, BF16}},
       {"v_mfma_i32_16x16x64_i8", {16, 16, 64, 1, I8, I8}},
       {"v_mfma_i32_32x32x32_i8", {32, 32, 32, 1, I8, I8}},
+      {"v_mfma_f32_16x16x128_f8f6f4", {16, 16, 128, 1, FP8, FP8, true}},
+      {"v_mfma_f32_32x32x64_f8f6f4", {32, 32, 64, 1, FP8, FP8, true}},
   };
   shapes().clear();
   for (const Spec &s : specs) {

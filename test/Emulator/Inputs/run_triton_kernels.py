@@ -116,4 +116,35 @@ for name, b_layout in [("matmul", b), ("matmul16", b), ("matmul_bt", np.ascontig
     run(name, (M // 64, N // 64), [Device(a), Device(b_layout), c, ctypes.c_int(M), ctypes.c_int(N),
                                    ctypes.c_int(K), ctypes.c_int(K), ctypes.c_int(stride_b), ctypes.c_int(N)])
     expect("triton %s bf16 (tl.dot)" % name, c.get(), want, 1e-4, 1e-4)
+
+
+def fp8_values(codes):
+    """e4m3 codes as float64: FNUZ (bias 8, NaN 0x80) on gfx942, OCP e4m3fn
+    (bias 7, NaN 0x7f/0xff) on gfx950."""
+    bias = 8 if chip == "gfx942" else 7
+    c = codes.astype(np.int64)
+    sign = np.where(c & 0x80, -1.0, 1.0)
+    exp = (c >> 3) & 0xf
+    man = c & 7
+    value = np.where(exp == 0, man * 2.0 ** (1 - bias - 3), (8 + man) * 2.0 ** (exp - bias - 3))
+    return sign * value
+
+
+def random_fp8(shape):
+    codes = rng.integers(0, 256, shape).astype(np.uint8)
+    if chip == "gfx942":
+        codes[codes == 0x80] = 0  # FNUZ NaN
+    else:
+        codes[(codes & 0x7f) == 0x7f] = 0  # OCP NaN
+    return codes
+
+
+M, N, K = 64, 64, 128
+a8, b8 = random_fp8((M, K)), random_fp8((N, K))  # B stored N x K
+want = fp8_values(a8) @ fp8_values(b8).T
+for name in ("matmul_fp8_bt", "matmul_fp8_bt16"):
+    c = Device(np.full((M, N), np.nan, np.float32))
+    run(name, (M // 64, N // 64), [Device(a8), Device(b8), c, ctypes.c_int(M), ctypes.c_int(N),
+                                   ctypes.c_int(K), ctypes.c_int(K), ctypes.c_int(K), ctypes.c_int(N)])
+    expect("triton %s (tl.dot, the chip's e4m3)" % name, c.get(), want, 1e-5, 1e-2)
 sys.exit(1 if failed else 0)

@@ -107,7 +107,18 @@ KERNELS = [
     ("matmul16", matmul_kernel, MATMUL_SIG, {"BM": 64, "BN": 64, "BK": 32}, 4, 2, 16),
     ("matmul_bt", matmul_bt_kernel, MATMUL_BT_SIG, {"BM": 64, "BN": 64, "BK": 32}, 4, 2),
     ("matmul_bt16", matmul_bt_kernel, MATMUL_BT_SIG, {"BM": 64, "BN": 64, "BK": 32}, 4, 2, 16),
+    # fp8 inputs (the chip's own e4m3: FNUZ on gfx942, OCP on gfx950).
+    ("matmul_fp8_bt", matmul_bt_kernel, MATMUL_BT_SIG, {"BM": 64, "BN": 64, "BK": 64}, 4, 2),
+    ("matmul_fp8_bt16", matmul_bt_kernel, MATMUL_BT_SIG, {"BM": 64, "BN": 64, "BK": 64}, 4, 2, 16),
 ]
+
+
+def for_chip(name, sig, chip):
+    """fp8 kernels take the chip's e4m3 format."""
+    if not name.startswith("matmul_fp8"):
+        return sig
+    fp8 = "*fp8e4b8" if chip == "gfx942" else "*fp8e4nv"
+    return {k: (fp8 if k in ("a_ptr", "b_ptr") else v) for k, v in sig.items()}
 
 
 def main(out):
@@ -116,6 +127,7 @@ def main(out):
     for chip in ("gfx942", "gfx950"):
         for name, fn, sig, consts, warps, stages, *nonk in KERNELS:
             try:
+                sig = for_chip(name, sig, chip)
                 src = ASTSource(fn=fn, signature=sig, constexprs=consts)
                 options = {"num_warps": warps, "num_stages": stages}
                 if nonk:
@@ -129,6 +141,7 @@ def main(out):
                 records.append({"name": name, "chip": chip, "symbol": k.metadata.name,
                                 "num_warps": k.metadata.num_warps, "shared": k.metadata.shared,
                                 "args": [a for a in sig if sig[a] != "constexpr"],
+                                "types": [sig[a] for a in sig if sig[a] != "constexpr"],
                                 "constexprs": consts, "triton": triton.__version__})
                 print("compiled", name, chip, "shared", k.metadata.shared)
             except Exception:
