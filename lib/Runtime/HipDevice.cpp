@@ -25,12 +25,17 @@ public:
   HipLauncher(HipRuntime *hip, void *function, KernelResources kernel)
       : hip(hip), function(function), kernel(std::move(kernel)) {}
 
-  llvm::Error launch(llvm::ArrayRef<void *> args, LaunchGrid grid) override {
-    uint32_t block[3] = {kernel.requiredWorkgroupSize[0],
-                         std::max(1u, kernel.requiredWorkgroupSize[1]),
-                         std::max(1u, kernel.requiredWorkgroupSize[2])};
+  void blockSize(uint32_t block[3]) const {
+    block[0] = kernel.requiredWorkgroupSize[0];
+    block[1] = std::max(1u, kernel.requiredWorkgroupSize[1]);
+    block[2] = std::max(1u, kernel.requiredWorkgroupSize[2]);
     if (block[0] == 0)
       block[0] = kernel.maxFlatWorkgroupSize;
+  }
+
+  llvm::Error launch(llvm::ArrayRef<void *> args, LaunchGrid grid) override {
+    uint32_t block[3];
+    blockSize(block);
     auto segment = packKernelArgs(kernel, args, grid, block);
     if (!segment)
       return segment.takeError();
@@ -41,6 +46,27 @@ public:
       return llvm::createStringError("HIP launch of " + kernel.name +
                                      " failed: " + error);
     lastMicroseconds = us;
+    return llvm::Error::success();
+  }
+  llvm::Error enqueue(llvm::ArrayRef<void *> args, LaunchGrid grid,
+                      void *stream) override {
+    uint32_t block[3];
+    blockSize(block);
+    auto segment = packKernelArgs(kernel, args, grid, block);
+    if (!segment)
+      return segment.takeError();
+    unsigned g[3] = {grid.x, grid.y, grid.z};
+    std::string error;
+    if (!hip->enqueue(function, g, block, 0, *segment, stream, error))
+      return llvm::createStringError("HIP launch of " + kernel.name +
+                                     " failed: " + error);
+    return llvm::Error::success();
+  }
+  llvm::Error synchronize(void *stream, bool &capturing) override {
+    capturing = false;
+    std::string error;
+    if (!hip->synchronize(stream, error))
+      return llvm::createStringError(error);
     return llvm::Error::success();
   }
   double lastLaunchMicroseconds() const override { return lastMicroseconds; }

@@ -37,6 +37,7 @@ struct HipRuntime::Api {
                                    unsigned, unsigned, unsigned, unsigned,
                                    unsigned, ihipStream_t *, void **, void **);
   hipError_t (*deviceSynchronize)();
+  hipError_t (*streamSynchronize)(ihipStream_t *);
   hipError_t (*malloc)(void **, size_t);
   hipError_t (*free)(void *);
   hipError_t (*memcpy)(void *, const void *, size_t, hipMemcpyKind);
@@ -94,6 +95,7 @@ HipRuntime *HipRuntime::get(std::string &why) {
     bind(api->moduleGetFunction, "hipModuleGetFunction");
     bind(api->moduleLaunchKernel, "hipModuleLaunchKernel");
     bind(api->deviceSynchronize, "hipDeviceSynchronize");
+    bind(api->streamSynchronize, "hipStreamSynchronize");
     bind(api->malloc, "hipMalloc");
     bind(api->free, "hipFree");
     bind(api->memcpy, "hipMemcpy");
@@ -197,6 +199,29 @@ bool HipRuntime::launch(void *function, const unsigned grid[3],
             "hipEventElapsedTime", error))
     *microseconds = ms * 1000.0f;
   return true;
+}
+
+bool HipRuntime::enqueue(void *function, const unsigned grid[3],
+                         const unsigned block[3], unsigned dynamicLdsBytes,
+                         std::vector<uint8_t> &kernarg, void *stream,
+                         std::string &error) {
+  size_t size = kernarg.size();
+  void *extra[] = {reinterpret_cast<void *>(1), kernarg.data(),
+                   reinterpret_cast<void *>(2), &size,
+                   reinterpret_cast<void *>(3)};
+  return check(api->moduleLaunchKernel(
+                   static_cast<ihipModuleSymbol_t *>(function), grid[0],
+                   grid[1], grid[2], block[0], block[1], block[2],
+                   dynamicLdsBytes, static_cast<ihipStream_t *>(stream),
+                   nullptr, extra),
+               "hipModuleLaunchKernel", error);
+}
+
+bool HipRuntime::synchronize(void *stream, std::string &error) {
+  if (!stream)
+    return check(api->deviceSynchronize(), "hipDeviceSynchronize", error);
+  return check(api->streamSynchronize(static_cast<ihipStream_t *>(stream)),
+               "hipStreamSynchronize", error);
 }
 
 bool HipRuntime::allocate(uint64_t *devicePtr, size_t bytes,

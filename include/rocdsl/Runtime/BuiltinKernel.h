@@ -103,7 +103,8 @@ public:
   /// launches on the plan's grid.
   llvm::Error run(llvm::ArrayRef<ArgValue> args, RunInfo &info,
                   const LaunchOptions &options = {});
-  /// Like run, but queued on `stream` (a CUstream on cuda) without waiting;
+  /// Like run, but queued on `stream` (a CUstream on cuda, a hipStream_t on
+  /// hip) without waiting;
   /// `info.kernelMicroseconds` stays 0.
   llvm::Error enqueue(llvm::ArrayRef<ArgValue> args, void *stream,
                       RunInfo &info, const LaunchOptions &options = {});

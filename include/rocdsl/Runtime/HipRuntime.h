@@ -39,6 +39,14 @@ public:
               unsigned dynamicLdsBytes, std::vector<uint8_t> &kernarg,
               float *microseconds, std::string &error);
 
+  /// Queues the launch on `stream` (a hipStream_t; null: the null stream)
+  /// and returns without waiting. HIP copies the kernarg buffer at the call.
+  bool enqueue(void *function, const unsigned grid[3], const unsigned block[3],
+               unsigned dynamicLdsBytes, std::vector<uint8_t> &kernarg,
+               void *stream, std::string &error);
+  /// Waits for `stream` (null: the whole device).
+  bool synchronize(void *stream, std::string &error);
+
   bool allocate(uint64_t *devicePtr, size_t bytes, std::string &error);
   bool free(uint64_t devicePtr);
   bool copyToDevice(uint64_t dst, const void *src, size_t bytes,

@@ -16,6 +16,7 @@
 #include "rocdsl/Runtime/HipRuntime.h"
 
 #include <cstdlib>
+#include <dlfcn.h>
 #include <map>
 
 using namespace mlir;
@@ -189,6 +190,43 @@ TEST_P(RMSNormEmulatedTest, BackwardMatchesFloat64Reference) {
     EXPECT_TRUE(cdw.passed()) << what << " dw: " << cdw.mismatches
                               << " mismatched, max abs " << cdw.maxAbsError;
   }
+}
+
+// The stream path (how a framework's queue is joined): enqueue on a HIP
+// stream of the emulated device, wait for it, then check.
+TEST(RMSNormEmulatedStreamTest, EnqueuedLaunchCompletesOnSynchronize) {
+  HipRuntime *hip = emulatedDevice();
+  if (!hip)
+    GTEST_SKIP() << "ROCDSL_HIP_LIBRARY is not set";
+  void *lib = dlopen(std::getenv("ROCDSL_HIP_LIBRARY"), RTLD_NOW | RTLD_NOLOAD);
+  ASSERT_TRUE(lib);
+  using StreamCreate = int (*)(void **);
+  auto create = reinterpret_cast<StreamCreate>(dlsym(lib, "hipStreamCreate"));
+  ASSERT_TRUE(create);
+  void *stream = nullptr;
+  ASSERT_EQ(create(&stream), 0);
+  std::mt19937_64 rng(std::random_device{}());
+  RMSNormCase c{3001, "bf16", "same"};
+  std::vector<std::string> defs = c.definitions();
+  defs.push_back("M=5");
+  defs.push_back("eps=1e-5");
+  auto kernel = BuiltinKernel::create("rmsnorm_fwd", defs, DeviceKind::HIP);
+  ASSERT_TRUE(bool(kernel)) << llvm::toString(kernel.takeError());
+  const LaunchPlan &plan = (*kernel)->getPlan();
+  HostLaunch launch(plan, rng);
+  std::vector<std::vector<double>> tensors = launch.toDoubles();
+  DeviceMirror device(hip);
+  std::vector<ArgValue> args = launch.args;
+  ASSERT_TRUE(device.map(args));
+  RunInfo info;
+  llvm::Error err = (*kernel)->enqueue(args, stream, info);
+  ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
+  std::string error;
+  ASSERT_TRUE(hip->synchronize(stream, error)) << error;
+  ASSERT_TRUE(device.download());
+  (*kernel)->getSpec().reference((*kernel)->getParams(), tensors,
+                                 {5.0, double(kTestEps)});
+  expectOutputsMatch(plan, launch, tensors, "rmsnorm_fwd on a stream");
 }
 
 INSTANTIATE_TEST_SUITE_P(Matrix, RMSNormEmulatedTest, rmsNormFamilyMatrix(),
