@@ -905,31 +905,37 @@ void dsAtomic(ExecContext &ctx, const Inst &inst) {
 }
 
 /// gfx950 ds_read_b64_tr_b16 (CDNA4 ISA, "MFMA transpose load from LDS"):
-/// every lane reads 64 bits (four 16-bit elements) at its address; within
-/// each group of 16 lanes, lanes 4e..4e+3 read row e of a 4 x 16 block (four
-/// elements each) and the block is transposed: element e of lane l is
-/// element (l mod 4) of lane 16 floor(l / 16) + 4e + floor((l mod 16) / 4).
+/// every lane reads 64 bits (E = four 16-bit or eight 8-bit elements) at its
+/// address; within each group of 16 lanes, the 16 / E lanes 16/E * e + q
+/// read row e of an E x 16 block (E elements each) and the block is
+/// transposed: element e of lane l is element (l mod E) of lane
+/// 16 floor(l / 16) + (16 / E) e + floor((l mod 16) / E).
 /// So each lane ends up with 4 consecutive K values of one column, as MFMA
 /// operands want ("each lane holds 4 consecutive M or N values" of the
 /// source rows). The ISA guide gives no lane table; this mapping is the one
 /// Triton's gfx950 tl.dot code relies on: its B operand goes through this
 /// instruction and the products match NumPy on random data, with 16x16x32
 /// and 32x32x16 MFMA alike (test/Emulator/triton-kernels.test), where the
-/// 4-lane alternative does not.
+/// 4-lane alternative does not; ds_read_b64_tr_b8 likewise with Triton's
+/// fp8 code.
 void applyTransposeRead(Wave &w, Pending &p) {
-  uint16_t read[kLanes][4] = {};
+  // E elements of p.sub bits per lane (64 bits); 16 / E lanes per row.
+  unsigned bits = p.sub, E = 64 / bits, perRow = 16 / E;
+  uint64_t read[kLanes] = {};
   for (unsigned lane = 0; lane < kLanes; ++lane)
     if (p.addr[lane])
-      std::memcpy(read[lane], reinterpret_cast<const void *>(p.addr[lane]), 8);
+      std::memcpy(&read[lane], reinterpret_cast<const void *>(p.addr[lane]), 8);
+  uint64_t mask = (1ull << bits) - 1;
   for (unsigned lane = 0; lane < kLanes; ++lane) {
     if (!(p.exec >> lane & 1))
       continue;
-    uint16_t out[4];
-    for (unsigned e = 0; e < 4; ++e)
-      out[e] = read[(lane & ~15u) + 4 * e + ((lane & 15) >> 2)][lane & 3];
-    w.v[size_t(p.dst.first) * kLanes + lane] = out[0] | (uint32_t(out[1]) << 16);
-    w.v[size_t(p.dst.first + 1) * kLanes + lane] =
-        out[2] | (uint32_t(out[3]) << 16);
+    uint64_t out = 0;
+    for (unsigned e = 0; e < E; ++e) {
+      unsigned from = (lane & ~15u) + perRow * e + (lane & 15) / E;
+      out |= ((read[from] >> (bits * (lane % E))) & mask) << (bits * e);
+    }
+    w.v[size_t(p.dst.first) * kLanes + lane] = uint32_t(out);
+    w.v[size_t(p.dst.first + 1) * kLanes + lane] = uint32_t(out >> 32);
   }
 }
 
@@ -940,6 +946,7 @@ void dsReadTranspose(ExecContext &ctx, const Inst &inst) {
   uint32_t off = uint32_t(inst.offset);
   ldsAddresses(ctx, inst, p, 1, 8, llvm::ArrayRef<uint32_t>(off));
   p.dst = rangeOf(inst.ops[0], 2);
+  p.sub = inst.sub;
   p.apply = applyTransposeRead;
   countBytes(ctx, true, false, 8ull * __builtin_popcountll(p.exec));
   issue(ctx, std::move(p));
@@ -1154,7 +1161,8 @@ void registerMemoryOps(std::vector<OpInfo> &ops) {
         InstClass::LDS, 1);
   }
   add("ds_wrxchg_rtn_b32", dsAtomic, uint16_t(ASwap | (1 << 9)), InstClass::LDS, 1);
-  add("ds_read_b64_tr_b16", dsReadTranspose, 0, InstClass::LDS, 1);
+  add("ds_read_b64_tr_b16", dsReadTranspose, 16, InstClass::LDS, 1);
+  add("ds_read_b64_tr_b8", dsReadTranspose, 8, InstClass::LDS, 1);
   add("ds_permute_b32", dsPermute, 0, InstClass::LDS, 1);
   add("ds_bpermute_b32", dsPermute, 1, InstClass::LDS, 1);
   add("ds_swizzle_b32", dsPermute, 2, InstClass::LDS, 1);

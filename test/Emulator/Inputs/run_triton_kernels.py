@@ -142,9 +142,14 @@ def random_fp8(shape):
 M, N, K = 64, 64, 128
 a8, b8 = random_fp8((M, K)), random_fp8((N, K))  # B stored N x K
 want = fp8_values(a8) @ fp8_values(b8).T
-for name in ("matmul_fp8_bt", "matmul_fp8_bt16"):
+for name in ("matmul_fp8", "matmul_fp8_16", "matmul_fp8_bt", "matmul_fp8_bt16"):
+    # B row-major (K x N, stride N: gfx950 reads it with ds_read_b64_tr_b8)
+    # or stored N x K (stride K).
+    bt = "_bt" in name
+    b_arg = b8 if bt else np.ascontiguousarray(b8.T)
     c = Device(np.full((M, N), np.nan, np.float32))
-    run(name, (M // 64, N // 64), [Device(a8), Device(b8), c, ctypes.c_int(M), ctypes.c_int(N),
-                                   ctypes.c_int(K), ctypes.c_int(K), ctypes.c_int(K), ctypes.c_int(N)])
+    run(name, (M // 64, N // 64), [Device(a8), Device(b_arg), c, ctypes.c_int(M), ctypes.c_int(N),
+                                   ctypes.c_int(K), ctypes.c_int(K), ctypes.c_int(K if bt else N),
+                                   ctypes.c_int(N)])
     expect("triton %s (tl.dot, the chip's e4m3)" % name, c.get(), want, 1e-5, 1e-2)
 sys.exit(1 if failed else 0)

@@ -108,6 +108,8 @@ KERNELS = [
     ("matmul_bt", matmul_bt_kernel, MATMUL_BT_SIG, {"BM": 64, "BN": 64, "BK": 32}, 4, 2),
     ("matmul_bt16", matmul_bt_kernel, MATMUL_BT_SIG, {"BM": 64, "BN": 64, "BK": 32}, 4, 2, 16),
     # fp8 inputs (the chip's own e4m3: FNUZ on gfx942, OCP on gfx950).
+    ("matmul_fp8", matmul_kernel, MATMUL_SIG, {"BM": 64, "BN": 64, "BK": 64}, 4, 2),
+    ("matmul_fp8_16", matmul_kernel, MATMUL_SIG, {"BM": 64, "BN": 64, "BK": 64}, 4, 2, 16),
     ("matmul_fp8_bt", matmul_bt_kernel, MATMUL_BT_SIG, {"BM": 64, "BN": 64, "BK": 64}, 4, 2),
     ("matmul_fp8_bt16", matmul_bt_kernel, MATMUL_BT_SIG, {"BM": 64, "BN": 64, "BK": 64}, 4, 2, 16),
 ]
