@@ -107,6 +107,7 @@ struct Pending {
   uint16_t sub = 0;
   uint8_t dwords = 0;
   uint8_t extra = 0;
+  uint32_t issuedAt = 0; // LDS operations: the workgroup's ldsClock
 };
 
 struct Workgroup;
@@ -151,6 +152,11 @@ struct Wave {
 struct Workgroup {
   std::vector<uint8_t> lds;
   uint32_t id[3] = {0, 0, 0};
+  /// For each LDS dword: when it was last written (ldsClock) and by which
+  /// wave, to find reads that another wave's write overtook.
+  std::vector<uint32_t> ldsWrittenAt;
+  std::vector<uint16_t> ldsWrittenBy;
+  uint32_t ldsClock = 0;
 };
 
 /// Per decoded kernel.

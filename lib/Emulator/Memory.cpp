@@ -64,9 +64,59 @@ void markPending(Wave &w, const RegRange &r, int delta) {
   }
 }
 
+/// LDS dword indices an operation's lanes touch.
+template <typename F>
+void forEachLdsDword(ExecContext &ctx, const Pending &p, F f) {
+  Workgroup &g = *ctx.group;
+  uint64_t base = reinterpret_cast<uint64_t>(g.lds.data());
+  for (unsigned i = 0; i < p.addr.size(); ++i) {
+    uint64_t a = p.addr[i];
+    unsigned lane = unsigned(i * kLanes / std::max<size_t>(1, p.addr.size()));
+    if (!a || !(p.exec >> lane & 1) || a < base || a >= base + g.lds.size())
+      continue;
+    f(size_t(a - base) / 4);
+  }
+}
+
+/// An LDS read must see the LDS as it was when the read was issued: a write
+/// by another wave landing in between means the kernel let the other wave
+/// reuse the memory too early (a wait missing before a barrier).
+void trackLds(ExecContext &ctx, const Pending &p) {
+  // LDS operations, and flat ones (which may reach LDS through the shared
+  // aperture); other addresses are skipped below.
+  if (p.kind == Pending::SMem || p.addr.empty() || !p.apply ||
+      ctx.group->lds.empty())
+    return;
+  Workgroup &g = *ctx.group;
+  if (g.ldsWrittenAt.size() != g.lds.size() / 4 + 1) {
+    g.ldsWrittenAt.assign(g.lds.size() / 4 + 1, 0);
+    g.ldsWrittenBy.assign(g.lds.size() / 4 + 1, 0);
+  }
+  uint16_t me = uint16_t(ctx.wave->id);
+  ++g.ldsClock;
+  if (p.dst.count) { // a read (or an atomic returning data)
+    bool raced = false;
+    forEachLdsDword(ctx, p, [&](size_t d) {
+      raced |= g.ldsWrittenAt[d] > p.issuedAt && g.ldsWrittenBy[d] != me;
+    });
+    if (raced)
+      ctx.violation("`" + ctx.kernel->texts[p.inst] + "` (+0x" +
+                    utohexstr(ctx.kernel->insts[p.inst].address, true) +
+                    ") read LDS that another wave overwrote before the read "
+                    "completed: missing s_waitcnt lgkmcnt before the barrier "
+                    "that let it");
+  }
+  if (!p.data.empty()) // stores and atomics carry their data
+    forEachLdsDword(ctx, p, [&](size_t d) {
+      g.ldsWrittenAt[d] = g.ldsClock;
+      g.ldsWrittenBy[d] = me;
+    });
+}
+
 void retire(ExecContext &ctx, std::deque<Pending> &queue, size_t index) {
   Wave &w = *ctx.wave;
   Pending p = std::move(queue[index]);
+  trackLds(ctx, p);
   queue.erase(queue.begin() + index);
   if (p.kind == Pending::SMem)
     --w.smemPending;
@@ -102,6 +152,7 @@ void issue(ExecContext &ctx, Pending &&p) {
   if (p.kind != Pending::VMem && w.lgkm.size() >= 15)
     retireLGKM(ctx, 14);
   markPending(w, p.dst, +1);
+  p.issuedAt = ++ctx.group->ldsClock;
   if (p.kind == Pending::SMem)
     ++w.smemPending;
   else if (p.kind == Pending::LDS)

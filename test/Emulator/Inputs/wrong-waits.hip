@@ -53,3 +53,23 @@ extern "C" __global__ void unimplemented(int *out) {
 
 // A store far past the end of its buffer.
 extern "C" __global__ void stray_store(int *out) { out[tid() + (1 << 24)] = 1; }
+
+// Wave 0 leaves an LDS read in flight across a barrier; wave 1 then
+// overwrites what it reads before the read completes (128 work-items).
+extern "C" __global__ void lds_reuse_race(int *out) {
+  __attribute__((shared)) int lds[128];
+  volatile int *buf = lds; // the stores stay
+  unsigned t = tid();
+  buf[t] = int(t);
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");
+  __builtin_amdgcn_s_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
+  int r;
+  asm volatile("ds_read_b32 %0, %1\n\ts_barrier" : "=v"(r) : "v"(t * 4) : "memory");
+  if (t >= 64)
+    buf[t - 64] = -1;
+  else
+    asm volatile(".rept 200\n\ts_nop 0\n.endr" ::: "memory");
+  asm volatile("s_waitcnt lgkmcnt(0)" ::: "memory");
+  out[t] = r;
+}
