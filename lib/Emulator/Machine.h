@@ -314,6 +314,7 @@ namespace mlir::rocdsl::emu {
 std::string runInstructions(const ChipModel &chip,
                             llvm::ArrayRef<std::string> lines, Wave &wave,
                             Workgroup &group, Memory &memory);
-/// A wave with zeroed registers, EXEC all ones.
-void resetWave(Wave &wave);
+/// A wave with zeroed SGPRs, VGPRs set to `vgprFill`, nothing pending,
+/// EXEC all ones.
+void resetWave(Wave &wave, uint32_t vgprFill = 0);
 } // namespace mlir::rocdsl::emu

@@ -482,24 +482,12 @@ struct GroupRunner {
   Profile localProfile;
 
   void initWave(Wave &w, unsigned index, unsigned threads) {
-    std::memset(w.s, 0, sizeof(w.s));
-    std::memset(w.vPending, 0, sizeof(w.vPending));
-    std::memset(w.sPending, 0, sizeof(w.sPending));
-    w.pendingRegs = 0;
-    w.vmem.clear();
-    w.lgkm.clear();
-    w.smemPending = w.ldsPending = 0;
-    w.wideStoreStates = 0;
-    w.scc = false;
-    w.pc = 0;
-    w.done = w.atBarrier = false;
+    // VGPRs hold no defined value at dispatch: poison them (a NaN in f32).
+    resetWave(w, 0x7fbad000u);
     w.id = index;
-    w.executed = 0;
     // Private memory per lane, poisoned like registers.
     w.scratchPerLane = kernel.info.privateBytes;
     w.scratch.assign(size_t(w.scratchPerLane) * kLanes, 0xff);
-    // VGPRs hold no defined value at dispatch: poison them (a NaN in f32).
-    w.v.assign(size_t(kVGPRs) * kLanes, 0x7fbad000u);
     unsigned first = index * kLanes;
     unsigned active = std::min(kLanes, threads - first);
     w.setExec(active == 64 ? ~0ull : ((1ull << active) - 1));
@@ -775,7 +763,7 @@ Expected<LaunchResult> Program::launch(StringRef name,
 
 namespace mlir::rocdsl::emu {
 
-void resetWave(Wave &w) {
+void resetWave(Wave &w, uint32_t vgprFill) {
   std::memset(w.s, 0, sizeof(w.s));
   std::memset(w.vPending, 0, sizeof(w.vPending));
   std::memset(w.sPending, 0, sizeof(w.sPending));
@@ -787,7 +775,8 @@ void resetWave(Wave &w) {
   w.scc = false;
   w.pc = 0;
   w.done = w.atBarrier = false;
-  w.v.assign(size_t(kVGPRs) * kLanes, 0);
+  w.executed = 0;
+  w.v.assign(size_t(kVGPRs) * kLanes, vgprFill);
   w.setExec(~0ull);
 }
 

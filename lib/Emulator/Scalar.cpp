@@ -283,6 +283,18 @@ void salu(ExecContext &ctx, const Inst &inst) {
 
 enum CmpOp : uint16_t { CEq, CLg, CGt, CGe, CLt, CLe };
 
+bool compare(CmpOp op, int64_t a, int64_t b) {
+  switch (op) {
+  case CEq: return a == b;
+  case CLg: return a != b;
+  case CGt: return a > b;
+  case CGe: return a >= b;
+  case CLt: return a < b;
+  case CLe: return a <= b;
+  }
+  return false;
+}
+
 /// s_cmp_*: sub = op | signed << 4 | 64-bit << 5; s_bitcmp0/1: 6/7.
 void scmp(ExecContext &ctx, const Inst &inst) {
   Wave &w = *ctx.wave;
@@ -306,14 +318,7 @@ void scmp(ExecContext &ctx, const Inst &inst) {
     a = readScalar32(w, inst.ops[0]);
     b = readScalar32(w, inst.ops[1]);
   }
-  switch (CmpOp(op)) {
-  case CEq: w.scc = a == b; break;
-  case CLg: w.scc = a != b; break;
-  case CGt: w.scc = a > b; break;
-  case CGe: w.scc = a >= b; break;
-  case CLt: w.scc = a < b; break;
-  case CLe: w.scc = a <= b; break;
-  }
+  w.scc = compare(CmpOp(op), a, b);
 }
 
 /// s_cmpk_*: compare with a 16-bit constant (zero- or sign-extended).
@@ -324,14 +329,7 @@ void scmpk(ExecContext &ctx, const Inst &inst) {
   int64_t a = isSigned ? int64_t(int32_t(readScalar32(w, inst.ops[0])))
                        : int64_t(readScalar32(w, inst.ops[0]));
   int64_t b = isSigned ? int64_t(int16_t(k)) : int64_t(uint16_t(k));
-  switch (CmpOp(inst.sub & 0xf)) {
-  case CEq: w.scc = a == b; break;
-  case CLg: w.scc = a != b; break;
-  case CGt: w.scc = a > b; break;
-  case CGe: w.scc = a >= b; break;
-  case CLt: w.scc = a < b; break;
-  case CLe: w.scc = a <= b; break;
-  }
+  w.scc = compare(CmpOp(inst.sub & 0xf), a, b);
 }
 
 enum BranchOp : uint16_t {

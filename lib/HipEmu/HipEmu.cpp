@@ -182,14 +182,18 @@ hipError_t hipDeviceSynchronize(void) { return ok(); }
 
 static const ChipInfo &chipInfo() { return *lookupChip(device().chip.name); }
 
-hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int id) {
+} // extern "C"
+
+/// Fills HIP 5's or HIP 6's hipDeviceProp_t (the same field names) for the
+/// emulated device.
+template <typename Props> static hipError_t fillProperties(Props *prop, int id) {
   if (!prop)
     return fail(hipErrorInvalidValue, "");
   if (id != 0)
     return fail(hipErrorInvalidDevice, "only device 0 exists");
   if (!device().initError.empty())
     return fail(hipErrorNoDevice, device().initError);
-  std::memset(prop, 0, sizeof(*prop));
+  std::memset(static_cast<void *>(prop), 0, sizeof(*prop));
   const ChipInfo &c = chipInfo();
   std::snprintf(prop->name, sizeof(prop->name), "ROCDSL emulated %s",
                 c.name.data());
@@ -206,44 +210,28 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int id) {
   prop->regsPerBlock = 512 * 64;
   prop->major = 9;
   prop->minor = 4;
-  prop->gcnArch = c.name == "gfx950" ? 950 : 942;
   prop->clockRate = 2100000;
   prop->maxThreadsPerMultiProcessor = 2048;
   prop->concurrentKernels = 1;
   return ok();
 }
 
+extern "C" {
+
+hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int id) {
+  hipError_t err = fillProperties(prop, id);
+  if (err == hipSuccess)
+    prop->gcnArch = chipInfo().name == "gfx950" ? 950 : 942;
+  return err;
+}
+
 /// HIP 6's versioned name, with HIP 6's structure.
 __attribute__((visibility("default"))) hipError_t
 hipGetDevicePropertiesR0600(hipemu::DevicePropsR0600 *prop, int id) {
-  if (!prop)
-    return fail(hipErrorInvalidValue, "");
-  if (id != 0)
-    return fail(hipErrorInvalidDevice, "only device 0 exists");
-  if (!device().initError.empty())
-    return fail(hipErrorNoDevice, device().initError);
-  std::memset(prop, 0, sizeof(*prop));
-  const ChipInfo &c = chipInfo();
-  std::snprintf(prop->name, sizeof(prop->name), "ROCDSL emulated %s",
-                c.name.data());
-  std::snprintf(prop->gcnArchName, sizeof(prop->gcnArchName), "%s%s",
-                c.name.data(), c.archFeatures.data());
-  prop->totalGlobalMem = size_t(64) << 30;
-  prop->sharedMemPerBlock = c.sharedMemoryBytes;
-  prop->sharedMemPerMultiprocessor = c.sharedMemoryBytes;
-  prop->maxSharedMemoryPerMultiProcessor = c.sharedMemoryBytes;
-  prop->warpSize = int(c.waveSize);
-  prop->maxThreadsPerBlock = 1024;
-  prop->maxThreadsDim[0] = prop->maxThreadsDim[1] = prop->maxThreadsDim[2] = 1024;
-  prop->maxGridSize[0] = prop->maxGridSize[1] = prop->maxGridSize[2] = 0x7fffffff;
-  prop->multiProcessorCount = int(c.computeUnits);
-  prop->regsPerBlock = 512 * 64;
-  prop->major = 9;
-  prop->minor = 4;
-  prop->clockRate = 2100000;
-  prop->maxThreadsPerMultiProcessor = 2048;
-  prop->concurrentKernels = 1;
-  return ok();
+  hipError_t err = fillProperties(prop, id);
+  if (err == hipSuccess)
+    prop->sharedMemPerMultiprocessor = chipInfo().sharedMemoryBytes;
+  return err;
 }
 
 hipError_t hipDeviceGetAttribute(int *value, hipDeviceAttribute_t attr,
