@@ -17,6 +17,10 @@ PACKAGES=(
   # The checked build (scripts/sanitize.sh): clang with ASan, UBSan and
   # libFuzzer.
   clang-22 libfuzzer-22-dev libclang-rt-22-dev
+  # The emulator's tests: clang-22 compiles HIP kernels (against the HIP
+  # headers of libamdhip64-dev), llvm-mc and llvm-objcopy (llvm-22) build
+  # fixtures and fuzz seeds.
+  llvm-22
 )
 
 missing=()
