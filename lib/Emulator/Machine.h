@@ -106,7 +106,8 @@ struct Pending {
   std::vector<uint8_t> valid;  // per lane and dword: in range
   uint16_t sub = 0;
   uint8_t dwords = 0;
-  uint8_t extra = 0;
+  /// A flat access that reached LDS through the shared aperture.
+  bool touchesLds = false;
   uint32_t issuedAt = 0; // LDS operations: the workgroup's ldsClock
 };
 
@@ -246,7 +247,7 @@ void writeScalar32(Wave &w, const Operand &op, uint32_t value);
 void writeScalar64(Wave &w, const Operand &op, uint64_t value);
 /// Source dword `dword` of operand `op` for `lane` (SGPRs and constants are
 /// the same in every lane).
-inline uint32_t readLane(Wave &w, const Operand &op, unsigned lane,
+inline uint32_t readLane(const Wave &w, const Operand &op, unsigned lane,
                          unsigned dword = 0) {
   switch (op.kind) {
   case Operand::VReg:
@@ -265,7 +266,7 @@ inline uint32_t readLane(Wave &w, const Operand &op, unsigned lane,
     return 0;
   }
 }
-inline uint64_t readLane64(Wave &w, const Operand &op, unsigned lane) {
+inline uint64_t readLane64(const Wave &w, const Operand &op, unsigned lane) {
   if (op.kind == Operand::Imm)
     return op.imm;
   return uint64_t(readLane(w, op, lane, 0)) |

@@ -82,10 +82,11 @@ void forEachLdsDword(ExecContext &ctx, const Pending &p, F f) {
 /// by another wave landing in between means the kernel let the other wave
 /// reuse the memory too early (a wait missing before a barrier).
 void trackLds(ExecContext &ctx, const Pending &p) {
-  // LDS operations, and flat ones (which may reach LDS through the shared
-  // aperture); other addresses are skipped below.
-  if (p.kind == Pending::SMem || p.addr.empty() || !p.apply ||
-      ctx.group->lds.empty())
+  // LDS operations, and flat ones that reached LDS through the shared
+  // aperture (their other addresses are skipped below); no other memory
+  // operation pays for this.
+  if ((p.kind != Pending::LDS && !p.touchesLds) || p.addr.empty() ||
+      !p.apply || ctx.group->lds.empty())
     return;
   Workgroup &g = *ctx.group;
   if (g.ldsWrittenAt.size() != g.lds.size() / 4 + 1) {
@@ -488,10 +489,9 @@ uint8_t *scratchAddress(ExecContext &ctx, unsigned lane, uint64_t offset,
 /// Per-lane host pointers of a global/flat access; false after a fault.
 /// Flat addresses in the shared aperture are LDS.
 bool globalAddresses(ExecContext &ctx, Pending &p, unsigned count,
-                     unsigned bytes, const std::function<uint64_t(unsigned)> &at,
-                     bool &isLds) {
+                     unsigned bytes, const std::function<uint64_t(unsigned)> &at) {
   p.addr.assign(size_t(kLanes) * count, 0);
-  isLds = false;
+  p.touchesLds = false;
   Workgroup &g = *ctx.group;
   for (unsigned lane = 0; lane < kLanes; ++lane) {
     if (!(p.exec >> lane & 1))
@@ -507,7 +507,7 @@ bool globalAddresses(ExecContext &ctx, Pending &p, unsigned count,
         continue;
       }
       if ((ea >> 32) == (kSharedApertureHi >> 32)) {
-        isLds = true;
+        p.touchesLds = true;
         uint64_t off = ea & 0xffffffffu;
         if (off + bytes <= g.lds.size())
           p.addr[lane * count + e] =
@@ -688,16 +688,14 @@ void globalLoad(ExecContext &ctx, const Inst &inst) {
   p.sub = inst.sub;
   unsigned count = elemCount(inst.sub), bytes = elemBytes(inst.sub);
   int saddr = inst.numOps > 2 ? 2 : -1;
-  bool lds;
   if (!globalAddresses(ctx, p, count, bytes,
                        [&](unsigned lane) {
                          return flatAddress(w, inst, 1, saddr, lane);
-                       },
-                       lds))
+                       }))
     return;
   p.dst = rangeOf(inst.ops[0], count);
   p.apply = applyLoad;
-  countBytes(ctx, lds, false,
+  countBytes(ctx, p.touchesLds, false,
              uint64_t(count) * bytes * __builtin_popcountll(p.exec));
   issue(ctx, std::move(p));
 }
@@ -709,17 +707,15 @@ void globalStore(ExecContext &ctx, const Inst &inst) {
   p.sub = inst.sub;
   unsigned count = elemCount(inst.sub), bytes = elemBytes(inst.sub);
   int saddr = inst.numOps > 2 ? 2 : -1;
-  bool lds;
   if (!globalAddresses(ctx, p, count, bytes,
                        [&](unsigned lane) {
                          return flatAddress(w, inst, 0, saddr, lane);
-                       },
-                       lds))
+                       }))
     return;
   captureData(w, p, inst.ops[1], count);
   p.apply = applyStore;
   noteWideStore(ctx, inst.ops[1], count);
-  countBytes(ctx, lds, true,
+  countBytes(ctx, p.touchesLds, true,
              uint64_t(count) * bytes * __builtin_popcountll(p.exec));
   issue(ctx, std::move(p));
 }
@@ -733,12 +729,10 @@ void globalAtomic(ExecContext &ctx, const Inst &inst) {
   bool cmp = AtomicOp(inst.sub & 0xff) == ACmpSwap;
   unsigned first = inst.glc ? 1 : 0; // returning atomics name vdst first
   int saddr = inst.numOps > first + 2 ? int(first + 2) : -1;
-  bool lds;
   if (!globalAddresses(ctx, p, 1, n * 4,
                        [&](unsigned lane) {
                          return flatAddress(w, inst, first, saddr, lane);
-                       },
-                       lds))
+                       }))
     return;
   captureData(w, p, inst.ops[first + 1], cmp ? 2 * n : n);
   p.sub = uint16_t(inst.sub | (inst.glc ? 1 << 9 : 0));

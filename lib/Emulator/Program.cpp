@@ -245,38 +245,25 @@ StringRef findDescriptor(const object::ELF64LEFile &elf, StringRef name) {
     consumeError(sections.takeError());
     return {};
   }
-  for (const auto &table : *sections) {
-    if (table.sh_type != ELF::SHT_SYMTAB && table.sh_type != ELF::SHT_DYNSYM)
-      continue;
-    auto symbols = elf.symbols(&table);
-    auto strings = elf.getStringTableForSymtab(table, *sections);
-    if (!symbols || !strings) {
-      consumeError(symbols.takeError());
-      consumeError(strings.takeError());
-      continue;
+  std::string symbol = (name + ".kd").str();
+  StringRef found;
+  isa::forEachSymbol(elf, [&](const object::ELF64LE::Sym &sym,
+                              StringRef symName) {
+    if (symName != symbol || sym.st_shndx == 0 ||
+        sym.st_shndx >= sections->size())
+      return true;
+    const auto &section = (*sections)[sym.st_shndx];
+    auto contents = elf.getSectionContents(section);
+    if (!contents) {
+      consumeError(contents.takeError());
+      return false;
     }
-    for (const auto &sym : *symbols) {
-      auto symName = sym.getName(*strings);
-      if (!symName) {
-        consumeError(symName.takeError());
-        continue;
-      }
-      if (*symName != (name + ".kd").str() || sym.st_shndx == 0 ||
-          sym.st_shndx >= sections->size())
-        continue;
-      const auto &section = (*sections)[sym.st_shndx];
-      auto contents = elf.getSectionContents(section);
-      if (!contents) {
-        consumeError(contents.takeError());
-        return {};
-      }
-      uint64_t offset = sym.st_value - section.sh_addr;
-      if (sym.st_value < section.sh_addr || offset + 64 > contents->size())
-        return {};
-      return toStringRef(contents->slice(offset, 64));
-    }
-  }
-  return {};
+    uint64_t offset = sym.st_value - section.sh_addr;
+    if (sym.st_value >= section.sh_addr && offset + 64 <= contents->size())
+      found = toStringRef(contents->slice(offset, 64));
+    return false;
+  });
+  return found;
 }
 
 template <typename T> T readLE(StringRef bytes, unsigned offset) {

@@ -10,20 +10,9 @@
 namespace mlir::rocdsl::emu {
 
 uint32_t readScalar32(const Wave &w, const Operand &op) {
-  switch (op.kind) {
-  case Operand::SReg:
-    return w.s[op.reg & (kSRegs - 1)];
-  case Operand::Imm:
-    return uint32_t(op.imm);
-  case Operand::SCC:
-    return w.scc;
-  case Operand::VccZ:
-    return w.vcc() == 0;
-  case Operand::ExecZ:
-    return w.exec() == 0;
-  default:
-    return 0;
-  }
+  // Scalar operands are uniform: lane 0's view of them; a VGPR is no
+  // scalar source.
+  return op.kind == Operand::VReg ? 0 : readLane(w, op, 0);
 }
 
 uint64_t readScalar64(const Wave &w, const Operand &op) {

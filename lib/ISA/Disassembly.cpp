@@ -92,12 +92,13 @@ StringRef chipFromELFFlags(unsigned flags) {
 /// Kernel symbols in executable sections, by address. Only the Expected
 /// APIs of ELFFile: a corrupt code object is an error or skipped, never
 /// fatal.
-std::vector<CodeFunction> collectCodeFunctions(const object::ELF64LEFile &elf) {
-  std::vector<CodeFunction> functions;
+void forEachSymbol(
+    const object::ELF64LEFile &elf,
+    function_ref<bool(const object::ELF64LE::Sym &, StringRef name)> visit) {
   auto sections = elf.sections();
   if (!sections) {
     consumeError(sections.takeError());
-    return functions;
+    return;
   }
   for (const object::ELF64LE::Shdr &table : *sections) {
     if (table.sh_type != ELF::SHT_SYMTAB && table.sh_type != ELF::SHT_DYNSYM)
@@ -110,38 +111,55 @@ std::vector<CodeFunction> collectCodeFunctions(const object::ELF64LEFile &elf) {
       continue;
     }
     for (const object::ELF64LE::Sym &sym : *symbols) {
+      auto name = sym.getName(*strings);
+      if (!name) {
+        consumeError(name.takeError());
+        continue;
+      }
+      if (!visit(sym, *name))
+        return;
+    }
+  }
+}
+
+std::vector<CodeFunction> collectCodeFunctions(const object::ELF64LEFile &elf) {
+  std::vector<CodeFunction> functions;
+  auto sections = elf.sections();
+  if (!sections) {
+    consumeError(sections.takeError());
+    return functions;
+  }
+  forEachSymbol(elf, [&](const object::ELF64LE::Sym &sym, StringRef name) {
       uint8_t type = sym.getType();
       if (type != ELF::STT_FUNC && type != ELF::STT_AMDGPU_HSA_KERNEL)
-        continue;
+        return true;
       unsigned index = sym.st_shndx;
       if (index == ELF::SHN_UNDEF || index >= ELF::SHN_LORESERVE ||
           index >= sections->size())
-        continue;
+        return true;
       const object::ELF64LE::Shdr &text = (*sections)[index];
       if (!(text.sh_flags & ELF::SHF_EXECINSTR) ||
           text.sh_type != ELF::SHT_PROGBITS)
-        continue;
-      auto name = sym.getName(*strings);
+        return true;
       auto contents = elf.getSectionContents(text);
-      if (!name || !contents) {
-        consumeError(name.takeError());
+      if (!contents) {
         consumeError(contents.takeError());
-        continue;
+        return true;
       }
       uint64_t address = sym.st_value;
       if (llvm::any_of(functions, [&](const CodeFunction &f) {
-            return f.address == address && f.name == *name;
+            return f.address == address && f.name == name;
           }))
-        continue;
+        return true;
       CodeFunction f;
-      f.name = name->str();
+      f.name = name.str();
       f.address = address;
       f.size = sym.st_size;
       f.bytes = toStringRef(*contents);
       f.sectionAddress = text.sh_addr;
       functions.push_back(std::move(f));
-    }
-  }
+      return true;
+  });
   llvm::sort(functions, [](const CodeFunction &a, const CodeFunction &b) {
     return a.address < b.address;
   });

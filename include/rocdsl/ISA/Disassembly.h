@@ -11,6 +11,7 @@
 #ifndef ROCDSL_ISA_DISASSEMBLY_H
 #define ROCDSL_ISA_DISASSEMBLY_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Object/ELF.h"
 #include "llvm/Support/Error.h"
@@ -26,6 +27,15 @@ namespace mlir::rocdsl::isa {
 /// The processor an AMDGPU ELF's e_flags name, for the chips with a
 /// wide-store rule and the generic targets; "" otherwise.
 llvm::StringRef chipFromELFFlags(unsigned flags);
+
+/// Calls `visit` with every symbol of every symbol table and its name;
+/// unreadable tables and names are skipped (a corrupt object yields fewer
+/// symbols, never a crash). `visit` returns false to stop.
+void forEachSymbol(
+    const llvm::object::ELF64LEFile &elf,
+    llvm::function_ref<bool(const llvm::object::ELF64LE::Sym &,
+                            llvm::StringRef name)>
+        visit);
 
 /// A function symbol in an executable section of a code object.
 struct CodeFunction {
