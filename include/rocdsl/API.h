@@ -104,6 +104,58 @@ private:
   std::unique_ptr<Impl> impl;
 };
 
+/// Memory on one device ("hip", "hip:1", "cuda:0", "host"), freed with the
+/// object; kernels take data() as a pointer. Copies are explicit calls.
+class DeviceBuffer {
+public:
+  static std::unique_ptr<DeviceBuffer> allocate(const std::string &device,
+                                                size_t bytes,
+                                                std::string &error);
+  ~DeviceBuffer();
+  void *data() const;
+  size_t size() const;
+  /// The device, normalized ("hip" for "hip:0").
+  const std::string &device() const;
+  bool copyFromHost(const void *src, size_t bytes, std::string &error);
+  bool copyToHost(void *dst, size_t bytes, std::string &error) const;
+
+private:
+  DeviceBuffer();
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+/// One kernel's resources in a code object (AMD chips).
+struct KernelStats {
+  std::string name;
+  unsigned vgprs = 0, agprs = 0, sgprs = 0, vgprSpills = 0, sgprSpills = 0;
+  unsigned scratchBytes = 0, ldsBytes = 0;
+  unsigned wavesPerSimd = 0, maxWorkgroupSize = 0, wavefrontSize = 0;
+};
+
+/// Everything compiling for one chip produced (no GPU needed).
+struct Compiled {
+  std::string chip;
+  std::string mlir, lowered, llvmIR, assembly;
+  std::string binary; // HSA code object (AMD chips); empty for NVIDIA
+  std::vector<KernelStats> stats;
+  /// "wide", "split64" or "padded": the store form the hazard check kept.
+  std::string storeForm;
+  /// Wide-store hazard findings of the final code (one line each), and of
+  /// store forms rejected before it.
+  std::vector<std::string> hazards, rejectedHazards;
+};
+/// A built-in kernel specialized by NAME=VALUE definitions, compiled for
+/// `chip` (gfx942, gfx950, sm_90, sm_90a).
+bool compileBuiltin(const std::string &name,
+                    const std::vector<std::string> &definitions,
+                    const std::string &chip, Compiled &out,
+                    std::string &error);
+/// The rocdsl.func `kernel` of rocdsl IR text, compiled for `chip`.
+bool compileSource(const std::string &source, const std::string &kernel,
+                   const std::string &chip, Compiled &out,
+                   std::string &error);
+
 struct ParamInfo {
   std::string name, defaultValue, help;
 };
@@ -113,9 +165,16 @@ struct KernelInfo {
 };
 std::vector<KernelInfo> listKernels();
 
-/// Whether `device` (host, hip, cuda) can run kernels; `why` says what is
-/// missing.
+/// Whether `device` (host, hip, hip:N, cuda, cuda:N) can run kernels;
+/// `why` says what is missing.
 bool deviceAvailable(const std::string &device, std::string &why);
+/// "hip:1" for "hip:1", "hip" for "hip:0": the canonical spelling, or ""
+/// (and `error`) for a name that is no device.
+std::string normalizeDevice(const std::string &device, std::string &error);
+/// One line naming the device (name, chip, library), or "" and `error`.
+std::string describeDevice(const std::string &device, std::string &error);
+/// Devices of a kind ("hip", "cuda") this process can see; 0 if none.
+int deviceCount(const std::string &kind);
 /// Lanes per wave for layouts on `device`; 0 for an unknown device.
 unsigned waveSize(const std::string &device);
 /// The default #rocdsl.blocked layout for a tile, as attribute text.

@@ -3,6 +3,10 @@
 
 #include "rocdsl/Dialect/RocDSL/IR/RocDSL.h"
 #include "rocdsl/Runtime/BuiltinKernel.h"
+#include "rocdsl/Runtime/CompileOnly.h"
+#include "rocdsl/Runtime/CudaDriver.h"
+#include "rocdsl/Runtime/DeviceMemory.h"
+#include "rocdsl/Runtime/HipRuntime.h"
 #include "rocdsl/Runtime/SourceKernel.h"
 
 #include "norm/RMSNormConfigs.h"
@@ -50,11 +54,12 @@ struct api::Kernel::Impl {
 api::Kernel::Kernel() : impl(std::make_unique<Impl>()) {}
 api::Kernel::~Kernel() = default;
 
-static std::optional<DeviceKind> deviceOf(const std::string &name,
-                                          std::string &error) {
-  std::optional<DeviceKind> device = parseDeviceKind(name);
+static std::optional<DeviceId> deviceOf(const std::string &name,
+                                        std::string &error) {
+  std::optional<DeviceId> device = parseDeviceId(name);
   if (!device)
-    error = "unknown device '" + name + "' (host, hip or cuda)";
+    error = "unknown device '" + name +
+            "' (host, hip, hip:N, cuda or cuda:N)";
   return device;
 }
 
@@ -63,7 +68,7 @@ api::Kernel::builtin(const std::string &name,
                      const std::vector<std::string> &definitions,
                      const std::string &device, const std::string &chip,
                      std::string &error) {
-  std::optional<DeviceKind> kind = deviceOf(device, error);
+  std::optional<DeviceId> kind = deviceOf(device, error);
   if (!kind)
     return nullptr;
   auto created = BuiltinKernel::create(name, definitions, *kind, chip);
@@ -93,7 +98,7 @@ std::unique_ptr<api::Kernel>
 api::Kernel::fromSource(const std::string &source, const std::string &kernel,
                         const std::string &device, const std::string &chip,
                         std::string &error) {
-  std::optional<DeviceKind> kind = deviceOf(device, error);
+  std::optional<DeviceId> kind = deviceOf(device, error);
   if (!kind)
     return nullptr;
   auto created = SourceKernel::create(source, kernel, *kind, chip);
@@ -201,18 +206,162 @@ std::vector<api::KernelInfo> api::listKernels() {
 }
 
 bool api::deviceAvailable(const std::string &device, std::string &why) {
-  std::optional<DeviceKind> kind = deviceOf(device, why);
-  return kind && Runtime::isAvailable(*kind, why);
+  std::optional<DeviceId> id = deviceOf(device, why);
+  return id && Runtime::isAvailable(*id, why);
+}
+
+std::string api::normalizeDevice(const std::string &device,
+                                 std::string &error) {
+  std::optional<DeviceId> id = deviceOf(device, error);
+  return id ? id->str() : std::string();
+}
+
+std::string api::describeDevice(const std::string &device,
+                                std::string &error) {
+  std::optional<DeviceId> id = deviceOf(device, error);
+  if (!id)
+    return "";
+  auto described = rocdsl::describeDevice(*id);
+  if (!described) {
+    error = llvm::toString(described.takeError());
+    return "";
+  }
+  return *described;
+}
+
+int api::deviceCount(const std::string &kind) {
+  std::string why;
+  if (kind == "hip") {
+    HipRuntime *hip = HipRuntime::get(why);
+    return hip ? hip->getDeviceCount() : 0;
+  }
+  if (kind == "cuda") {
+    CudaDriver *cuda = CudaDriver::get(why);
+    return cuda ? cuda->getDeviceCount() : 0;
+  }
+  return kind == "host" ? 1 : 0;
+}
+
+struct api::DeviceBuffer::Impl {
+  std::unique_ptr<rocdsl::DeviceBuffer> buffer;
+  std::string device;
+};
+
+api::DeviceBuffer::DeviceBuffer() : impl(std::make_unique<Impl>()) {}
+api::DeviceBuffer::~DeviceBuffer() = default;
+
+std::unique_ptr<api::DeviceBuffer>
+api::DeviceBuffer::allocate(const std::string &device, size_t bytes,
+                            std::string &error) {
+  std::optional<DeviceId> id = deviceOf(device, error);
+  if (!id)
+    return nullptr;
+  auto buffer = rocdsl::DeviceBuffer::allocate(*id, bytes);
+  if (!buffer) {
+    error = llvm::toString(buffer.takeError());
+    return nullptr;
+  }
+  std::unique_ptr<DeviceBuffer> out(new DeviceBuffer());
+  out->impl->buffer = std::move(*buffer);
+  out->impl->device = id->str();
+  return out;
+}
+
+void *api::DeviceBuffer::data() const { return impl->buffer->data(); }
+size_t api::DeviceBuffer::size() const { return impl->buffer->size(); }
+const std::string &api::DeviceBuffer::device() const { return impl->device; }
+
+bool api::DeviceBuffer::copyFromHost(const void *src, size_t bytes,
+                                     std::string &error) {
+  if (llvm::Error err = impl->buffer->copyFromHost(src, bytes)) {
+    error = llvm::toString(std::move(err));
+    return false;
+  }
+  return true;
+}
+
+bool api::DeviceBuffer::copyToHost(void *dst, size_t bytes,
+                                   std::string &error) const {
+  if (llvm::Error err = impl->buffer->copyToHost(dst, bytes)) {
+    error = llvm::toString(std::move(err));
+    return false;
+  }
+  return true;
+}
+
+static const char *storeFormName(StoreForm form) {
+  switch (form) {
+  case StoreForm::Wide:
+    return "wide";
+  case StoreForm::Split64:
+    return "split64";
+  case StoreForm::Padded:
+    return "padded";
+  }
+  return "wide";
+}
+
+static bool fillCompiled(llvm::Expected<CompiledArtifacts> artifacts,
+                         api::Compiled &out, std::string &error) {
+  if (!artifacts) {
+    error = llvm::toString(artifacts.takeError());
+    return false;
+  }
+  out = api::Compiled();
+  out.chip = artifacts->chip;
+  out.mlir = std::move(artifacts->source);
+  out.lowered = std::move(artifacts->lowered);
+  out.llvmIR = std::move(artifacts->llvmIR);
+  out.assembly = std::move(artifacts->assembly);
+  out.binary = std::move(artifacts->binary);
+  out.storeForm = storeFormName(artifacts->storeForm);
+  for (const KernelResources &k : artifacts->resources)
+    out.stats.push_back({k.name, k.vgprs, k.agprs, k.sgprs, k.vgprSpills,
+                         k.sgprSpills, k.scratchBytes, k.ldsBytes,
+                         k.wavesPerSimd, k.maxFlatWorkgroupSize,
+                         k.wavefrontSize});
+  for (const isa::Finding &f : artifacts->hazards)
+    out.hazards.push_back(isa::formatFinding(f));
+  for (const isa::Finding &f : artifacts->rejectedHazards)
+    out.rejectedHazards.push_back(isa::formatFinding(f));
+  return true;
+}
+
+bool api::compileBuiltin(const std::string &name,
+                         const std::vector<std::string> &definitions,
+                         const std::string &chip, Compiled &out,
+                         std::string &error) {
+  auto build = builtinKernelBuilder(name, definitions, chip);
+  if (!build) {
+    error = llvm::toString(build.takeError());
+    return false;
+  }
+  return fillCompiled(compileOnly(*build, chip), out, error);
+}
+
+bool api::compileSource(const std::string &source, const std::string &kernel,
+                        const std::string &chip, Compiled &out,
+                        std::string &error) {
+  auto build = [source, kernel](MLIRContext *ctx,
+                                std::string &error) -> OwningOpRef<ModuleOp> {
+    OwningOpRef<ModuleOp> module = parseKernelSource(source, ctx, error);
+    if (module && !module->lookupSymbol<FuncOp>(kernel)) {
+      error = "the source has no rocdsl.func @" + kernel;
+      return nullptr;
+    }
+    return module;
+  };
+  return fillCompiled(compileOnly(build, chip), out, error);
 }
 
 unsigned api::waveSize(const std::string &device) {
   std::string error;
-  std::optional<DeviceKind> kind = deviceOf(device, error);
-  if (!kind)
+  std::optional<DeviceId> id = deviceOf(device, error);
+  if (!id)
     return 0;
   // The host lowering keeps whole tiles in one thread, so any layout works
   // there; it uses the AMD wave so host and AMDGPU trace the same IR.
-  return *kind == DeviceKind::CUDA ? 32 : 64;
+  return id->kind == DeviceKind::CUDA ? 32 : 64;
 }
 
 std::string api::defaultLayout(const std::vector<int64_t> &shape,

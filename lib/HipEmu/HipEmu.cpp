@@ -3,11 +3,15 @@
 // librocdsl-hip-emu.so exports libamdhip64's names and signatures (checked
 // against the installed HIP headers) for the part of the API a runtime
 // uses: devices and their properties, memory, module loading, kernel
-// launches (kernelParams or the `extra` buffer), streams and events. One
-// emulated device: the chip ROCDSL_EMU_CHIP names (gfx942 by default, or
-// gfx950). Launches run synchronously, whatever the stream; events record
-// host time. "Device" memory is host memory the emulator checks every
-// access against.
+// launches (kernelParams or the `extra` buffer), streams and events.
+// ROCDSL_EMU_CHIP lists the devices, one chip each ("gfx942,gfx950" is two
+// devices; gfx942 alone by default). A gfx chip the emulator cannot execute
+// (gfx90a, gfx1100, ...) still appears as a device that reports its name,
+// so runtimes' chip checks can be tested, but loading code on it fails.
+// Launches run synchronously, whatever the stream; events record host
+// time. "Device" memory is host memory the emulator checks every access
+// against; all devices share one address space (as HIP's unified
+// addressing does), and the current device is per thread (hipSetDevice).
 //
 // HIP errors are numbers; the message behind the last failure of the
 // calling thread (a fault, a wait violation, a wrong chip) is printed to
@@ -22,10 +26,14 @@
 #include "rocdsl/Emulator/Emulator.h"
 #include "rocdsl/Support/ChipInfo.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
 #include <map>
+#include <optional>
 #include <vector>
 #include <cstdlib>
 #include <cstring>
@@ -42,6 +50,7 @@ struct ihipModuleSymbol_t {
 };
 struct ihipModule_t {
   std::unique_ptr<mlir::rocdsl::emu::Program> program;
+  int device = 0; // the device current when it was loaded
   /// The functions handed out, freed with the module.
   std::vector<std::unique_ptr<ihipModuleSymbol_t>> functions;
 };
@@ -56,27 +65,75 @@ struct ihipEvent_t {
 namespace {
 
 struct Device {
-  emu::ChipModel chip;
-  std::string initError;
+  std::string arch;                  // "gfx942", or one it cannot execute
+  std::optional<emu::ChipModel> chip; // set when the emulator executes arch
+  std::mutex mutex;                  // one launch at a time
+};
+
+struct Platform {
+  std::vector<std::unique_ptr<Device>> devices;
+  std::string initError; // set when ROCDSL_EMU_CHIP names no valid device
   emu::Memory memory;
-  std::mutex mutex; // one launch at a time
   /// Loaded modules (owned here until hipModuleUnload).
   std::map<ihipModule_t *, std::unique_ptr<ihipModule_t>> modules;
   std::mutex modulesMutex;
 };
 
-Device &device() {
-  static Device *d = [] {
-    auto *dev = new Device();
-    const char *name = std::getenv("ROCDSL_EMU_CHIP");
-    auto model = emu::getChipModel(name && *name ? name : "gfx942");
-    if (model)
-      dev->chip = *model;
-    else
-      dev->initError = llvm::toString(model.takeError());
-    return dev;
+/// "gfx" and hex digits (gfx90a, gfx1100): the shape of an AMD processor
+/// name, so a typo is an error rather than an exotic device.
+bool looksLikeGfxName(llvm::StringRef name) {
+  return name.size() > 3 && name.starts_with("gfx") &&
+         llvm::all_of(name.drop_front(3), llvm::isHexDigit);
+}
+
+Platform &platform() {
+  static Platform *p = [] {
+    auto *platform = new Platform();
+    const char *list = std::getenv("ROCDSL_EMU_CHIP");
+    llvm::SmallVector<llvm::StringRef> names;
+    llvm::StringRef(list && *list ? list : "gfx942").split(names, ',');
+    for (llvm::StringRef name : names) {
+      name = name.trim();
+      auto device = std::make_unique<Device>();
+      device->arch = name.str();
+      auto model = emu::getChipModel(name);
+      if (model) {
+        device->chip = *model;
+      } else {
+        std::string why = llvm::toString(model.takeError());
+        if (!looksLikeGfxName(name)) {
+          platform->initError = "ROCDSL_EMU_CHIP: '" + name.str() +
+                                "' is not a chip (" + why + ")";
+          platform->devices.clear();
+          break;
+        }
+      }
+      platform->devices.push_back(std::move(device));
+    }
+    return platform;
   }();
-  return *d;
+  return *p;
+}
+
+thread_local int currentDevice = 0;
+
+Device &current() { return *platform().devices[currentDevice]; }
+
+bool validDevice(int id) {
+  return id >= 0 && size_t(id) < platform().devices.size();
+}
+
+std::string noSuchDevice(int id) {
+  return "device " + std::to_string(id) + " does not exist (" +
+         std::to_string(platform().devices.size()) +
+         " emulated: ROCDSL_EMU_CHIP)";
+}
+
+/// What the properties report: the chip table's facts for chips it knows,
+/// gfx942's otherwise (a reported-only device runs nothing).
+const ChipInfo &chipInfo(int id) {
+  const ChipInfo *c = lookupChip(platform().devices[id]->arch);
+  return c ? *c : *lookupChip("gfx942");
 }
 
 thread_local hipError_t lastError = hipSuccess;
@@ -92,7 +149,7 @@ hipError_t fail(hipError_t err, const std::string &message) {
 hipError_t ok() { return hipSuccess; }
 
 bool isDevice(const void *p, size_t bytes) {
-  return device().memory.contains(reinterpret_cast<uint64_t>(p), bytes);
+  return platform().memory.contains(reinterpret_cast<uint64_t>(p), bytes);
 }
 
 hipError_t copy(void *dst, const void *src, size_t bytes, hipMemcpyKind kind) {
@@ -142,8 +199,8 @@ rocdslEmuGetLastErrorMessage() {
 hipError_t hipInit(unsigned int flags) {
   if (flags != 0)
     return fail(hipErrorInvalidValue, "hipInit flags must be 0");
-  if (!device().initError.empty())
-    return fail(hipErrorNoDevice, device().initError);
+  if (!platform().initError.empty())
+    return fail(hipErrorNoDevice, platform().initError);
   return ok();
 }
 
@@ -159,20 +216,25 @@ hipError_t hipRuntimeGetVersion(int *version) { return hipDriverGetVersion(versi
 hipError_t hipGetDeviceCount(int *count) {
   if (!count)
     return fail(hipErrorInvalidValue, "");
-  *count = device().initError.empty() ? 1 : 0;
+  *count = int(platform().devices.size());
   if (*count == 0)
-    return fail(hipErrorNoDevice, device().initError);
+    return fail(hipErrorNoDevice, platform().initError);
   return ok();
 }
 
 hipError_t hipSetDevice(int id) {
-  return id == 0 ? ok() : fail(hipErrorInvalidDevice, "only device 0 exists");
+  if (!platform().initError.empty())
+    return fail(hipErrorNoDevice, platform().initError);
+  if (!validDevice(id))
+    return fail(hipErrorInvalidDevice, noSuchDevice(id));
+  currentDevice = id;
+  return ok();
 }
 
 hipError_t hipGetDevice(int *id) {
   if (!id)
     return fail(hipErrorInvalidValue, "");
-  *id = 0;
+  *id = currentDevice;
   return ok();
 }
 
@@ -180,7 +242,6 @@ hipError_t hipSetDeviceFlags(unsigned) { return ok(); }
 
 hipError_t hipDeviceSynchronize(void) { return ok(); }
 
-static const ChipInfo &chipInfo() { return *lookupChip(device().chip.name); }
 
 } // extern "C"
 
@@ -189,16 +250,18 @@ static const ChipInfo &chipInfo() { return *lookupChip(device().chip.name); }
 template <typename Props> static hipError_t fillProperties(Props *prop, int id) {
   if (!prop)
     return fail(hipErrorInvalidValue, "");
-  if (id != 0)
-    return fail(hipErrorInvalidDevice, "only device 0 exists");
-  if (!device().initError.empty())
-    return fail(hipErrorNoDevice, device().initError);
+  if (!platform().initError.empty())
+    return fail(hipErrorNoDevice, platform().initError);
+  if (!validDevice(id))
+    return fail(hipErrorInvalidDevice, noSuchDevice(id));
   std::memset(static_cast<void *>(prop), 0, sizeof(*prop));
-  const ChipInfo &c = chipInfo();
-  std::snprintf(prop->name, sizeof(prop->name), "ROCDSL emulated %s",
-                c.name.data());
+  const ChipInfo &c = chipInfo(id);
+  const std::string &arch = platform().devices[id]->arch;
+  bool runs = platform().devices[id]->chip.has_value();
+  std::snprintf(prop->name, sizeof(prop->name), "ROCDSL emulated %s%s",
+                arch.c_str(), runs ? "" : " (reported only)");
   std::snprintf(prop->gcnArchName, sizeof(prop->gcnArchName), "%s%s",
-                c.name.data(), c.archFeatures.data());
+                arch.c_str(), runs ? c.archFeatures.data() : "");
   prop->totalGlobalMem = size_t(64) << 30;
   prop->sharedMemPerBlock = c.sharedMemoryBytes;
   prop->maxSharedMemoryPerMultiProcessor = c.sharedMemoryBytes;
@@ -221,7 +284,7 @@ extern "C" {
 hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int id) {
   hipError_t err = fillProperties(prop, id);
   if (err == hipSuccess)
-    prop->gcnArch = chipInfo().name == "gfx950" ? 950 : 942;
+    prop->gcnArch = chipInfo(id).name == "gfx950" ? 950 : 942;
   return err;
 }
 
@@ -230,7 +293,7 @@ __attribute__((visibility("default"))) hipError_t
 hipGetDevicePropertiesR0600(hipemu::DevicePropsR0600 *prop, int id) {
   hipError_t err = fillProperties(prop, id);
   if (err == hipSuccess)
-    prop->sharedMemPerMultiprocessor = chipInfo().sharedMemoryBytes;
+    prop->sharedMemPerMultiprocessor = chipInfo(id).sharedMemoryBytes;
   return err;
 }
 
@@ -238,9 +301,9 @@ hipError_t hipDeviceGetAttribute(int *value, hipDeviceAttribute_t attr,
                                  int id) {
   if (!value)
     return fail(hipErrorInvalidValue, "");
-  if (id != 0)
-    return fail(hipErrorInvalidDevice, "only device 0 exists");
-  const ChipInfo &c = chipInfo();
+  if (!validDevice(id))
+    return fail(hipErrorInvalidDevice, noSuchDevice(id));
+  const ChipInfo &c = chipInfo(id);
   switch (attr) {
   case hipDeviceAttributeWarpSize: *value = int(c.waveSize); return ok();
   case hipDeviceAttributeMaxSharedMemoryPerBlock:
@@ -333,7 +396,7 @@ hipError_t hipMalloc(void **ptr, size_t size) {
   if (size > (size_t(64) << 30))
     return fail(hipErrorOutOfMemory, "hipMalloc: " + std::to_string(size) +
                                          " bytes exceed the emulated 64 GiB");
-  *ptr = device().memory.allocate(size);
+  *ptr = platform().memory.allocate(size);
   if (!*ptr)
     return fail(hipErrorOutOfMemory, "hipMalloc: host allocation failed");
   return ok();
@@ -342,7 +405,7 @@ hipError_t hipMalloc(void **ptr, size_t size) {
 hipError_t hipFree(void *ptr) {
   if (!ptr)
     return ok();
-  if (!device().memory.release(ptr))
+  if (!platform().memory.release(ptr))
     return fail(hipErrorInvalidValue, "hipFree: not a pointer from hipMalloc");
   return ok();
 }
@@ -388,8 +451,15 @@ hipError_t hipMemsetD32(hipDeviceptr_t dst, int value, size_t count) {
 hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {
   if (!module || !image)
     return fail(hipErrorInvalidValue, "hipModuleLoadData: null argument");
-  if (!device().initError.empty())
-    return fail(hipErrorNoDevice, device().initError);
+  if (!platform().initError.empty())
+    return fail(hipErrorNoDevice, platform().initError);
+  Device &device = current();
+  if (!device.chip)
+    return fail(hipErrorNoBinaryForGpu,
+                "hipModuleLoadData: device " + std::to_string(currentDevice) +
+                    " is " + device.arch +
+                    ", which the emulator only reports (it executes gfx942 "
+                    "and gfx950 code)");
   // The image is an ELF; its size comes from the section header table.
   const auto *bytes = static_cast<const uint8_t *>(image);
   if (std::memcmp(bytes, "\x7f" "ELF", 4) != 0 || bytes[4] != 2)
@@ -403,7 +473,7 @@ hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {
   if (size < 64 || size > (size_t(1) << 31))
     return fail(hipErrorInvalidImage, "hipModuleLoadData: malformed ELF header");
   auto program = emu::Program::load(
-      llvm::StringRef(static_cast<const char *>(image), size), device().chip);
+      llvm::StringRef(static_cast<const char *>(image), size), *device.chip);
   if (!program) {
     std::string message = llvm::toString(program.takeError());
     bool wrongChip = message.find("no kernel image") != std::string::npos;
@@ -412,15 +482,16 @@ hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {
   }
   auto owned = std::make_unique<ihipModule_t>();
   owned->program = std::move(*program);
+  owned->device = currentDevice;
   *module = owned.get();
-  std::lock_guard<std::mutex> lock(device().modulesMutex);
-  device().modules[*module] = std::move(owned);
+  std::lock_guard<std::mutex> lock(platform().modulesMutex);
+  platform().modules[*module] = std::move(owned);
   return ok();
 }
 
 hipError_t hipModuleUnload(hipModule_t module) {
-  std::lock_guard<std::mutex> lock(device().modulesMutex);
-  if (!module || !device().modules.erase(module))
+  std::lock_guard<std::mutex> lock(platform().modulesMutex);
+  if (!module || !platform().modules.erase(module))
     return fail(hipErrorInvalidHandle, "hipModuleUnload: not a loaded module");
   return ok();
 }
@@ -438,7 +509,7 @@ hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module,
   fn->name = name;
   fn->info = *info;
   *function = fn.get();
-  std::lock_guard<std::mutex> lock(device().modulesMutex);
+  std::lock_guard<std::mutex> lock(platform().modulesMutex);
   module->functions.push_back(std::move(fn));
   return ok();
 }
@@ -487,9 +558,11 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gx,
     return fail(hipErrorInvalidValue, "hipModuleLaunchKernel: the kernel takes "
                                       "arguments but none were passed");
   }
-  std::lock_guard<std::mutex> lock(device().mutex);
+  // A module runs on the device it was loaded on, as in HIP.
+  Device &device = *platform().devices[f->module->device];
+  std::lock_guard<std::mutex> lock(device.mutex);
   emu::Options options = emu::Options::fromEnvironment();
-  auto result = f->module->program->launch(f->name, config, device().memory,
+  auto result = f->module->program->launch(f->name, config, platform().memory,
                                            options);
   if (!result) {
     std::string message = llvm::toString(result.takeError());
@@ -503,7 +576,8 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gx,
   }
   if (options.profile)
     llvm::errs() << "rocdsl-hip-emu: profile of " << f->name << " on "
-                 << device().chip.name << ":\n" << result->profile.str();
+                 << device.arch << " (device " << f->module->device
+                 << "):\n" << result->profile.str();
   return ok();
 }
 

@@ -2,7 +2,6 @@
 #include "rocdsl/Runtime/BuiltinKernel.h"
 
 #include "rocdsl/Runtime/CudaDriver.h"
-#include "rocdsl/Runtime/HipRuntime.h"
 #include "rocdsl/Runtime/FiniteCheck.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -41,17 +40,17 @@ static llvm::StringRef kindName(ArgKind kind) {
 llvm::Expected<std::unique_ptr<BuiltinKernel>>
 BuiltinKernel::create(llvm::StringRef name,
                       llvm::ArrayRef<std::string> definitions,
-                      DeviceKind device, llvm::StringRef chip) {
+                      DeviceId device, llvm::StringRef chip) {
   std::unique_ptr<BuiltinKernel> k(new BuiltinKernel());
   k->spec = lookupKernel(name);
   if (!k->spec)
     return llvm::createStringError("unknown kernel '" + name.str() + "'");
   std::string error;
   std::vector<std::string> defs(definitions.begin(), definitions.end());
-  std::string defaultChip = chip.str();
-  if (device == DeviceKind::CUDA) {
-    if (defaultChip.empty())
-      defaultChip = "sm_90";
+  llvm::Expected<std::string> targetChip = Runtime::resolveChip(device, chip);
+  if (!targetChip)
+    return targetChip.takeError();
+  if (device.kind == DeviceKind::CUDA) {
     bool hasWave = llvm::any_of(k->spec->params, [](const KernelParamSpec &p) {
       return p.name == "wave";
     });
@@ -77,10 +76,8 @@ BuiltinKernel::create(llvm::StringRef name,
     std::string why;
     if (hasPrograms && !setsPrograms)
       if (CudaDriver *driver = CudaDriver::get(why))
-        if (int sms = driver->multiprocessorCount(); sms > 0)
+        if (int sms = driver->multiprocessorCount(device.ordinal); sms > 0)
           defs.insert(defs.begin(), "max_programs=" + std::to_string(2 * sms));
-  } else if (device == DeviceKind::HIP && defaultChip.empty()) {
-    defaultChip = getDefaultHipChip();
   }
   if (failed(resolveKernelParams(*k->spec, defs, k->params, error)) ||
       failed(k->spec->plan(k->params, k->plan, error)))
@@ -102,9 +99,9 @@ BuiltinKernel::create(llvm::StringRef name,
                                dsl::toString(a.dtype).str() + ":rank" +
                                std::to_string(a.shape.size()) + ":align" +
                                std::to_string(a.alignment));
-  key.target = Runtime::getTarget(device, defaultChip);
+  key.target = Runtime::getTarget(device.kind, *targetChip);
   key.compileOptions["opt-level"] = "3";
-  key.compiler = Runtime::getCompilerFingerprint(device);
+  key.compiler = Runtime::getCompilerFingerprint(device.kind);
   const KernelSpec *spec = k->spec;
   KernelParams params = k->params;
   k->request = CompileRequest(
@@ -237,7 +234,7 @@ llvm::Error BuiltinKernel::launch(llvm::ArrayRef<ArgValue> args, void *stream,
                        stream, wait, info, outputs, options);
 }
 
-llvm::Error mlir::rocdsl::launchRequest(DeviceKind device,
+llvm::Error mlir::rocdsl::launchRequest(DeviceId device,
                                         const CompileRequest &request,
                                         llvm::ArrayRef<ArgValue> args,
                                         LaunchGrid grid, void *stream,

@@ -20,16 +20,16 @@ namespace {
 
 class CudaLauncher : public Launcher {
 public:
-  CudaLauncher(CudaDriver *driver, void *function, std::string name,
-               std::array<unsigned, 3> block)
-      : driver(driver), function(function), name(std::move(name)),
-        block(block) {}
+  CudaLauncher(CudaDriver *driver, int device, void *function,
+               std::string name, std::array<unsigned, 3> block)
+      : driver(driver), device(device), function(function),
+        name(std::move(name)), block(block) {}
 
   llvm::Error launch(llvm::ArrayRef<void *> args, LaunchGrid grid) override {
     unsigned g[3] = {grid.x, grid.y, grid.z};
     float us = 0;
     std::string error;
-    if (!driver->launch(function, g, block.data(),
+    if (!driver->launch(device, function, g, block.data(),
                         const_cast<void **>(args.data()), &us, error))
       return llvm::createStringError("cuda launch of " + name + ": " + error);
     microseconds = us;
@@ -39,7 +39,7 @@ public:
                       void *stream) override {
     unsigned g[3] = {grid.x, grid.y, grid.z};
     std::string error;
-    if (!driver->enqueue(function, g, block.data(),
+    if (!driver->enqueue(device, function, g, block.data(),
                          const_cast<void **>(args.data()), stream, error))
       return llvm::createStringError("cuda launch of " + name + ": " + error);
     return llvm::Error::success();
@@ -48,20 +48,21 @@ public:
   DeviceKind getDevice() const override { return DeviceKind::CUDA; }
   llvm::Error synchronize(void *stream, bool &capturing) override {
     std::string error;
-    if (!driver->synchronize(stream, capturing, error))
+    if (!driver->synchronize(device, stream, capturing, error))
       return llvm::createStringError(error);
     return llvm::Error::success();
   }
-  llvm::Error readBack(void *host, const void *device, size_t bytes) override {
+  llvm::Error readBack(void *host, const void *data, size_t bytes) override {
     std::string error;
-    if (!driver->copyToHost(host, reinterpret_cast<uint64_t>(device), bytes,
-                            error))
+    if (!driver->copyToHost(device, host, reinterpret_cast<uint64_t>(data),
+                            bytes, error))
       return llvm::createStringError(error);
     return llvm::Error::success();
   }
 
 private:
   CudaDriver *driver;
+  int device;
   void *function;
   std::string name;
   std::array<unsigned, 3> block;
@@ -70,8 +71,9 @@ private:
 
 } // namespace
 
-bool mlir::rocdsl::isCudaAvailable(std::string &why) {
-  return CudaDriver::get(why) != nullptr;
+bool mlir::rocdsl::isCudaAvailable(int device, std::string &why) {
+  CudaDriver *driver = CudaDriver::get(why);
+  return driver && driver->checkDevice(device, why);
 }
 
 llvm::Expected<std::string> mlir::rocdsl::compileForCuda(ModuleOp module,
@@ -120,7 +122,8 @@ mlir::rocdsl::getPTXBlockSize(llvm::StringRef ptx, llvm::StringRef kernel) {
 }
 
 llvm::Expected<std::shared_ptr<Launcher>>
-mlir::rocdsl::loadOnCuda(llvm::StringRef ptx, llvm::StringRef kernel) {
+mlir::rocdsl::loadOnCuda(llvm::StringRef ptx, llvm::StringRef kernel,
+                         int device) {
   std::string why;
   CudaDriver *driver = CudaDriver::get(why);
   if (!driver)
@@ -131,8 +134,8 @@ mlir::rocdsl::loadOnCuda(llvm::StringRef ptx, llvm::StringRef kernel) {
                                    " names no workgroup size (.maxntid)");
   void *function = nullptr;
   std::string error;
-  if (!driver->loadKernel(ptx.str(), kernel.str(), &function, error))
+  if (!driver->loadKernel(device, ptx.str(), kernel.str(), &function, error))
     return llvm::createStringError("loading " + kernel.str() + ": " + error);
-  return std::make_shared<CudaLauncher>(driver, function, kernel.str(),
-                                        *block);
+  return std::make_shared<CudaLauncher>(driver, device, function,
+                                        kernel.str(), *block);
 }

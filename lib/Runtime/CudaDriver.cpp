@@ -13,6 +13,7 @@ struct CudaDriver::Api {
   int (*deviceGetAttribute)(int *, int, int);
   int (*primaryCtxRetain)(void **, int);
   int (*ctxSetCurrent)(void *);
+  int (*ctxGetCurrent)(void **);
   int (*moduleLoadData)(void **, const void *);
   int (*moduleGetFunction)(void **, void *, const char *);
   int (*launchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned,
@@ -68,6 +69,7 @@ CudaDriver *CudaDriver::get(std::string &why) {
     bind(api.deviceGetAttribute, "cuDeviceGetAttribute");
     bind(api.primaryCtxRetain, "cuDevicePrimaryCtxRetain");
     bind(api.ctxSetCurrent, "cuCtxSetCurrent");
+    bind(api.ctxGetCurrent, "cuCtxGetCurrent");
     bind(api.moduleLoadData, "cuModuleLoadData");
     bind(api.moduleGetFunction, "cuModuleGetFunction");
     bind(api.launchKernel, "cuLaunchKernel");
@@ -92,7 +94,7 @@ CudaDriver *CudaDriver::get(std::string &why) {
         dlsym(lib, "cuStreamIsCapturing"));
     driver.api = &api;
     std::string error;
-    int count = 0, device = 0;
+    int count = 0;
     if (!driver.check(api.init(0), "cuInit (no NVIDIA GPU driver?)", error) ||
         !driver.check(api.deviceGetCount(&count), "cuDeviceGetCount", error)) {
       failure = error;
@@ -102,39 +104,105 @@ CudaDriver *CudaDriver::get(std::string &why) {
       failure = "no NVIDIA GPU found (cuDeviceGetCount reports none)";
       return;
     }
-    if (!driver.check(api.deviceGet(&device, 0), "cuDeviceGet", error) ||
-        !driver.check(api.primaryCtxRetain(&driver.context, device),
-                      "cuDevicePrimaryCtxRetain", error) ||
-        !driver.check(api.ctxSetCurrent(driver.context), "cuCtxSetCurrent",
-                      error))
+    driver.deviceCount = count;
+    driver.contexts.resize(count);
+    // Device 0's context is made current, as before any device was named.
+    if (CudaDriver::DeviceContext *c = driver.contextOf(0, error))
+      api.ctxSetCurrent(c->context);
+    else
       failure = error;
-    driver.device = device;
   });
   why = failure;
   return failure.empty() ? &driver : nullptr;
 }
 
-bool CudaDriver::loadKernel(const std::string &ptx, const std::string &kernel,
-                            void **function, std::string &error) {
+bool CudaDriver::checkDevice(int device, std::string &error) const {
+  if (device >= 0 && device < deviceCount)
+    return true;
+  error = "cuda device " + std::to_string(device) + " does not exist (" +
+          std::to_string(deviceCount) + " device" +
+          (deviceCount == 1 ? "" : "s") + " found)";
+  return false;
+}
+
+CudaDriver::DeviceContext *CudaDriver::contextOf(int ordinal,
+                                                 std::string &error) {
+  if (!checkDevice(ordinal, error))
+    return nullptr;
+  std::lock_guard<std::mutex> lock(contextsMutex);
+  std::unique_ptr<DeviceContext> &slot = contexts[ordinal];
+  if (slot)
+    return slot.get();
+  auto c = std::make_unique<DeviceContext>();
+  if (!check(api->deviceGet(&c->device, ordinal), "cuDeviceGet", error) ||
+      !check(api->primaryCtxRetain(&c->context, c->device),
+             "cuDevicePrimaryCtxRetain", error))
+    return nullptr;
+  slot = std::move(c);
+  return slot.get();
+}
+
+namespace mlir::rocdsl {
+/// Makes a device's primary context current for one call and restores the
+/// caller's.
+class CudaContextGuard {
+public:
+  CudaContextGuard(CudaDriver &driver, int device, std::string &error)
+      : driver(driver) {
+    context = driver.contextOf(device, error);
+    if (!context ||
+        !driver.check(driver.api->ctxGetCurrent(&previous), "cuCtxGetCurrent",
+                      error))
+      return;
+    if (previous != context->context &&
+        !driver.check(driver.api->ctxSetCurrent(context->context),
+                      "cuCtxSetCurrent", error))
+      return;
+    entered = true;
+  }
+  ~CudaContextGuard() {
+    if (entered && previous && previous != context->context)
+      driver.api->ctxSetCurrent(previous);
+  }
+  explicit operator bool() const { return entered; }
+  CudaDriver::DeviceContext *context = nullptr;
+
+private:
+  CudaDriver &driver;
+  void *previous = nullptr;
+  bool entered = false;
+};
+} // namespace mlir::rocdsl
+
+bool CudaDriver::loadKernel(int device, const std::string &ptx,
+                            const std::string &kernel, void **function,
+                            std::string &error) {
+  CudaContextGuard guard(*this, device, error);
+  if (!guard)
+    return false;
   void *module = nullptr;
-  api->ctxSetCurrent(context);
   return check(api->moduleLoadData(&module, ptx.c_str()), "cuModuleLoadData",
                error) &&
          check(api->moduleGetFunction(function, module, kernel.c_str()),
                "cuModuleGetFunction", error);
 }
 
-bool CudaDriver::launch(void *function, const unsigned grid[3],
+bool CudaDriver::launch(int device, void *function, const unsigned grid[3],
                         const unsigned block[3], void **args,
                         float *microseconds, std::string &error) {
-  api->ctxSetCurrent(context);
-  if (!startEvent &&
-      (!check(api->eventCreate(&startEvent, 0), "cuEventCreate", error) ||
-       !check(api->eventCreate(&stopEvent, 0), "cuEventCreate", error)))
+  CudaContextGuard guard(*this, device, error);
+  if (!guard)
     return false;
-  void *start = startEvent, *stop = stopEvent;
+  DeviceContext &c = *guard.context;
+  if (!c.startEvent &&
+      (!check(api->eventCreate(&c.startEvent, 0), "cuEventCreate", error) ||
+       !check(api->eventCreate(&c.stopEvent, 0), "cuEventCreate", error)))
+    return false;
+  void *start = c.startEvent, *stop = c.stopEvent;
   if (!check(api->eventRecord(start, nullptr), "cuEventRecord", error) ||
-      !enqueue(function, grid, block, args, /*stream=*/nullptr, error) ||
+      !check(api->launchKernel(function, grid[0], grid[1], grid[2], block[0],
+                               block[1], block[2], 0, nullptr, args, nullptr),
+             "cuLaunchKernel", error) ||
       !check(api->eventRecord(stop, nullptr), "cuEventRecord", error) ||
       !check(api->eventSynchronize(stop), "cuEventSynchronize", error) ||
       !check(api->ctxSynchronize(), "kernel execution", error))
@@ -148,42 +216,59 @@ bool CudaDriver::launch(void *function, const unsigned grid[3],
   return true;
 }
 
-bool CudaDriver::enqueue(void *function, const unsigned grid[3],
+bool CudaDriver::enqueue(int device, void *function, const unsigned grid[3],
                          const unsigned block[3], void **args, void *stream,
                          std::string &error) {
-  return check(api->launchKernel(function, grid[0], grid[1], grid[2], block[0],
+  CudaContextGuard guard(*this, device, error);
+  return guard &&
+         check(api->launchKernel(function, grid[0], grid[1], grid[2], block[0],
                                  block[1], block[2], 0, stream, args, nullptr),
                "cuLaunchKernel", error);
 }
 
-int CudaDriver::multiprocessorCount() {
+int CudaDriver::multiprocessorCount(int device) {
   constexpr int kMultiprocessorCount = 16; // CU_DEVICE_ATTRIBUTE_...
+  std::string error;
+  DeviceContext *c = contextOf(device, error);
   int count = 0;
-  if (api->deviceGetAttribute(&count, kMultiprocessorCount, device) != 0)
+  if (!c ||
+      api->deviceGetAttribute(&count, kMultiprocessorCount, c->device) != 0)
     return 0;
   return count;
 }
 
-bool CudaDriver::allocate(uint64_t *ptr, size_t bytes, std::string &error) {
-  api->ctxSetCurrent(context);
-  return check(api->memAlloc(ptr, bytes), "cuMemAlloc", error);
+bool CudaDriver::allocate(int device, uint64_t *ptr, size_t bytes,
+                          std::string &error) {
+  CudaContextGuard guard(*this, device, error);
+  return guard && check(api->memAlloc(ptr, bytes), "cuMemAlloc", error);
 }
 
-bool CudaDriver::free(uint64_t ptr) { return api->memFree(ptr) == 0; }
-
-bool CudaDriver::copyToDevice(uint64_t dst, const void *src, size_t bytes,
-                              std::string &error) {
-  return check(api->memcpyHtoD(dst, src, bytes), "cuMemcpyHtoD", error);
+bool CudaDriver::free(int device, uint64_t ptr) {
+  std::string error;
+  CudaContextGuard guard(*this, device, error);
+  return guard && api->memFree(ptr) == 0;
 }
 
-bool CudaDriver::copyToHost(void *dst, uint64_t src, size_t bytes,
+bool CudaDriver::copyToDevice(int device, uint64_t dst, const void *src,
+                              size_t bytes, std::string &error) {
+  CudaContextGuard guard(*this, device, error);
+  return guard &&
+         check(api->memcpyHtoD(dst, src, bytes), "cuMemcpyHtoD", error);
+}
+
+bool CudaDriver::copyToHost(int device, void *dst, uint64_t src, size_t bytes,
                             std::string &error) {
-  return check(api->memcpyDtoH(dst, src, bytes), "cuMemcpyDtoH", error);
+  CudaContextGuard guard(*this, device, error);
+  return guard &&
+         check(api->memcpyDtoH(dst, src, bytes), "cuMemcpyDtoH", error);
 }
 
-bool CudaDriver::synchronize(void *stream, bool &capturing,
+bool CudaDriver::synchronize(int device, void *stream, bool &capturing,
                              std::string &error) {
   capturing = false;
+  CudaContextGuard guard(*this, device, error);
+  if (!guard)
+    return false;
   if (stream && api->streamIsCapturing) {
     int status = 0; // CU_STREAM_CAPTURE_STATUS_NONE
     if (!check(api->streamIsCapturing(stream, &status), "cuStreamIsCapturing",

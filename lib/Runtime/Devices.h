@@ -22,9 +22,10 @@ bool isHostAvailable(std::string &why);
 llvm::Expected<std::string> compileForHip(ModuleOp module, llvm::StringRef chip,
                                           std::string *lowered,
                                           std::string *code);
-llvm::Expected<std::shared_ptr<Launcher>> loadOnHip(llvm::StringRef codeObject,
-                                                    llvm::StringRef kernel);
-bool isHipAvailable(std::string &why);
+llvm::Expected<std::shared_ptr<Launcher>>
+loadOnHip(llvm::StringRef codeObject, llvm::StringRef kernel, int device);
+/// Whether hip device `device` exists and has a chip ROCDSL compiles for.
+bool isHipAvailable(int device, std::string &why);
 
 llvm::Expected<std::string> compileForCuda(ModuleOp module,
                                            llvm::StringRef chip,
@@ -32,9 +33,9 @@ llvm::Expected<std::string> compileForCuda(ModuleOp module,
 /// The workgroup size a PTX kernel declares (.reqntid or .maxntid).
 std::optional<std::array<unsigned, 3>> getPTXBlockSize(llvm::StringRef ptx,
                                                        llvm::StringRef kernel);
-llvm::Expected<std::shared_ptr<Launcher>> loadOnCuda(llvm::StringRef ptx,
-                                                     llvm::StringRef kernel);
-bool isCudaAvailable(std::string &why);
+llvm::Expected<std::shared_ptr<Launcher>>
+loadOnCuda(llvm::StringRef ptx, llvm::StringRef kernel, int device);
+bool isCudaAvailable(int device, std::string &why);
 
 } // namespace mlir::rocdsl
 

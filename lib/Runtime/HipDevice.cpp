@@ -9,10 +9,13 @@
 //===----------------------------------------------------------------------===//
 #include "Devices.h"
 
+#include "rocdsl/ISA/Disassembly.h"
 #include "rocdsl/Runtime/HipRuntime.h"
 #include "rocdsl/Runtime/KernelArgs.h"
 #include "rocdsl/Target/AMDGPU.h"
 #include "rocdsl/Target/CheckedCompile.h"
+
+#include <cstring>
 
 
 using namespace mlir;
@@ -22,8 +25,10 @@ namespace {
 
 class HipLauncher : public Launcher {
 public:
-  HipLauncher(HipRuntime *hip, void *function, KernelResources kernel)
-      : hip(hip), function(function), kernel(std::move(kernel)) {}
+  HipLauncher(HipRuntime *hip, int device, void *function,
+              KernelResources kernel)
+      : hip(hip), device(device), function(function),
+        kernel(std::move(kernel)) {}
 
   void blockSize(uint32_t block[3]) const {
     block[0] = kernel.requiredWorkgroupSize[0];
@@ -42,7 +47,7 @@ public:
     unsigned g[3] = {grid.x, grid.y, grid.z};
     std::string error;
     float us = 0;
-    if (!hip->launch(function, g, block, 0, *segment, &us, error))
+    if (!hip->launch(device, function, g, block, 0, *segment, &us, error))
       return llvm::createStringError("HIP launch of " + kernel.name +
                                      " failed: " + error);
     lastMicroseconds = us;
@@ -57,7 +62,7 @@ public:
       return segment.takeError();
     unsigned g[3] = {grid.x, grid.y, grid.z};
     std::string error;
-    if (!hip->enqueue(function, g, block, 0, *segment, stream, error))
+    if (!hip->enqueue(device, function, g, block, 0, *segment, stream, error))
       return llvm::createStringError("HIP launch of " + kernel.name +
                                      " failed: " + error);
     return llvm::Error::success();
@@ -65,15 +70,15 @@ public:
   llvm::Error synchronize(void *stream, bool &capturing) override {
     capturing = false;
     std::string error;
-    if (!hip->synchronize(stream, error))
+    if (!hip->synchronize(device, stream, error))
       return llvm::createStringError(error);
     return llvm::Error::success();
   }
   double lastLaunchMicroseconds() const override { return lastMicroseconds; }
   DeviceKind getDevice() const override { return DeviceKind::HIP; }
-  llvm::Error readBack(void *host, const void *device, size_t bytes) override {
+  llvm::Error readBack(void *host, const void *data, size_t bytes) override {
     std::string error;
-    if (!hip->copyToHost(host, reinterpret_cast<uint64_t>(device), bytes,
+    if (!hip->copyToHost(device, host, reinterpret_cast<uint64_t>(data), bytes,
                          error))
       return llvm::createStringError(error);
     return llvm::Error::success();
@@ -81,15 +86,33 @@ public:
 
 private:
   HipRuntime *hip;
+  int device;
   void *function;
   KernelResources kernel;
   double lastMicroseconds = 0;
 };
 
+/// The processor an AMDGPU ELF names in e_flags; empty if it is no ELF64.
+llvm::StringRef chipOfCodeObject(llvm::StringRef object) {
+  if (object.size() < 0x34 || !object.starts_with("\x7f" "ELF") ||
+      object[4] != 2)
+    return "";
+  uint32_t flags;
+  std::memcpy(&flags, object.data() + 0x30, 4); // e_flags, little-endian
+  return isa::chipFromELFFlags(flags);
+}
+
 } // namespace
 
-bool mlir::rocdsl::isHipAvailable(std::string &why) {
-  return HipRuntime::get(why) != nullptr;
+bool mlir::rocdsl::isHipAvailable(int device, std::string &why) {
+  if (!HipRuntime::get(why))
+    return false;
+  auto chip = Runtime::resolveChip(DeviceId(DeviceKind::HIP, device), "");
+  if (!chip) {
+    why = llvm::toString(chip.takeError());
+    return false;
+  }
+  return true;
 }
 
 llvm::Expected<std::string> mlir::rocdsl::compileForHip(ModuleOp module,
@@ -107,7 +130,8 @@ llvm::Expected<std::string> mlir::rocdsl::compileForHip(ModuleOp module,
 }
 
 llvm::Expected<std::shared_ptr<Launcher>>
-mlir::rocdsl::loadOnHip(llvm::StringRef codeObject, llvm::StringRef kernel) {
+mlir::rocdsl::loadOnHip(llvm::StringRef codeObject, llvm::StringRef kernel,
+                        int device) {
   std::string why;
   HipRuntime *hip = HipRuntime::get(why);
   if (!hip)
@@ -121,7 +145,18 @@ mlir::rocdsl::loadOnHip(llvm::StringRef codeObject, llvm::StringRef kernel) {
   if (it == kernels->end())
     return llvm::createStringError("code object has no kernel " + kernel.str());
   void *function = nullptr;
-  if (!hip->loadKernel(codeObject.str(), kernel.str(), &function, error))
+  if (!hip->checkDevice(device, error))
     return llvm::createStringError(error);
-  return std::make_shared<HipLauncher>(hip, function, *it);
+  // A code object for another chip would fail to load with a bare "no
+  // kernel image"; say which chips differ instead.
+  llvm::StringRef chip = chipOfCodeObject(codeObject);
+  if (!chip.empty() && chip != hip->getChip(device))
+    return llvm::createStringError(
+        "the code object of " + kernel.str() + " is for " + chip.str() +
+        ", but hip device " + std::to_string(device) + " is " +
+        hip->getArchName(device));
+  if (!hip->loadKernel(device, codeObject.str(), kernel.str(), &function,
+                       error))
+    return llvm::createStringError(error);
+  return std::make_shared<HipLauncher>(hip, device, function, *it);
 }

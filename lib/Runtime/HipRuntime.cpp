@@ -29,6 +29,7 @@ struct HipRuntime::Api {
   hipError_t (*init)(unsigned);
   hipError_t (*getDeviceCount)(int *);
   hipError_t (*setDevice)(int);
+  hipError_t (*getDevice)(int *);
   hipError_t (*getDeviceProperties)(hipDeviceProp_t *, int);
   hipError_t (*moduleLoadData)(ihipModule_t **, const void *);
   hipError_t (*moduleGetFunction)(ihipModuleSymbol_t **, ihipModule_t *,
@@ -90,6 +91,7 @@ HipRuntime *HipRuntime::get(std::string &why) {
     bind(api->init, "hipInit");
     bind(api->getDeviceCount, "hipGetDeviceCount");
     bind(api->setDevice, "hipSetDevice");
+    bind(api->getDevice, "hipGetDevice");
     bind(api->getDeviceProperties, "hipGetDeviceProperties");
     bind(api->moduleLoadData, "hipModuleLoadData");
     bind(api->moduleGetFunction, "hipModuleGetFunction");
@@ -121,32 +123,78 @@ HipRuntime *HipRuntime::get(std::string &why) {
     HipRuntime *r = &instance;
     r->api = api;
     r->library = loaded;
-    std::vector<char> props(4096, 0);
-    if (api->setDevice(0) == hipSuccess &&
-        api->getDeviceProperties(
-            reinterpret_cast<hipDeviceProp_t *>(props.data()), 0) ==
-            hipSuccess) {
-      r->deviceName = std::string(props.data(), strnlen(props.data(), 256));
-      const char *arch = props.data() + kArchNameOffset;
-      r->archName = std::string(arch, strnlen(arch, 256));
-    }
+    int previous = 0;
+    api->getDevice(&previous);
     std::string error;
-    ihipEvent_t *start = nullptr, *stop = nullptr;
-    if (!r->check(api->eventCreate(&start), "hipEventCreate", error) ||
-        !r->check(api->eventCreate(&stop), "hipEventCreate", error)) {
-      failure = error;
-      return;
+    for (int d = 0; d < count && failure.empty(); ++d) {
+      DeviceInfo info;
+      std::vector<char> props(4096, 0);
+      if (api->setDevice(d) == hipSuccess &&
+          api->getDeviceProperties(
+              reinterpret_cast<hipDeviceProp_t *>(props.data()), d) ==
+              hipSuccess) {
+        info.name = std::string(props.data(), strnlen(props.data(), 256));
+        const char *arch = props.data() + kArchNameOffset;
+        info.archName = std::string(arch, strnlen(arch, 256));
+      }
+      // Events belong to the device current at their creation.
+      ihipEvent_t *start = nullptr, *stop = nullptr;
+      if (!r->check(api->eventCreate(&start), "hipEventCreate", error) ||
+          !r->check(api->eventCreate(&stop), "hipEventCreate", error))
+        failure = error;
+      info.startEvent = start;
+      info.stopEvent = stop;
+      r->devices.push_back(std::move(info));
     }
-    r->startEvent = start;
-    r->stopEvent = stop;
-    runtime = r;
+    api->setDevice(previous);
+    if (failure.empty())
+      runtime = r;
   });
   why = failure;
   return runtime;
 }
 
-std::string HipRuntime::getChip() const {
-  return archName.substr(0, archName.find(':'));
+namespace mlir::rocdsl {
+/// Makes a device current for one call and restores the caller's.
+class HipDeviceGuard {
+public:
+  HipDeviceGuard(HipRuntime &hip, int device, std::string &error)
+      : hip(hip) {
+    if (!hip.checkDevice(device, error))
+      return;
+    if (!hip.check(hip.api->getDevice(&previous), "hipGetDevice", error))
+      return;
+    if (previous != device &&
+        !hip.check(hip.api->setDevice(device), "hipSetDevice", error))
+      return;
+    entered = true;
+    changed = previous != device;
+  }
+  ~HipDeviceGuard() {
+    if (changed)
+      hip.api->setDevice(previous);
+  }
+  explicit operator bool() const { return entered; }
+
+private:
+  HipRuntime &hip;
+  int previous = 0;
+  bool entered = false, changed = false;
+};
+} // namespace mlir::rocdsl
+
+bool HipRuntime::checkDevice(int device, std::string &error) const {
+  if (device >= 0 && device < getDeviceCount())
+    return true;
+  error = "hip device " + std::to_string(device) + " does not exist (" +
+          std::to_string(getDeviceCount()) + " device" +
+          (getDeviceCount() == 1 ? "" : "s") + " found)";
+  return false;
+}
+
+std::string HipRuntime::getChip(int device) const {
+  const std::string &arch = devices[device].archName;
+  return arch.substr(0, arch.find(':'));
 }
 
 bool HipRuntime::check(int result, const char *what, std::string &error) {
@@ -159,9 +207,12 @@ bool HipRuntime::check(int result, const char *what, std::string &error) {
   return false;
 }
 
-bool HipRuntime::loadKernel(const std::string &codeObject,
+bool HipRuntime::loadKernel(int device, const std::string &codeObject,
                             const std::string &kernel, void **function,
                             std::string &error) {
+  HipDeviceGuard guard(*this, device, error);
+  if (!guard)
+    return false;
   ihipModule_t *module = nullptr;
   ihipModuleSymbol_t *symbol = nullptr;
   bool ok = check(api->moduleLoadData(&module, codeObject.data()),
@@ -172,17 +223,20 @@ bool HipRuntime::loadKernel(const std::string &codeObject,
   return ok;
 }
 
-bool HipRuntime::launch(void *function, const unsigned grid[3],
+bool HipRuntime::launch(int device, void *function, const unsigned grid[3],
                         const unsigned block[3], unsigned dynamicLdsBytes,
                         std::vector<uint8_t> &kernarg, float *microseconds,
                         std::string &error) {
+  HipDeviceGuard guard(*this, device, error);
+  if (!guard)
+    return false;
   size_t size = kernarg.size();
   // HIP_LAUNCH_PARAM_BUFFER_POINTER, _BUFFER_SIZE, _END.
   void *extra[] = {reinterpret_cast<void *>(1), kernarg.data(),
                    reinterpret_cast<void *>(2), &size,
                    reinterpret_cast<void *>(3)};
-  auto *start = static_cast<ihipEvent_t *>(startEvent);
-  auto *stop = static_cast<ihipEvent_t *>(stopEvent);
+  auto *start = static_cast<ihipEvent_t *>(devices[device].startEvent);
+  auto *stop = static_cast<ihipEvent_t *>(devices[device].stopEvent);
   if (!check(api->eventRecord(start, nullptr), "hipEventRecord", error) ||
       !check(api->moduleLaunchKernel(static_cast<ihipModuleSymbol_t *>(function),
                                      grid[0], grid[1], grid[2],
@@ -201,10 +255,13 @@ bool HipRuntime::launch(void *function, const unsigned grid[3],
   return true;
 }
 
-bool HipRuntime::enqueue(void *function, const unsigned grid[3],
+bool HipRuntime::enqueue(int device, void *function, const unsigned grid[3],
                          const unsigned block[3], unsigned dynamicLdsBytes,
                          std::vector<uint8_t> &kernarg, void *stream,
                          std::string &error) {
+  HipDeviceGuard guard(*this, device, error);
+  if (!guard)
+    return false;
   size_t size = kernarg.size();
   void *extra[] = {reinterpret_cast<void *>(1), kernarg.data(),
                    reinterpret_cast<void *>(2), &size,
@@ -217,15 +274,21 @@ bool HipRuntime::enqueue(void *function, const unsigned grid[3],
                "hipModuleLaunchKernel", error);
 }
 
-bool HipRuntime::synchronize(void *stream, std::string &error) {
+bool HipRuntime::synchronize(int device, void *stream, std::string &error) {
+  HipDeviceGuard guard(*this, device, error);
+  if (!guard)
+    return false;
   if (!stream)
     return check(api->deviceSynchronize(), "hipDeviceSynchronize", error);
   return check(api->streamSynchronize(static_cast<ihipStream_t *>(stream)),
                "hipStreamSynchronize", error);
 }
 
-bool HipRuntime::allocate(uint64_t *devicePtr, size_t bytes,
+bool HipRuntime::allocate(int device, uint64_t *devicePtr, size_t bytes,
                           std::string &error) {
+  HipDeviceGuard guard(*this, device, error);
+  if (!guard)
+    return false;
   void *p = nullptr;
   if (!check(api->malloc(&p, bytes), "hipMalloc", error))
     return false;
@@ -233,28 +296,24 @@ bool HipRuntime::allocate(uint64_t *devicePtr, size_t bytes,
   return true;
 }
 
-bool HipRuntime::free(uint64_t devicePtr) {
-  return api->free(reinterpret_cast<void *>(devicePtr)) == hipSuccess;
+bool HipRuntime::free(int device, uint64_t devicePtr) {
+  std::string error;
+  HipDeviceGuard guard(*this, device, error);
+  return guard && api->free(reinterpret_cast<void *>(devicePtr)) == hipSuccess;
 }
 
-bool HipRuntime::copyToDevice(uint64_t dst, const void *src, size_t bytes,
-                              std::string &error) {
-  return check(api->memcpy(reinterpret_cast<void *>(dst), src, bytes,
+bool HipRuntime::copyToDevice(int device, uint64_t dst, const void *src,
+                              size_t bytes, std::string &error) {
+  HipDeviceGuard guard(*this, device, error);
+  return guard && check(api->memcpy(reinterpret_cast<void *>(dst), src, bytes,
                            hipMemcpyHostToDevice),
                "hipMemcpy (to device)", error);
 }
 
-bool HipRuntime::copyToHost(void *dst, uint64_t src, size_t bytes,
+bool HipRuntime::copyToHost(int device, void *dst, uint64_t src, size_t bytes,
                             std::string &error) {
-  return check(api->memcpy(dst, reinterpret_cast<const void *>(src), bytes,
+  HipDeviceGuard guard(*this, device, error);
+  return guard && check(api->memcpy(dst, reinterpret_cast<const void *>(src), bytes,
                            hipMemcpyDeviceToHost),
                "hipMemcpy (to host)", error);
-}
-
-std::string mlir::rocdsl::getDefaultHipChip() {
-  std::string why;
-  if (HipRuntime *hip = HipRuntime::get(why))
-    if (!hip->getChip().empty())
-      return hip->getChip();
-  return "gfx942";
 }

@@ -9,6 +9,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "rocdsl/Runtime/HipRuntime.h"
 #include "rocdsl/Runtime/HostJIT.h"
 #include "rocdsl/Target/AMDGPU.h"
 #include "llvm/ADT/StringExtras.h"
@@ -61,6 +62,29 @@ std::optional<DeviceKind> mlir::rocdsl::parseDeviceKind(llvm::StringRef name) {
   if (name == "cuda")
     return DeviceKind::CUDA;
   return std::nullopt;
+}
+
+std::string DeviceId::str() const {
+  std::string name = toString(kind).str();
+  if (ordinal != 0)
+    name += ":" + std::to_string(ordinal);
+  return name;
+}
+
+std::optional<DeviceId> mlir::rocdsl::parseDeviceId(llvm::StringRef name) {
+  auto [kindName, ordinalText] = name.split(':');
+  std::optional<DeviceKind> kind = parseDeviceKind(kindName);
+  if (!kind)
+    return std::nullopt;
+  if (!name.contains(':'))
+    return DeviceId(*kind);
+  unsigned ordinal = 0;
+  // Digits only: no sign, no spaces, nothing after them.
+  if (ordinalText.empty() || !llvm::all_of(ordinalText, llvm::isDigit) ||
+      ordinalText.getAsInteger(10, ordinal) || ordinal > 1023 ||
+      (*kind == DeviceKind::Host && ordinal != 0))
+    return std::nullopt;
+  return DeviceId(*kind, int(ordinal));
 }
 
 /// Where the AMDGPU device libraries and linker come from, and a hash of the
@@ -120,16 +144,47 @@ CacheTarget Runtime::getTarget(DeviceKind device, llvm::StringRef chip) {
   return t;
 }
 
-bool Runtime::isAvailable(DeviceKind device, std::string &why) {
-  switch (device) {
+bool Runtime::isAvailable(DeviceId device, std::string &why) {
+  switch (device.kind) {
   case DeviceKind::Host:
     return isHostAvailable(why);
   case DeviceKind::HIP:
-    return isHipAvailable(why);
+    return isHipAvailable(device.ordinal, why);
   case DeviceKind::CUDA:
-    return isCudaAvailable(why);
+    return isCudaAvailable(device.ordinal, why);
   }
   return false;
+}
+
+llvm::Expected<std::string> Runtime::resolveChip(DeviceId device,
+                                                 llvm::StringRef requested) {
+  switch (device.kind) {
+  case DeviceKind::Host:
+    return std::string("host");
+  case DeviceKind::CUDA:
+    return requested.empty() ? std::string("sm_90") : requested.str();
+  case DeviceKind::HIP:
+    break;
+  }
+  std::string why;
+  HipRuntime *hip = HipRuntime::get(why);
+  if (!hip) // compiling needs no GPU; launching will say what is missing
+    return requested.empty() ? std::string("gfx942") : requested.str();
+  if (!hip->checkDevice(device.ordinal, why))
+    return llvm::createStringError(why);
+  std::string chip = hip->getChip(device.ordinal);
+  std::string which = "hip device " + std::to_string(device.ordinal) + " (" +
+                      hip->getDeviceName(device.ordinal) + ")";
+  if (!isSupportedAMDGPUChip(chip))
+    return llvm::createStringError(
+        which + " is " + hip->getArchName(device.ordinal) +
+        ", which ROCDSL does not compile for (supported: " +
+        llvm::join(getSupportedAMDGPUChips(), ", ") + ")");
+  if (!requested.empty() && requested != chip)
+    return llvm::createStringError("chip " + requested.str() +
+                                   " was requested, but " + which + " is " +
+                                   chip);
+  return chip;
 }
 
 struct Runtime::Impl {
@@ -187,12 +242,21 @@ static void dump(llvm::StringRef kernel, llvm::StringRef digest,
 }
 
 llvm::Expected<std::shared_ptr<Launcher>>
-Runtime::getLauncher(DeviceKind device, const CompileRequest &request,
+Runtime::getLauncher(DeviceId deviceId, const CompileRequest &request,
                      CacheTier &tier, double &compileMs) {
   compileMs = 0;
+  DeviceKind device = deviceId.kind;
   // The memory tier keys on the full canonical key (its target and pipeline
-  // name the device), so a change to any component misses.
-  llvm::StringRef memoryKey = request.getCanonicalKey();
+  // name the device kind), so a change to any component misses; devices
+  // other than the first of their kind add their ordinal, since each loads
+  // its own module. The disk tier shares one entry among them.
+  std::string ordinalKey;
+  if (deviceId.ordinal != 0)
+    ordinalKey = request.getCanonicalKey() + "\n@device " +
+                 std::to_string(deviceId.ordinal);
+  llvm::StringRef memoryKey =
+      deviceId.ordinal == 0 ? llvm::StringRef(request.getCanonicalKey())
+                            : llvm::StringRef(ordinalKey);
   if (std::shared_ptr<Launcher> hit = impl->memory.lookup(memoryKey)) {
     tier = CacheTier::Memory;
     return hit;
@@ -266,8 +330,8 @@ Runtime::getLauncher(DeviceKind device, const CompileRequest &request,
   llvm::Expected<std::shared_ptr<Launcher>> launcher =
       device == DeviceKind::Host ? loadOnHost(*payload, request.getKernelName())
       : device == DeviceKind::HIP
-          ? loadOnHip(*payload, request.getKernelName())
-          : loadOnCuda(*payload, request.getKernelName());
+          ? loadOnHip(*payload, request.getKernelName(), deviceId.ordinal)
+          : loadOnCuda(*payload, request.getKernelName(), deviceId.ordinal);
   if (!launcher)
     return launcher.takeError();
   // If another thread loaded the same kernel meanwhile, both get its copy.

@@ -37,8 +37,7 @@ std::string mlir::rocdsl::formatDiagnostic(const Diagnostic &diagnostic) {
   return prefix + diagnostic.str();
 }
 
-/// Parses `source` in `ctx`; errors (with their locations) go to `error`.
-static OwningOpRef<ModuleOp> parseKernelSource(llvm::StringRef source,
+OwningOpRef<ModuleOp> mlir::rocdsl::parseKernelSource(llvm::StringRef source,
                                                MLIRContext *ctx,
                                                std::string &error) {
   // An empty StringRef may have a null data pointer, which MLIR's lexer
@@ -76,7 +75,10 @@ static std::optional<dsl::DType> dtypeOf(Type type) {
 
 llvm::Expected<std::unique_ptr<SourceKernel>>
 SourceKernel::create(llvm::StringRef source, llvm::StringRef kernel,
-                     DeviceKind device, llvm::StringRef chip) {
+                     DeviceId device, llvm::StringRef chip) {
+  llvm::Expected<std::string> targetChip = Runtime::resolveChip(device, chip);
+  if (!targetChip)
+    return targetChip.takeError();
   // A private context: only the signature is needed here; the runtime
   // parses again in its own context when (and only when) it compiles.
   DialectRegistry registry;
@@ -126,18 +128,13 @@ SourceKernel::create(llvm::StringRef source, llvm::StringRef kernel,
     key.argSignature.push_back(typeText);
   }
 
-  std::string defaultChip = chip.str();
-  if (defaultChip.empty())
-    defaultChip = device == DeviceKind::CUDA  ? "sm_90"
-                  : device == DeviceKind::HIP ? getDefaultHipChip()
-                                              : "";
   key.kernelFingerprint =
       "source:" +
       llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(source)),
                   /*LowerCase=*/true);
-  key.target = Runtime::getTarget(device, defaultChip);
+  key.target = Runtime::getTarget(device.kind, *targetChip);
   key.compileOptions["opt-level"] = "3";
-  key.compiler = Runtime::getCompilerFingerprint(device);
+  key.compiler = Runtime::getCompilerFingerprint(device.kind);
   k->request = CompileRequest(
       kernel.str(),
       [text = source.str()](MLIRContext *ctx, std::string &error) {

@@ -4,6 +4,7 @@
 #include "rocdsl/Kernels/Registry.h"
 #include "rocdsl/Pipelines/Pipelines.h"
 #include "rocdsl/Runtime/BuiltinKernel.h"
+#include "rocdsl/Runtime/CompileOnly.h"
 #include "rocdsl/Runtime/CudaDriver.h"
 #include "rocdsl/Runtime/HostData.h"
 #include "rocdsl/Runtime/KernelArgs.h"
@@ -301,3 +302,50 @@ TEST(HostDataTest, RandomInputsAreNotDegenerate) {
 }
 
 } // namespace
+
+TEST(RuntimeTest, DeviceNamesParseWithOrdinals) {
+  auto hip1 = parseDeviceId("hip:1");
+  ASSERT_TRUE(hip1);
+  EXPECT_EQ(hip1->kind, DeviceKind::HIP);
+  EXPECT_EQ(hip1->ordinal, 1);
+  EXPECT_EQ(hip1->str(), "hip:1");
+  auto cuda0 = parseDeviceId("cuda:0");
+  ASSERT_TRUE(cuda0);
+  EXPECT_EQ(cuda0->str(), "cuda"); // ordinal 0 is the plain name
+  EXPECT_EQ(parseDeviceId("host")->kind, DeviceKind::Host);
+  EXPECT_EQ(parseDeviceId("hip")->ordinal, 0);
+  for (const char *bad : {"hip:", "hip:-1", "hip:+1", "hip: 1", "hip:1x",
+                          "hip:99999999999", "host:1", "tpu", "HIP", ":1",
+                          "cuda:1:2", ""})
+    EXPECT_FALSE(parseDeviceId(bad)) << bad;
+}
+
+TEST(RuntimeTest, CompileOnlyGivesEveryArtifactForEachChip) {
+  for (const char *chip : {"gfx942", "gfx950"}) {
+    auto build = builtinKernelBuilder(
+        "rmsnorm_fwd", {"N=1024", "M=4", "dtype=bf16"}, chip);
+    ASSERT_TRUE(bool(build)) << llvm::toString(build.takeError());
+    auto out = compileOnly(*build, chip);
+    ASSERT_TRUE(bool(out)) << llvm::toString(out.takeError());
+    EXPECT_NE(out->source.find("rocdsl.func"), std::string::npos);
+    EXPECT_NE(out->llvmIR.find("amdgpu_kernel"), std::string::npos) << chip;
+    EXPECT_NE(out->assembly.find(std::string(".amdgcn_target \"amdgcn-amd-amdhsa--") +
+                                 chip),
+              std::string::npos);
+    EXPECT_EQ(out->binary.substr(0, 4), "\x7f" "ELF");
+    ASSERT_EQ(out->resources.size(), 1u);
+    EXPECT_GT(out->resources[0].vgprs, 0u);
+    EXPECT_EQ(out->resources[0].scratchBytes, 0u);
+    EXPECT_TRUE(out->hazards.empty());
+  }
+  auto build = builtinKernelBuilder("rmsnorm_fwd", {"N=1024", "M=4"}, "sm_90");
+  ASSERT_TRUE(bool(build));
+  auto ptx = compileOnly(*build, "sm_90");
+  ASSERT_TRUE(bool(ptx)) << llvm::toString(ptx.takeError());
+  EXPECT_NE(ptx->assembly.find(".target sm_90"), std::string::npos);
+  EXPECT_TRUE(ptx->binary.empty());
+  auto bad = compileOnly(*build, "gfx90a");
+  ASSERT_FALSE(bool(bad));
+  EXPECT_NE(llvm::toString(bad.takeError()).find("unsupported chip 'gfx90a'"),
+            std::string::npos);
+}

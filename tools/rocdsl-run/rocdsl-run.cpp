@@ -10,8 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "rocdsl/Runtime/BuiltinKernel.h"
-#include "rocdsl/Runtime/CudaDriver.h"
-#include "rocdsl/Runtime/HipRuntime.h"
+#include "rocdsl/Runtime/DeviceMemory.h"
 #include "rocdsl/Runtime/HostData.h"
 #include "rocdsl/Support/FatalErrors.h"
 
@@ -31,11 +30,13 @@ static cl::opt<std::string> kernelName("kernel", cl::desc("Built-in kernel"),
 static cl::list<std::string>
     definitions("D", cl::desc("Kernel parameter NAME=VALUE"), cl::Prefix,
                 cl::value_desc("NAME=VALUE"), cl::cat(category));
-static cl::opt<std::string> deviceName("device", cl::desc("host, hip or cuda"),
+static cl::opt<std::string> deviceName("device",
+                                       cl::desc("host, hip[:N] or cuda[:N]"),
                                        cl::init("host"), cl::cat(category));
 static cl::opt<std::string>
     chip("chip",
-         cl::desc("Chip (default: gfx942 for --device hip, sm_90 for cuda)"),
+         cl::desc("Chip (default: the hip device's own, else gfx942; sm_90 "
+                  "for cuda)"),
          cl::init(""), cl::cat(category));
 static cl::opt<bool> check("check",
                            cl::desc("Exit non-zero when outputs mismatch the "
@@ -47,46 +48,6 @@ static cl::opt<unsigned> repeat("repeat",
                                 cl::desc("Launches to time (median reported)"),
                                 cl::init(1), cl::cat(category));
 
-namespace {
-/// A copy of a host buffer in device memory of the CUDA driver or the HIP
-/// runtime (which have the same allocate/copy/free calls).
-class DeviceBuffer {
-public:
-  template <typename Driver>
-  static std::unique_ptr<DeviceBuffer> upload(Driver *driver,
-                                             const HostBuffer &host,
-                                             std::string &error) {
-    std::unique_ptr<DeviceBuffer> buffer(new DeviceBuffer());
-    buffer->bytes = host.bytes();
-    buffer->release = [driver](uint64_t a) { driver->free(a); };
-    buffer->read = [driver](void *dst, uint64_t src, size_t n,
-                            std::string &e) {
-      return driver->copyToHost(dst, src, n, e);
-    };
-    if (!driver->allocate(&buffer->address, buffer->bytes, error))
-      return nullptr;
-    if (!driver->copyToDevice(buffer->address, host.data(), buffer->bytes,
-                              error))
-      return nullptr;
-    return buffer;
-  }
-  ~DeviceBuffer() {
-    if (address)
-      release(address);
-  }
-  void *pointer() const { return reinterpret_cast<void *>(address); }
-  bool download(HostBuffer &host, std::string &error) const {
-    return read(host.data(), address, bytes, error);
-  }
-
-private:
-  DeviceBuffer() = default;
-  std::function<void(uint64_t)> release;
-  std::function<bool(void *, uint64_t, size_t, std::string &)> read;
-  uint64_t address = 0;
-  size_t bytes = 0;
-};
-} // namespace
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "rocdsl-run: error: " << message << "\n";
@@ -103,9 +64,10 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "ROCDSL kernel runner\n");
 
-  auto device = parseDeviceKind(deviceName);
+  auto device = parseDeviceId(deviceName);
   if (!device)
-    return fail("unknown --device '" + deviceName + "' (host, hip or cuda)");
+    return fail("unknown --device '" + deviceName +
+                "' (host, hip, hip:N, cuda or cuda:N)");
   std::string why;
   if (!Runtime::isAvailable(*device, why))
     return fail("cannot run on " + deviceName + ": " + why);
@@ -161,28 +123,23 @@ int main(int argc, char **argv) {
   // device buffers, and the outputs copied back after the runs.
   std::vector<std::unique_ptr<DeviceBuffer>> deviceBuffers;
   std::string deviceDescription;
-  if (*device != DeviceKind::Host) {
-    std::string why;
-    CudaDriver *cuda = nullptr;
-    HipRuntime *hip = nullptr;
-    if (*device == DeviceKind::CUDA)
-      cuda = CudaDriver::get(why);
-    else if ((hip = HipRuntime::get(why)))
-      deviceDescription = hip->getDeviceName() + " (" + hip->getArchName() +
-                          ", " + hip->getLibrary() + ")";
-    if (!cuda && !hip)
-      return fail("cannot run on " + deviceName + ": " + why);
+  if (device->kind != DeviceKind::Host) {
+    auto described = describeDevice(*device);
+    if (!described)
+      return fail(llvm::toString(described.takeError()));
+    deviceDescription = *described;
     size_t tensor = 0;
     for (ArgValue &arg : args) {
       if (arg.kind != ArgKind::Tensor)
         continue;
-      std::string error;
-      auto copy = cuda ? DeviceBuffer::upload(cuda, *buffers[tensor++], error)
-                       : DeviceBuffer::upload(hip, *buffers[tensor++], error);
+      const HostBuffer &host = *buffers[tensor++];
+      auto copy = DeviceBuffer::allocate(*device, host.bytes());
       if (!copy)
-        return fail(error);
-      arg.tensor.data = copy->pointer();
-      deviceBuffers.push_back(std::move(copy));
+        return fail(llvm::toString(copy.takeError()));
+      if (llvm::Error err = (*copy)->copyFromHost(host.data(), host.bytes()))
+        return fail(llvm::toString(std::move(err)));
+      arg.tensor.data = (*copy)->data();
+      deviceBuffers.push_back(std::move(*copy));
     }
   }
 
@@ -197,11 +154,10 @@ int main(int argc, char **argv) {
     times.push_back(again.kernelMicroseconds);
   }
   std::sort(times.begin(), times.end());
-  for (size_t i = 0; i < deviceBuffers.size(); ++i) {
-    std::string error;
-    if (!deviceBuffers[i]->download(*buffers[i], error))
-      return fail(error);
-  }
+  for (size_t i = 0; i < deviceBuffers.size(); ++i)
+    if (llvm::Error err = deviceBuffers[i]->copyToHost(buffers[i]->data(),
+                                                       buffers[i]->bytes()))
+      return fail(llvm::toString(std::move(err)));
 
   // Reference on the inputs as the kernel saw them (already rounded).
   std::vector<std::vector<double>> tensors;

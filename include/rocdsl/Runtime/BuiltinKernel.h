@@ -74,7 +74,7 @@ struct OutputArg {
 /// queued on `stream`; then, if asked, checks the `outputs` (those args
 /// with a known shape) are finite. Shared by built-in and source kernels,
 /// after their own argument checks.
-llvm::Error launchRequest(DeviceKind device, const CompileRequest &request,
+llvm::Error launchRequest(DeviceId device, const CompileRequest &request,
                           llvm::ArrayRef<ArgValue> args, LaunchGrid grid,
                           void *stream, bool wait, RunInfo &info,
                           llvm::ArrayRef<OutputArg> outputs = {},
@@ -82,20 +82,20 @@ llvm::Error launchRequest(DeviceKind device, const CompileRequest &request,
 
 class BuiltinKernel {
 public:
-  /// `chip` empty picks the device's default (gfx942 for hip, sm_90 for
-  /// cuda). On cuda, kernels with a `wave` parameter get wave=32 unless the
+  /// `chip` empty picks the device's (Runtime::resolveChip: the hip
+  /// device's own chip, else gfx942; sm_90 for cuda). On cuda, kernels with a `wave` parameter get wave=32 unless the
   /// definitions set it (to 32; NVIDIA warps have 32 lanes), and kernels
   /// with `max_programs` get twice the GPU's multiprocessor count unless the
   /// definitions set it.
   static llvm::Expected<std::unique_ptr<BuiltinKernel>>
   create(llvm::StringRef name, llvm::ArrayRef<std::string> definitions,
-         DeviceKind device, llvm::StringRef chip = "");
+         DeviceId device, llvm::StringRef chip = "");
 
   const LaunchPlan &getPlan() const { return plan; }
   const KernelParams &getParams() const { return params; }
   const KernelSpec &getSpec() const { return *spec; }
   const CompileRequest &getRequest() const { return request; }
-  DeviceKind getDevice() const { return device; }
+  DeviceId getDevice() const { return device; }
 
   /// Checks `args` against the plan; the error names the argument.
   llvm::Error validate(llvm::ArrayRef<ArgValue> args) const;
@@ -119,7 +119,7 @@ private:
   const KernelSpec *spec = nullptr;
   KernelParams params;
   LaunchPlan plan;
-  DeviceKind device = DeviceKind::Host;
+  DeviceId device;
   CompileRequest request;
   std::vector<OutputArg> outputs;
 };

@@ -19,53 +19,73 @@ namespace mlir::rocdsl {
 
 class HipRuntime {
 public:
-  /// The runtime with device 0 selected, or null; `why` then says why.
+  /// The runtime, or null; `why` then says why.
   static HipRuntime *get(std::string &why);
 
-  /// The library that was loaded, and device 0's name and gcnArchName
-  /// ("gfx942:sramecc+:xnack-").
+  /// The library that was loaded.
   const std::string &getLibrary() const { return library; }
-  const std::string &getDeviceName() const { return deviceName; }
-  const std::string &getArchName() const { return archName; }
+  /// Devices the runtime reports (at least one).
+  int getDeviceCount() const { return int(devices.size()); }
+  /// Whether `device` exists; otherwise `error` says how many do.
+  bool checkDevice(int device, std::string &error) const;
+  /// A device's name and gcnArchName ("gfx942:sramecc+:xnack-").
+  const std::string &getDeviceName(int device) const {
+    return devices[device].name;
+  }
+  const std::string &getArchName(int device) const {
+    return devices[device].archName;
+  }
   /// The processor in gcnArchName ("gfx942").
-  std::string getChip() const;
+  std::string getChip(int device) const;
 
-  /// Loads a code object and finds `kernel` in it.
-  bool loadKernel(const std::string &codeObject, const std::string &kernel,
-                  void **function, std::string &error);
+  // Each call below makes `device` current for its duration and then
+  // restores the caller's current device, as a framework's device guard
+  // would, so callers (PyTorch on ROCm) keep their own device selection.
+
+  /// Loads a code object on `device` and finds `kernel` in it.
+  bool loadKernel(int device, const std::string &codeObject,
+                  const std::string &kernel, void **function,
+                  std::string &error);
   /// Launches with the kernarg segment `kernarg` and waits; `microseconds`
   /// receives the event-timed duration.
-  bool launch(void *function, const unsigned grid[3], const unsigned block[3],
-              unsigned dynamicLdsBytes, std::vector<uint8_t> &kernarg,
-              float *microseconds, std::string &error);
+  bool launch(int device, void *function, const unsigned grid[3],
+              const unsigned block[3], unsigned dynamicLdsBytes,
+              std::vector<uint8_t> &kernarg, float *microseconds,
+              std::string &error);
 
-  /// Queues the launch on `stream` (a hipStream_t; null: the null stream)
-  /// and returns without waiting. HIP copies the kernarg buffer at the call.
-  bool enqueue(void *function, const unsigned grid[3], const unsigned block[3],
-               unsigned dynamicLdsBytes, std::vector<uint8_t> &kernarg,
-               void *stream, std::string &error);
+  /// Queues the launch on `stream` (a hipStream_t of `device`; null: its
+  /// null stream) and returns without waiting. HIP copies the kernarg
+  /// buffer at the call.
+  bool enqueue(int device, void *function, const unsigned grid[3],
+               const unsigned block[3], unsigned dynamicLdsBytes,
+               std::vector<uint8_t> &kernarg, void *stream,
+               std::string &error);
   /// Waits for `stream` (null: the whole device).
-  bool synchronize(void *stream, std::string &error);
+  bool synchronize(int device, void *stream, std::string &error);
 
-  bool allocate(uint64_t *devicePtr, size_t bytes, std::string &error);
-  bool free(uint64_t devicePtr);
-  bool copyToDevice(uint64_t dst, const void *src, size_t bytes,
+  bool allocate(int device, uint64_t *devicePtr, size_t bytes,
+                std::string &error);
+  bool free(int device, uint64_t devicePtr);
+  bool copyToDevice(int device, uint64_t dst, const void *src, size_t bytes,
                     std::string &error);
-  bool copyToHost(void *dst, uint64_t src, size_t bytes, std::string &error);
+  bool copyToHost(int device, void *dst, uint64_t src, size_t bytes,
+                  std::string &error);
 
   struct Api;
 
 private:
+  friend class HipDeviceGuard;
+  struct DeviceInfo {
+    std::string name, archName;
+    void *startEvent = nullptr, *stopEvent = nullptr;
+  };
   HipRuntime() = default;
   Api *api = nullptr;
-  std::string library, deviceName, archName;
-  void *startEvent = nullptr, *stopEvent = nullptr;
+  std::string library;
+  std::vector<DeviceInfo> devices;
   bool check(int result, const char *what, std::string &error);
 };
 
-/// The chip to compile for when the hip device is used without one: the
-/// device's, where a HIP runtime and device exist; else gfx942.
-std::string getDefaultHipChip();
 
 } // namespace mlir::rocdsl
 

@@ -35,6 +35,23 @@ enum class DeviceKind { Host, HIP, CUDA };
 llvm::StringRef toString(DeviceKind kind);
 std::optional<DeviceKind> parseDeviceKind(llvm::StringRef name);
 
+/// One device: its kind and its ordinal among the devices of that kind
+/// (the host has only ordinal 0). Written "hip", "hip:1", "cuda:0", "host".
+struct DeviceId {
+  DeviceKind kind = DeviceKind::Host;
+  int ordinal = 0;
+  DeviceId() = default;
+  DeviceId(DeviceKind kind, int ordinal = 0) : kind(kind), ordinal(ordinal) {}
+  /// "hip" for ordinal 0, "hip:1" otherwise.
+  std::string str() const;
+  bool operator==(const DeviceId &other) const {
+    return kind == other.kind && ordinal == other.ordinal;
+  }
+};
+/// "host", "hip", "hip:N", "cuda", "cuda:N" (N a non-negative integer);
+/// nullopt for anything else, including "host:1".
+std::optional<DeviceId> parseDeviceId(llvm::StringRef name);
+
 struct LaunchGrid {
   uint32_t x = 1, y = 1, z = 1;
 };
@@ -112,8 +129,10 @@ public:
 
   /// The compiled launcher for `request` on `device`; `tier` says which tier
   /// served it and `compileMs` how long compiling took (0 unless Miss).
+  /// Each device of a kind gets its own launcher (its own loaded module);
+  /// they share the compiled code (one disk entry, one compile).
   llvm::Expected<std::shared_ptr<Launcher>>
-  getLauncher(DeviceKind device, const CompileRequest &request, CacheTier &tier,
+  getLauncher(DeviceId device, const CompileRequest &request, CacheTier &tier,
               double &compileMs);
 
   RuntimeStats getStats() const;
@@ -126,8 +145,17 @@ public:
   /// Target description for cache keys: chip for GPUs, CPU for the host.
   static CacheTarget getTarget(DeviceKind device, llvm::StringRef chip);
 
-  /// Whether `device` can run kernels here; `why` says what is missing.
-  static bool isAvailable(DeviceKind device, std::string &why);
+  /// Whether `device` can run kernels here; `why` says what is missing (no
+  /// runtime, no such device, a chip ROCDSL does not compile for).
+  static bool isAvailable(DeviceId device, std::string &why);
+
+  /// The chip kernels for `device` compile for. HIP: the device's own chip
+  /// where a HIP runtime reports the device (an error if that chip is not
+  /// one ROCDSL compiles for, or if `requested` names another), else
+  /// `requested` or gfx942, so code can be compiled without a GPU. CUDA:
+  /// `requested` or sm_90. Host: "host".
+  static llvm::Expected<std::string> resolveChip(DeviceId device,
+                                                 llvm::StringRef requested);
 
 private:
   Runtime();

@@ -31,12 +31,12 @@ class SourceKernel {
 public:
   /// Parses and verifies `source`, finds the rocdsl.func named `kernel`.
   static llvm::Expected<std::unique_ptr<SourceKernel>>
-  create(llvm::StringRef source, llvm::StringRef kernel, DeviceKind device,
+  create(llvm::StringRef source, llvm::StringRef kernel, DeviceId device,
          llvm::StringRef chip = "");
 
   llvm::ArrayRef<SourceArg> getArgs() const { return args; }
   const CompileRequest &getRequest() const { return request; }
-  DeviceKind getDevice() const { return device; }
+  DeviceId getDevice() const { return device; }
 
   /// Checks kinds, pointer dtypes, null and element alignment; the error
   /// names the argument by position.
@@ -51,7 +51,7 @@ public:
 private:
   SourceKernel() = default;
   std::vector<SourceArg> args;
-  DeviceKind device = DeviceKind::Host;
+  DeviceId device;
   CompileRequest request;
   std::vector<OutputArg> outputs;
 };
@@ -59,6 +59,11 @@ private:
 /// "file:line:col: message" for a diagnostic whose location has a file
 /// position (looking through names, call sites and fused locations).
 std::string formatDiagnostic(const Diagnostic &diagnostic);
+
+/// Parses rocdsl IR text in `ctx`; errors (with their locations) go to
+/// `error`.
+OwningOpRef<ModuleOp> parseKernelSource(llvm::StringRef source,
+                                        MLIRContext *ctx, std::string &error);
 
 } // namespace mlir::rocdsl
 

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "RMSNormHostSupport.h"
 
+#include "rocdsl/Runtime/DeviceMemory.h"
 #include "rocdsl/Runtime/HipRuntime.h"
 
 #include <cstdlib>
@@ -29,11 +30,6 @@ namespace {
 /// (the backward's partial sums pass from step 1 to step 2 on the device).
 class DeviceMirror {
 public:
-  explicit DeviceMirror(HipRuntime *hip) : hip(hip) {}
-  ~DeviceMirror() {
-    for (auto &[host, copy] : copies)
-      hip->free(copy.address);
-  }
   /// Points every tensor of `args` at its device copy (made on first use).
   ::testing::AssertionResult map(std::vector<ArgValue> &args) {
     for (ArgValue &arg : args) {
@@ -45,34 +41,28 @@ public:
         for (int64_t d : arg.tensor.shape)
           count *= size_t(d);
         size_t bytes = count * std::max(1u, dsl::bitWidth(arg.tensor.dtype) / 8);
-        Copy copy{0, bytes};
-        std::string error;
-        if (!hip->allocate(&copy.address, bytes, error) ||
-            !hip->copyToDevice(copy.address, arg.tensor.data, bytes, error))
-          return ::testing::AssertionFailure() << error;
-        it = copies.emplace(arg.tensor.data, copy).first;
+        auto copy = DeviceBuffer::allocate(DeviceKind::HIP, bytes);
+        if (!copy)
+          return ::testing::AssertionFailure()
+                 << llvm::toString(copy.takeError());
+        if (llvm::Error err = (*copy)->copyFromHost(arg.tensor.data, bytes))
+          return ::testing::AssertionFailure() << llvm::toString(std::move(err));
+        it = copies.emplace(arg.tensor.data, std::move(*copy)).first;
       }
-      arg.tensor.data = reinterpret_cast<void *>(it->second.address);
+      arg.tensor.data = it->second->data();
     }
     return ::testing::AssertionSuccess();
   }
   /// Copies every buffer back to its host memory.
   ::testing::AssertionResult download() {
-    for (auto &[host, copy] : copies) {
-      std::string error;
-      if (!hip->copyToHost(host, copy.address, copy.bytes, error))
-        return ::testing::AssertionFailure() << error;
-    }
+    for (auto &[host, copy] : copies)
+      if (llvm::Error err = copy->copyToHost(host, copy->size()))
+        return ::testing::AssertionFailure() << llvm::toString(std::move(err));
     return ::testing::AssertionSuccess();
   }
 
 private:
-  struct Copy {
-    uint64_t address;
-    size_t bytes;
-  };
-  HipRuntime *hip;
-  std::map<void *, Copy> copies;
+  std::map<void *, std::unique_ptr<DeviceBuffer>> copies;
 };
 
 HipRuntime *emulatedDevice() {
@@ -121,7 +111,7 @@ TEST_P(RMSNormEmulatedTest, ForwardMatchesFloat64Reference) {
     const LaunchPlan &plan = (*kernel)->getPlan();
     HostLaunch launch(plan, rng);
     std::vector<std::vector<double>> tensors = launch.toDoubles();
-    DeviceMirror device(hip);
+    DeviceMirror device;
     std::vector<ArgValue> args = launch.args;
     ASSERT_TRUE(device.map(args));
     RunInfo info;
@@ -132,7 +122,7 @@ TEST_P(RMSNormEmulatedTest, ForwardMatchesFloat64Reference) {
                                    {double(m), double(kTestEps)});
     expectOutputsMatch(plan, launch, tensors,
                        std::string(name) + " " + c.name() + " on " +
-                           hip->getChip() + " M=" + std::to_string(m));
+                           hip->getChip(0) + " M=" + std::to_string(m));
   }
 }
 
@@ -154,7 +144,7 @@ TEST_P(RMSNormEmulatedTest, BackwardMatchesFloat64Reference) {
     defs.push_back("eps=1e-5");
     defs.push_back("max_programs=" + std::to_string(maxPrograms));
     std::string what = std::string(name) + " " + c.name() + " on " +
-                       hip->getChip() + " M=" + std::to_string(m) +
+                       hip->getChip(0) + " M=" + std::to_string(m) +
                        " max_programs=" + std::to_string(maxPrograms);
     auto step1 = BuiltinKernel::create(name, defs, DeviceKind::HIP);
     auto step2 = BuiltinKernel::create("rmsnorm_bwd_dw", defs, DeviceKind::HIP);
@@ -163,7 +153,7 @@ TEST_P(RMSNormEmulatedTest, BackwardMatchesFloat64Reference) {
     HostLaunch first((*step1)->getPlan(), rng);
     HostLaunch second((*step2)->getPlan(), rng,
                       {{"dw_partial", first.share("dw_partial")}});
-    DeviceMirror device(hip);
+    DeviceMirror device;
     std::vector<ArgValue> args1 = first.args, args2 = second.args;
     ASSERT_TRUE(device.map(args1));
     ASSERT_TRUE(device.map(args2));
@@ -215,14 +205,14 @@ TEST(RMSNormEmulatedStreamTest, EnqueuedLaunchCompletesOnSynchronize) {
   const LaunchPlan &plan = (*kernel)->getPlan();
   HostLaunch launch(plan, rng);
   std::vector<std::vector<double>> tensors = launch.toDoubles();
-  DeviceMirror device(hip);
+  DeviceMirror device;
   std::vector<ArgValue> args = launch.args;
   ASSERT_TRUE(device.map(args));
   RunInfo info;
   llvm::Error err = (*kernel)->enqueue(args, stream, info);
   ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
   std::string error;
-  ASSERT_TRUE(hip->synchronize(stream, error)) << error;
+  ASSERT_TRUE(hip->synchronize(0, stream, error)) << error;
   ASSERT_TRUE(device.download());
   (*kernel)->getSpec().reference((*kernel)->getParams(), tensors,
                                  {5.0, double(kTestEps)});
