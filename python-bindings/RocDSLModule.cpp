@@ -237,6 +237,107 @@ std::unique_ptr<PyKernel> source(const std::string &text,
   return std::make_unique<PyKernel>(std::move(k));
 }
 
+/// Device memory owned by Python (rocdsl.DeviceArray keeps one).
+class PyDeviceBuffer {
+public:
+  PyDeviceBuffer(const std::string &device, size_t bytes) {
+    std::string error;
+    buffer = api::DeviceBuffer::allocate(device, bytes, error);
+    if (!buffer)
+      throw py::value_error(error);
+  }
+  uintptr_t address() const { return reinterpret_cast<uintptr_t>(buffer->data()); }
+  size_t size() const { return buffer->size(); }
+  const std::string &device() const { return buffer->device(); }
+
+  /// Copies all of a C-contiguous array of exactly size() bytes in.
+  void copyFrom(const py::array &a) {
+    checkArray(a, "copy_from");
+    std::string error;
+    bool ok;
+    {
+      py::gil_scoped_release release;
+      ok = buffer->copyFromHost(a.data(), size(), error);
+    }
+    if (!ok)
+      throw py::value_error(error);
+  }
+  /// Copies everything out into a writable C-contiguous array of size()
+  /// bytes.
+  void copyTo(py::array a) const {
+    checkArray(a, "copy_to");
+    if (!a.writeable())
+      throw py::value_error("copy_to: the array is read-only");
+    std::string error;
+    bool ok;
+    void *dst = a.mutable_data();
+    {
+      py::gil_scoped_release release;
+      ok = buffer->copyToHost(dst, size(), error);
+    }
+    if (!ok)
+      throw py::value_error(error);
+  }
+
+private:
+  void checkArray(const py::array &a, const char *what) const {
+    if (!(a.flags() & py::array::c_style))
+      throw py::value_error(std::string(what) +
+                            ": the array must be C-contiguous");
+    if (size_t(a.nbytes()) != size())
+      throw py::value_error(std::string(what) + ": the array has " +
+                            std::to_string(a.nbytes()) +
+                            " bytes, the device buffer " +
+                            std::to_string(size()));
+  }
+  std::unique_ptr<api::DeviceBuffer> buffer;
+};
+
+/// A compile's artifacts as a dict (rocdsl.Compiled wraps it).
+py::dict compiledDict(const api::Compiled &c) {
+  py::dict d;
+  d["chip"] = c.chip;
+  d["mlir"] = c.mlir;
+  d["lowered"] = c.lowered;
+  d["llvm_ir"] = c.llvmIR;
+  d["asm"] = c.assembly;
+  d["binary"] = py::bytes(c.binary);
+  d["store_form"] = c.storeForm;
+  py::list stats;
+  for (const api::KernelStats &k : c.stats) {
+    py::dict s;
+    s["kernel"] = k.name;
+    s["vgpr"] = k.vgprs;
+    s["agpr"] = k.agprs;
+    s["sgpr"] = k.sgprs;
+    s["vgpr_spill"] = k.vgprSpills;
+    s["sgpr_spill"] = k.sgprSpills;
+    s["scratch_bytes"] = k.scratchBytes;
+    s["lds_bytes"] = k.ldsBytes;
+    s["waves_per_simd"] = k.wavesPerSimd;
+    s["max_workgroup_size"] = k.maxWorkgroupSize;
+    s["wavefront_size"] = k.wavefrontSize;
+    stats.append(s);
+  }
+  d["stats"] = stats;
+  d["hazards"] = c.hazards;
+  d["rejected_hazards"] = c.rejectedHazards;
+  return d;
+}
+
+template <typename Fn> py::dict compileWith(Fn &&fn) {
+  api::Compiled out;
+  std::string error;
+  bool ok;
+  {
+    py::gil_scoped_release release;
+    ok = fn(out, error);
+  }
+  if (!ok)
+    throw py::value_error(error);
+  return compiledDict(out);
+}
+
 py::list listKernels() {
   py::list out;
   for (const api::KernelInfo &spec : api::listKernels()) {
@@ -298,6 +399,61 @@ PYBIND11_MODULE(_rocdsl, m) {
   m.def("SourceKernel", &source, py::arg("source"), py::arg("kernel"),
         py::arg("device") = "host", py::arg("chip") = "",
         "A kernel from rocdsl IR text (errors carry the IR's locations).");
+  py::class_<PyDeviceBuffer>(m, "DeviceBuffer")
+      .def(py::init<const std::string &, size_t>(), py::arg("device"),
+           py::arg("nbytes"),
+           "nbytes of memory on device (hip, hip:N, cuda, cuda:N, host), "
+           "freed with the object; ValueError names what is missing.")
+      .def_property_readonly("address", &PyDeviceBuffer::address)
+      .def_property_readonly("nbytes", &PyDeviceBuffer::size)
+      .def_property_readonly("device", &PyDeviceBuffer::device)
+      .def("copy_from", &PyDeviceBuffer::copyFrom, py::arg("array"),
+           "Copies a C-contiguous array of exactly nbytes in.")
+      .def("copy_to", &PyDeviceBuffer::copyTo, py::arg("array"),
+           "Copies everything into a writable C-contiguous array of nbytes.");
+  m.def(
+      "compile_builtin",
+      [](const std::string &name, const std::vector<std::string> &defs,
+         const std::string &chip) {
+        return compileWith([&](api::Compiled &out, std::string &error) {
+          return api::compileBuiltin(name, defs, chip, out, error);
+        });
+      },
+      py::arg("kernel"), py::arg("definitions"), py::arg("chip"),
+      "Compiles a built-in kernel for a chip without running it: a dict of "
+      "mlir, lowered, llvm_ir, asm, binary, stats, hazards.");
+  m.def(
+      "compile_source",
+      [](const std::string &text, const std::string &kernel,
+         const std::string &chip) {
+        return compileWith([&](api::Compiled &out, std::string &error) {
+          return api::compileSource(text, kernel, chip, out, error);
+        });
+      },
+      py::arg("source"), py::arg("kernel"), py::arg("chip"),
+      "Compiles rocdsl IR text for a chip without running it.");
+  m.def(
+      "normalize_device",
+      [](const std::string &device) {
+        std::string error;
+        std::string name = api::normalizeDevice(device, error);
+        if (name.empty())
+          throw py::value_error(error);
+        return name;
+      },
+      py::arg("device"), "'hip' for 'hip:0'; ValueError for a bad name.");
+  m.def(
+      "describe_device",
+      [](const std::string &device) {
+        std::string error;
+        std::string text = api::describeDevice(device, error);
+        if (text.empty())
+          throw py::value_error(error);
+        return text;
+      },
+      py::arg("device"), "One line naming the device, its chip and library.");
+  m.def("device_count", &api::deviceCount, py::arg("kind"),
+        "Devices of a kind (hip, cuda) this process sees.");
   m.def("list_kernels", &listKernels,
         "Built-in kernels: name, summary, parameters (name, default, help).");
   m.def(

@@ -28,7 +28,8 @@ enum VOp : uint16_t {
   // f32
   VAddF32, VSubF32, VSubrevF32, VMulF32, VMulLegacyF32, VMinF32, VMaxF32,
   VFmaF32, VMadF32, VFmacF32, VMacF32, VFmamkF32, VFmaakF32, VMadmkF32,
-  VMadakF32, VLdexpF32, VMin3F32, VMax3F32, VMed3F32, VDivFixupF32,
+  VMadakF32, VLdexpF32, VMin3F32, VMax3F32, VMed3F32, VMinimum3F32,
+  VMaximum3F32, VDivFixupF32,
   VDivFmasF32, VFractF32, VTruncF32, VCeilF32, VFloorF32, VRndneF32,
   VFrexpMantF32, VFrexpExpI32F32, VExpF32, VLogF32, VRcpF32, VRcpIflagF32,
   VRsqF32, VSqrtF32, VSinF32, VCosF32, VExpLegacyF32, VLogLegacyF32,
@@ -281,6 +282,23 @@ float med3f(float a, float b, float c) {
   return std::fmax(std::fmin(a, b), std::fmin(std::fmax(a, b), c));
 }
 
+/// IEEE 754-2019 minimum and maximum: a NaN operand gives a quiet NaN,
+/// and -0 orders below +0.
+float minimum(float a, float b) {
+  if (std::isnan(a) || std::isnan(b))
+    return std::numeric_limits<float>::quiet_NaN();
+  if (a == b)
+    return std::signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+float maximum(float a, float b) {
+  if (std::isnan(a) || std::isnan(b))
+    return std::numeric_limits<float>::quiet_NaN();
+  if (a == b)
+    return std::signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+
 /// v_perm_b32: each result byte picks from the 8 bytes {src0, src1}.
 uint32_t permute(uint32_t s0, uint32_t s1, uint32_t sel) {
   uint64_t bytes = (uint64_t(s0) << 32) | s1;
@@ -356,6 +374,9 @@ void valu32(ExecContext &ctx, const Inst &inst) {
     case VMin3F32: outF(std::fmin(std::fmin(F(a), F(b)), F(c))); break;
     case VMax3F32: outF(std::fmax(std::fmax(F(a), F(b)), F(c))); break;
     case VMed3F32: outF(med3f(F(a), F(b), F(c))); break;
+    // gfx950's IEEE 754-2019 minimum/maximum: NaN in, NaN out, -0 < +0.
+    case VMinimum3F32: outF(minimum(minimum(F(a), F(b)), F(c))); break;
+    case VMaximum3F32: outF(maximum(maximum(F(a), F(b)), F(c))); break;
     case VDivFixupF32: {
       // d = fixup(quotient a, denominator b, numerator c): special cases.
       float q = F(a), den = F(b), num = F(c);
@@ -1147,6 +1168,7 @@ void registerVectorOps(std::vector<OpInfo> &ops) {
       {"v_madak_f32", VMadakF32, 4}, {"v_ldexp_f32", VLdexpF32, 4},
       {"v_min3_f32", VMin3F32, 4}, {"v_max3_f32", VMax3F32, 4},
       {"v_med3_f32", VMed3F32, 4}, {"v_div_fixup_f32", VDivFixupF32, 4},
+      {"v_minimum3_f32", VMinimum3F32, 4}, {"v_maximum3_f32", VMaximum3F32, 4},
       {"v_div_fmas_f32", VDivFmasF32, 4}, {"v_fract_f32", VFractF32, 4},
       {"v_trunc_f32", VTruncF32, 4}, {"v_ceil_f32", VCeilF32, 4},
       {"v_floor_f32", VFloorF32, 4}, {"v_rndne_f32", VRndneF32, 4},

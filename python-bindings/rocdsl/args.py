@@ -4,8 +4,8 @@ what SourceKernel.launch takes (addresses, ints, floats).
 One converter per kernel parameter is made when the kernel is decorated,
 so a launch only dispatches on each argument's type. A converter appends
 what the launch passes to `values` and returns a tag: for pointers the
-element type ("f32"), with "@cuda" or "@hip" appended for device memory,
-None for scalars. Launches find their specialization by the tags, so
+element type ("f32"), with "@" and the device ("@cuda", "@hip:1")
+appended for device memory, None for scalars. Launches find their specialization by the tags, so
 dtype and device checks against the kernel's annotations happen once per
 new combination, not per launch.
 Nothing is ever copied: a non-contiguous array is an error naming the
@@ -17,6 +17,8 @@ than arr.ctypes.data does (read-only arrays would be refused there).
 import sys
 
 import numpy as np
+
+from .device import DeviceArray
 
 _NUMPY_DTYPES = {np.dtype(np.float32): "f32", np.dtype(np.float16): "f16",
                  np.dtype(np.int32): "i32"}
@@ -72,10 +74,24 @@ def _torch(name, t):
                            f"pass t.contiguous() (tensors are never copied "
                            f"implicitly)")
     if t.is_cuda:
-        tag += "@hip" if getattr(torch.version, "hip", None) else "@cuda"
+        tag += "@" + torch_device_name(torch, t.device)
     elif t.device.type != "cpu":
         raise _error(name, f"tensors on {t.device} are not supported")
     return t.data_ptr(), tag
+
+
+def torch_device_name(torch, device):
+    """ROCDSL's name for a torch "cuda" device: a ROCm build of PyTorch
+    (torch.version.hip set) calls AMD GPUs "cuda" too."""
+    kind = "hip" if getattr(torch.version, "hip", None) else "cuda"
+    index = device.index or 0
+    return f"{kind}:{index}" if index else kind
+
+
+def _device_array(name, a):
+    if a.device == "host":
+        return a.data_ptr(), a.dtype
+    return a.data_ptr(), f"{a.dtype}@{a.device}"
 
 
 def _is_torch_tensor(a):
@@ -84,14 +100,17 @@ def _is_torch_tensor(a):
 
 
 def _other(name, a):
+    if type(a) is DeviceArray:
+        return _device_array(name, a)
     if isinstance(a, tuple) and len(a) == 2:
         return _named_array(name, a)
     if _is_torch_tensor(a):
         return _torch(name, a)
     if isinstance(a, np.ndarray):
         return _numpy(name, a, _NUMPY_DTYPES.get(a.dtype))
-    raise _error(name, f"expected a NumPy array, an (array, dtype) pair or "
-                       f"a torch tensor, got {type(a).__name__}")
+    raise _error(name, f"expected a NumPy array, an (array, dtype) pair, "
+                       f"a rocdsl.DeviceArray or a torch tensor, got "
+                       f"{type(a).__name__}")
 
 
 def pointer(name):

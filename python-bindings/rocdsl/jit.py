@@ -17,6 +17,7 @@ import operator
 import re
 
 from . import _rocdsl, args as _args, ir
+from .compiled import Compiled
 from .errors import CompilationError, def_location, error_at_def
 from .language import tracing, types
 from .language.values import Pointer, Scalar
@@ -135,7 +136,8 @@ class Specialization:
         if stream is None:
             # GPU kernels join the caller's current stream; host launches
             # pass none and so run synchronously (and are timed).
-            stream = _current_stream() if self.device != "host" else None
+            stream = (_current_stream(self.device)
+                      if self.device != "host" else None)
         if self.ready is not None:
             sk.launch(values, grid, stream, check_finite)
             return
@@ -147,12 +149,18 @@ class Specialization:
         self.ready = sk if self.device == "host" else False
 
 
-def _current_stream():
+def _current_stream(device):
+    """The framework's current stream on `device` ("hip:1"): PyTorch's, when
+    it is loaded and its build matches the device kind (a ROCm build for
+    hip, a CUDA build for cuda); else 0, the device's null stream."""
     import sys
     torch = sys.modules.get("torch")
-    if torch is None:
+    if torch is None or not torch.cuda.is_available():
         return 0
-    return torch.cuda.current_stream().cuda_stream
+    kind, _, index = device.partition(":")
+    if (kind == "hip") != bool(getattr(torch.version, "hip", None)):
+        return 0
+    return torch.cuda.current_stream(int(index or 0)).cuda_stream
 
 
 def _trace(kernel, device, dtypes, constexprs):
@@ -312,8 +320,24 @@ class KernelFunction:
                 raise error_at_def(self.fn, f"pointer `{p.name}` is declared "
                                             f"{p.dtype}, got {d}")
             dtypes.append(str(d))
-        return self._specialization(device, tuple(dtypes),
-                                    self._constexprs(kwargs))
+        return self._specialization(_rocdsl.normalize_device(device),
+                                    tuple(dtypes), self._constexprs(kwargs))
+
+    def compile(self, chip, **kwargs):
+        """Compiles a specialization for `chip` (gfx942, gfx950, sm_90,
+        sm_90a) without running it and returns a rocdsl.Compiled (.asm,
+        .hsaco, .stats, ...). Keywords are as for specialize. Needs no
+        GPU."""
+        if not isinstance(chip, str):
+            raise TypeError(f"chip must be a str such as 'gfx942', got "
+                            f"{type(chip).__name__}")
+        device = "cuda" if chip.startswith("sm_") else "hip"
+        spec = self.specialize(device, **kwargs)
+        try:
+            artifacts = _rocdsl.compile_source(spec.ir, self.symbol, chip)
+        except ValueError as e:
+            raise self._located(e) from e
+        return Compiled(self.name, artifacts)
 
     def ir(self, device="host", **kwargs):
         """The traced rocdsl IR text of a specialization (see specialize)."""
@@ -372,10 +396,16 @@ class KernelFunction:
                                  + ", ".join(f"'{n}' on {m}"
                                              for m, n in memories.items()))
             device = next(iter(memories), "host")
+        else:
+            device = _rocdsl.normalize_device(device)
         for memory, name in memories.items():
             if memory != device:
+                hint = (f"; copy it with rocdsl.device_array(array, "
+                        f"{device!r}) (nothing is copied implicitly)"
+                        if memory == "host" else "")
                 raise ValueError(f"argument '{name}': {memory} memory cannot "
-                                 f"be used by a launch on device {device!r}")
+                                 f"be used by a launch on device {device!r}"
+                                 f"{hint}")
         return self._specialization(device, tuple(dtypes), constexprs)
 
 

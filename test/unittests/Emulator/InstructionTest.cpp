@@ -15,6 +15,10 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
+
+#include <cmath>
+#include <cstring>
 #include <random>
 
 using namespace mlir::rocdsl::emu;
@@ -317,6 +321,39 @@ TEST_P(EmulatorInstructionTest, TransposeReadGivesEachLaneAColumn) {
     for (unsigned e = 0; e < 4; ++e) {
       uint16_t got = uint16_t(v(2 + e / 2)[l] >> (16 * (e % 2)));
       EXPECT_EQ(got, (4 * g + e) * 1000 + col) << "lane " << l << " e " << e;
+    }
+  }
+}
+
+TEST_P(EmulatorInstructionTest, Maximum3AndMinimum3PropagateNaNAndOrderZeros) {
+  if (std::string(GetParam()) != "gfx950")
+    GTEST_SKIP() << "v_maximum3_f32 and v_minimum3_f32 are gfx950's";
+  auto bits = [](float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return u;
+  };
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  // Lane by lane: (a, b, c, maximum, minimum).
+  const float cases[][5] = {{1, 5, -2, 5, -2},        {-0.0f, 0.0f, -0.0f, 0, -0.0f},
+                            {nan, 1, 2, nan, nan},    {3, 3, nan, nan, nan},
+                            {-7, -8, -9, -7, -9},     {0.0f, -0.0f, 0.0f, 0, -0.0f}};
+  const unsigned n = sizeof(cases) / sizeof(cases[0]);
+  for (unsigned l = 0; l < 64; ++l)
+    for (unsigned k = 0; k < 3; ++k)
+      v(1 + k)[l] = bits(cases[l % n][k]);
+  ASSERT_EQ(run({"v_maximum3_f32 v4, v1, v2, v3",
+                 "v_minimum3_f32 v5, v1, v2, v3"}),
+            "");
+  for (unsigned l = 0; l < 64; ++l) {
+    const float *c = cases[l % n];
+    for (unsigned r = 0; r < 2; ++r) {
+      float want = c[3 + r], got;
+      std::memcpy(&got, &v(4 + r)[l], 4);
+      if (std::isnan(want))
+        EXPECT_TRUE(std::isnan(got)) << "lane " << l << " r " << r;
+      else
+        EXPECT_EQ(bits(got), bits(want)) << "lane " << l << " r " << r;
     }
   }
 }
