@@ -392,9 +392,13 @@ class KernelFunction:
             memories.setdefault(memory, p.name)
         if device is None:
             if len(memories) > 1:
+                hint = ("; copy host arrays with rocdsl.device_array(array, "
+                        "device) (nothing is copied implicitly)"
+                        if "host" in memories else "")
                 raise ValueError("arguments live on different devices: "
                                  + ", ".join(f"'{n}' on {m}"
-                                             for m, n in memories.items()))
+                                             for m, n in memories.items())
+                                 + hint)
             device = next(iter(memories), "host")
         else:
             device = _rocdsl.normalize_device(device)

@@ -1,4 +1,6 @@
-"""ROCDSL's RMSNorm kernels as PyTorch operators on CUDA tensors.
+"""ROCDSL's RMSNorm kernels as PyTorch operators on GPU tensors: NVIDIA
+GPUs with a CUDA build of PyTorch, AMD GPUs (MI300X, MI355X) with a ROCm
+build (torch.version.hip set; its tensors' device type is "cuda" too).
 
     import rocdsl.torch as rt
     y = rt.rms_norm(x, weight, 1e-6)                      # autograd: dx, dweight
@@ -11,17 +13,20 @@ formulas that run ROCDSL's backward kernels. In eager mode the public
 functions take a shorter path to the same implementations (an
 autograd.Function, or no autograd node at all when no gradient is needed):
 the dispatcher round trip of a Python custom op costs more than the kernel
-at small sizes. Kernels run on the caller's current CUDA stream and are
-captured by CUDA graphs like any other op.
+at small sizes. Kernels run on the caller's current stream of the tensors'
+device (a CUstream, or a hipStream_t on ROCm) and are captured by CUDA
+graphs like any other op.
 
-Inputs must be contiguous CUDA tensors on device 0 in float32, float16 or
-bfloat16 (the weight may differ from x); anything else raises, nothing is
-copied behind the caller's back. The last dimension is the normalized one;
+Inputs must be contiguous GPU tensors, all on one device (any index), in
+float32, float16 or bfloat16 (the weight may differ from x); anything else
+raises, nothing is copied behind the caller's back. On ROCm the kernels are
+compiled for the device's own chip (gfx942 or gfx950; others raise). The last dimension is the normalized one;
 leading dimensions are flattened (a view, never a copy).
 """
 import torch
 
 from . import runtime
+from .args import torch_device_name
 
 __all__ = ["rms_norm", "fused_add_rms_norm"]
 
@@ -32,9 +37,8 @@ def _check(name, t):
     if not isinstance(t, torch.Tensor):
         raise TypeError(f"{name}: expected a torch.Tensor, got {type(t).__name__}")
     if t.device.type != "cuda":
-        raise ValueError(f"{name}: expected a CUDA tensor, got device {t.device}")
-    if t.device.index not in (None, 0):
-        raise ValueError(f"{name}: ROCDSL runs on cuda:0 only, got {t.device}")
+        raise ValueError(f"{name}: expected a GPU tensor (device type "
+                         f"'cuda', also on ROCm), got device {t.device}")
     if t.dtype not in _DTYPES:
         raise ValueError(f"{name}: unsupported dtype {t.dtype} "
                          "(float32, float16, bfloat16)")
@@ -102,13 +106,18 @@ def _prepare(op, names, tensors, kernel_names):
     for name, t in zip(names, tensors):
         _check(name, t)
     x, weight = tensors[0], tensors[-1]
+    for name, t in zip(names[1:], tensors[1:]):
+        if t.device != x.device:
+            raise ValueError(f"{name}: on {t.device}, but {names[0]} is on "
+                             f"{x.device} (all inputs on one device)")
     for name, t in zip(names[1:-1], tensors[1:-1]):
         if t.shape != x.shape or t.dtype != x.dtype:
             raise ValueError(f"{name}: expected {tuple(x.shape)} {x.dtype} "
                              f"like {names[0]}, got {tuple(t.shape)} "
                              f"{t.dtype}")
     m, n = _rows(x, weight)
-    kernels = [runtime.builtin(k, _defs(max(m, 1), n, x, weight), "cuda")
+    device = torch_device_name(torch, x.device)  # "cuda", "hip:1", ...
+    kernels = [runtime.builtin(k, _defs(max(m, 1), n, x, weight), device)
                for k in kernel_names]
     entry = _launches[key] = _Launches(kernels, m, n, _DTYPES[x.dtype],
                                        _DTYPES[weight.dtype])

@@ -1,0 +1,85 @@
+"""Compile-only from Python (no GPU): k.compile(chip=...) and
+rocdsl.compile(...) give the IR, assembly, code object, resources and
+hazard findings of the code that would run."""
+import pytest
+
+import rocdsl
+import rocdsl.language as rl
+
+
+@rocdsl.kernel(num_warps=4)
+def scale_rows(x: rl.ptr, y: rl.ptr, M: rl.i32, N: rl.i32, s: rl.f32,
+               ROWS: rl.constexpr, BLOCK: rl.constexpr):
+    row0 = rl.program_id(0) * ROWS
+    cols = rl.iota(BLOCK)
+    t = rl.load(x, [row0, 0], shape=[ROWS, BLOCK], strides=[N],
+                bounds=[M, N], mask=cols < N, other=0.0).to("f32")
+    r = t.sum(axis=1, keepdims=True)
+    out = rl.exp(t * s) / (1 + r * r)
+    rl.store(out.to(y.dtype), y, [row0, 0], strides=[N], bounds=[M, N],
+             mask=cols < N)
+
+
+@pytest.mark.parametrize("chip", ["gfx942", "gfx950"])
+def test_python_kernel_compiles_for_amd_chips(chip):
+    c = scale_rows.compile(chip=chip, x="bf16", y="bf16", ROWS=2, BLOCK=512)
+    assert isinstance(c, rocdsl.Compiled) and c.chip == chip
+    assert "rocdsl.func" in c.mlir and "rocdl." in c.lowered
+    assert "amdgpu_kernel" in c.llvm_ir
+    assert f'.amdgcn_target "amdgcn-amd-amdhsa--{chip}' in c.asm
+    assert "v_exp_f32" in c.asm and "s_endpgm" in c.asm
+    assert c.hsaco[:4] == b"\x7fELF" and c.ptx is None
+    s = c.stats
+    assert s["kernel"] == "scale_rows"
+    assert 0 < s["vgpr"] <= 512 and s["sgpr"] > 0
+    assert s["vgpr_spill"] == 0 and s["sgpr_spill"] == 0
+    assert s["scratch_bytes"] == 0
+    assert s["max_workgroup_size"] == 256 and s["wavefront_size"] == 64
+    assert 1 <= s["occupancy"] <= 8
+    assert s["store_form"] in ("wide", "split64", "padded")
+    assert c.hazards == []
+
+
+def test_chips_differ_where_the_hardware_does():
+    a = scale_rows.compile(chip="gfx942", x="f32", y="f32", ROWS=1,
+                           BLOCK=256)
+    b = scale_rows.compile(chip="gfx950", x="f32", y="f32", ROWS=1,
+                           BLOCK=256)
+    assert "gfx942" in a.asm and "gfx950" not in a.asm
+    assert "gfx950" in b.asm
+
+
+def test_python_kernel_compiles_to_ptx():
+    c = scale_rows.compile(chip="sm_90", x="f16", y="f16", ROWS=1, BLOCK=256)
+    assert ".target sm_90" in c.asm and c.ptx == c.asm
+    assert c.hsaco is None and c.stats == {}
+
+
+@pytest.mark.parametrize("chip", ["gfx942", "gfx950"])
+def test_builtin_kernels_compile_for_amd_chips(chip):
+    for name in [k["name"] for k in rocdsl.list_kernels()]:
+        c = rocdsl.compile(name, ["N=4096", "dtype=bf16"], chip=chip)
+        assert c.stats["kernel"] == name, name
+        assert c.stats["vgpr_spill"] == 0 and c.stats["scratch_bytes"] == 0
+        assert c.hazards == []
+        assert "s_waitcnt" in c.asm
+
+
+def test_builtin_on_nvidia_gets_the_warp_size():
+    c = rocdsl.compile("rmsnorm_fwd", ["N=1024"], chip="sm_90")
+    assert ".target sm_90" in c.asm
+
+
+def test_bad_requests_are_one_clear_exception():
+    with pytest.raises(ValueError, match=r"unsupported chip 'gfx90a' "
+                                         r"\(supported: gfx942, gfx950"):
+        scale_rows.compile(chip="gfx90a", x="f32", y="f32", ROWS=1,
+                           BLOCK=256)
+    with pytest.raises(ValueError, match="unsupported chip 'gfx1100'"):
+        rocdsl.compile("rmsnorm_fwd", ["N=1024"], chip="gfx1100")
+    with pytest.raises(ValueError, match="unknown kernel 'nope'"):
+        rocdsl.compile("nope", [], chip="gfx942")
+    with pytest.raises(TypeError, match="chip must be a str"):
+        scale_rows.compile(chip=942, x="f32", y="f32", ROWS=1, BLOCK=256)
+    with pytest.raises(Exception, match="constexpr `BLOCK` was not given"):
+        scale_rows.compile(chip="gfx942", x="f32", y="f32", ROWS=1)

@@ -1,0 +1,98 @@
+"""rocdsl.torch as a ROCm build of PyTorch drives it: tensors of device
+type "cuda" on AMD GPUs (torch.version.hip set), any device index, the
+current hipStream_t of the tensors' device. No ROCm PyTorch exists here, so
+a stand-in (fake_rocm_torch.py) supplies the tensors and streams and the
+real rocdsl.torch code runs on emulated gfx942 (cuda:0 = hip) and gfx950
+(cuda:1 = hip:1), checked against float64."""
+import numpy as np
+import pytest
+
+from hip_emulated import HipApi, use_emulated_hip
+
+LIBRARY = use_emulated_hip(["gfx942", "gfx950"])
+
+import fake_rocm_torch as fake  # noqa: E402
+
+torch = fake.install(HipApi(LIBRARY), device_count=2)
+
+import rocdsl.torch as rt  # noqa: E402
+import norm_reference as R  # noqa: E402
+
+
+@pytest.fixture
+def rng():
+    seed = np.random.SeedSequence().entropy
+    print(f"seed {seed}")
+    return np.random.default_rng(seed)
+
+
+def tensor(shape, dtype, index, rng):
+    host, value = R.random(shape, dtype.rocdsl, rng)
+    return fake.from_host(host, dtype, index), value
+
+
+def value(t):
+    return R.widen(t.array.to_host(), t.dtype.rocdsl)
+
+
+@pytest.mark.parametrize("index", [0, 1])
+@pytest.mark.parametrize("dtype,wdtype", [(torch.bfloat16, torch.bfloat16),
+                                          (torch.float16, torch.float32)])
+def test_ops_run_on_the_tensors_device_and_stream(index, dtype, wdtype, rng):
+    m, n, eps = 7, 1536, 1e-6
+    x, x64 = tensor((m, n), dtype, index, rng)
+    w, w64 = tensor((n,), wdtype, index, rng)
+    fake.stream_queries.clear()
+    y = rt.rms_norm(x, w, eps)
+    assert fake.stream_queries == [index]  # that device's current stream
+    assert y.device == x.device
+    R.assert_close("y", value(y), R.forward(x64, w64, eps), dtype.rocdsl)
+
+    r, r64 = tensor((m, n), dtype, index, rng)
+    y, h = rt.fused_add_rms_norm(x, r, w, eps)
+    h64 = R.round_to(x64 + r64, dtype.rocdsl)
+    R.assert_close("h", value(h), h64, dtype.rocdsl)
+    R.assert_close("y", value(y), R.forward(h64, w64, eps), dtype.rocdsl)
+
+    # The backward as autograd calls it: two launches on the same stream.
+    dy, dy64 = tensor((m, n), dtype, index, rng)
+    fake.stream_queries.clear()
+    dx, dw = rt._backward(dy, x, w, eps)
+    assert fake.stream_queries == [index]
+    dx_ref, dw_ref, dw_scale = R.backward(dy64, x64, w64, eps)
+    R.assert_close("dx", value(dx), dx_ref, dtype.rocdsl,
+                   scale=np.abs(dx_ref).max())
+    R.assert_close("dw", value(dw), dw_ref, wdtype.rocdsl, scale=dw_scale)
+
+    dh, dh64 = tensor((m, n), dtype, index, rng)
+    dx, dw = rt._fused_backward(dy, dh, x, w, eps)
+    R.assert_close("dx", value(dx), dx_ref + dh64, dtype.rocdsl,
+                   scale=np.abs(dx_ref + dh64).max())
+    R.assert_close("dw", value(dw), dw_ref, wdtype.rocdsl, scale=dw_scale)
+
+
+def test_each_device_gets_kernels_for_its_chip(rng):
+    """cuda:0 is gfx942 and cuda:1 gfx950 here: the same op on both."""
+    x0, x64 = tensor((3, 640), torch.float32, 0, rng)
+    w0 = fake.from_host(np.ones(640, np.float32), torch.float32, 0)
+    x1 = fake.from_host(x0.array.to_host(), torch.float32, 1)
+    w1 = fake.from_host(np.ones(640, np.float32), torch.float32, 1)
+    y0, y1 = rt.rms_norm(x0, w0), rt.rms_norm(x1, w1)
+    ref = R.forward(x64, np.ones(640), 1e-6)
+    R.assert_close("y on cuda:0", value(y0), ref, "f32")
+    R.assert_close("y on cuda:1", value(y1), ref, "f32")
+    k0 = [k for key, k in rt._launches.items() if key[1][2] == 0]
+    k1 = [k for key, k in rt._launches.items() if key[1][2] == 1]
+    assert k0 and k1
+    assert k0[0].kernels[0] is not k1[0].kernels[0]
+
+
+def test_mixed_devices_and_dtypes_are_refused(rng):
+    x, _ = tensor((2, 256), torch.float32, 0, rng)
+    w, _ = tensor((256,), torch.float32, 1, rng)
+    with pytest.raises(ValueError, match="weight: on cuda:1, but x is on "
+                                         "cuda:0"):
+        rt.rms_norm(x, w)
+    bad = fake.from_host(np.zeros((2, 256), np.int32), torch.int32, 0)
+    with pytest.raises(ValueError, match="unsupported dtype torch.int32"):
+        rt.rms_norm(bad, w)
