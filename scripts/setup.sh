@@ -14,6 +14,9 @@ PACKAGES=(
   python3-dev python3-numpy python3-pytest pybind11-dev
   # lit's per-test timeout (--timeout) needs psutil.
   python3-psutil
+  # The Python package's install (pip install --no-build-isolation ., and
+  # python3 -m build --wheel --no-isolation) and its test.
+  python3-pip python3-setuptools python3-wheel python3-build python3-venv
   # The checked build (scripts/sanitize.sh): clang with ASan, UBSan and
   # libFuzzer.
   clang-22 libfuzzer-22-dev libclang-rt-22-dev

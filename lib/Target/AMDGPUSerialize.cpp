@@ -11,6 +11,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
@@ -18,6 +20,12 @@
 
 #ifndef ROCDSL_DEFAULT_ROCM_PATH
 #define ROCDSL_DEFAULT_ROCM_PATH ""
+#endif
+#ifndef ROCDSL_DEVICE_LIBS_DIR
+#define ROCDSL_DEVICE_LIBS_DIR ""
+#endif
+#ifndef ROCDSL_LLD_PATH
+#define ROCDSL_LLD_PATH ""
 #endif
 
 using namespace mlir;
@@ -38,10 +46,59 @@ bool rocdsl::isSupportedAMDGPUChip(StringRef chip) {
   return info && info->isAMD();
 }
 
+/// Whether `prefix` has what the ROCDL serializer reads.
+static bool isROCmPrefix(llvm::StringRef prefix) {
+  llvm::SmallString<256> bitcode(prefix), lld(prefix);
+  llvm::sys::path::append(bitcode, "amdgcn", "bitcode", "ockl.bc");
+  llvm::sys::path::append(lld, "llvm", "bin", "ld.lld");
+  return llvm::sys::fs::exists(bitcode) && llvm::sys::fs::exists(lld);
+}
+
+/// The build's prefix of links lives in the build tree. An installed ROCDSL
+/// (pip) outlives that tree, so it assembles the same links to the system
+/// paths found at configure time under the user's cache directory.
+static std::string assemblePrefix() {
+  llvm::SmallString<256> root;
+  if (!llvm::sys::path::cache_directory(root))
+    llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, root);
+  // Beside, not inside, the kernel cache (which evicts what it finds).
+  llvm::sys::path::append(root, "rocdsl-rocm-prefix");
+  llvm::SmallString<256> amdgcn(root), bin(root), lld;
+  llvm::sys::path::append(amdgcn, "amdgcn");
+  llvm::sys::path::append(bin, "llvm", "bin");
+  lld = bin;
+  llvm::sys::path::append(lld, "ld.lld");
+  if (llvm::sys::fs::create_directories(bin))
+    return "";
+  // Replace stale links (another ROCDSL build's), never other files.
+  for (auto [link, target] :
+       {std::pair<llvm::StringRef, llvm::StringRef>(amdgcn,
+                                                    ROCDSL_DEVICE_LIBS_DIR),
+        {lld, ROCDSL_LLD_PATH}}) {
+    llvm::sys::fs::file_status status;
+    if (!llvm::sys::fs::status(link, status, /*follow=*/false) &&
+        llvm::sys::fs::is_symlink_file(status))
+      llvm::sys::fs::remove(link);
+    llvm::sys::fs::create_link(target, link);
+  }
+  return isROCmPrefix(root) ? std::string(root) : "";
+}
+
 std::string rocdsl::getROCmPath() {
   if (const char *env = std::getenv("ROCDSL_ROCM_PATH"); env && *env)
     return env;
-  return ROCDSL_DEFAULT_ROCM_PATH;
+  static const std::string path = [] {
+    if (isROCmPrefix(ROCDSL_DEFAULT_ROCM_PATH))
+      return std::string(ROCDSL_DEFAULT_ROCM_PATH);
+    if (llvm::sys::fs::exists(ROCDSL_DEVICE_LIBS_DIR) &&
+        llvm::sys::fs::exists(ROCDSL_LLD_PATH))
+      if (std::string assembled = assemblePrefix(); !assembled.empty())
+        return assembled;
+    if (isROCmPrefix("/opt/rocm"))
+      return std::string("/opt/rocm");
+    return std::string(ROCDSL_DEFAULT_ROCM_PATH); // errors name what lacks
+  }();
+  return path;
 }
 
 LogicalResult rocdsl::lowerToROCDL(ModuleOp module, StringRef chip,
