@@ -1,10 +1,29 @@
 """Compile-only from Python (no GPU): k.compile(chip=...) and
 rocdsl.compile(...) give the IR, assembly, code object, resources and
 hazard findings of the code that would run."""
+import os
+
 import pytest
 
 import rocdsl
 import rocdsl.language as rl
+
+
+def _amd_toolchain_missing():
+    """A GPU machine's self-contained bundle has no AMDGPU device libraries
+    or ld.lld; CTest (ROCDSL_TEST_BUILD_DIR) always has them."""
+    if os.environ.get("ROCDSL_TEST_BUILD_DIR"):
+        return None
+    try:
+        rocdsl.compile("rmsnorm_fwd", ["N=64"], chip="gfx942")
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+_MISSING = _amd_toolchain_missing()
+amd = pytest.mark.skipif(_MISSING is not None,
+                         reason=f"no AMDGPU toolchain here: {_MISSING}")
 
 
 @rocdsl.kernel(num_warps=4)
@@ -20,6 +39,7 @@ def scale_rows(x: rl.ptr, y: rl.ptr, M: rl.i32, N: rl.i32, s: rl.f32,
              mask=cols < N)
 
 
+@amd
 @pytest.mark.parametrize("chip", ["gfx942", "gfx950"])
 def test_python_kernel_compiles_for_amd_chips(chip):
     c = scale_rows.compile(chip=chip, x="bf16", y="bf16", ROWS=2, BLOCK=512)
@@ -40,6 +60,7 @@ def test_python_kernel_compiles_for_amd_chips(chip):
     assert c.hazards == []
 
 
+@amd
 def test_chips_differ_where_the_hardware_does():
     a = scale_rows.compile(chip="gfx942", x="f32", y="f32", ROWS=1,
                            BLOCK=256)
@@ -55,6 +76,7 @@ def test_python_kernel_compiles_to_ptx():
     assert c.hsaco is None and c.stats == {}
 
 
+@amd
 @pytest.mark.parametrize("chip", ["gfx942", "gfx950"])
 def test_builtin_kernels_compile_for_amd_chips(chip):
     for name in [k["name"] for k in rocdsl.list_kernels()]:

@@ -72,6 +72,29 @@ def test_swiglu_cuda(dtype, n, block):
     assert_close("out", out, swiglu64(a, b), t)
 
 
+def test_kernels_run_on_every_device_index():
+    """Tensors on cuda:N launch there (spec.device "cuda:N"), on that
+    device's current stream, without changing the caller's device."""
+    require_cuda()
+    current = torch.cuda.current_device()
+    n, block = 5000, 256
+    specs = {}
+    for index in range(torch.cuda.device_count()):
+        device = torch.device("cuda", index)
+        gen = torch.Generator(device=device).manual_seed(99 + index)
+        a = torch.randn((n,), generator=gen, device=device) * 3
+        b = torch.randn((n,), generator=gen, device=device)
+        out = torch.full_like(a, float("nan"))
+        spec = K.swiglu[((n + block - 1) // block,)](a, b, out, n,
+                                                     BLOCK=block)
+        torch.cuda.synchronize(device)
+        assert spec.device == ("cuda" if index == 0 else f"cuda:{index}")
+        assert_close(f"out on {device}", out, swiglu64(a, b), torch.float32)
+        assert torch.cuda.current_device() == current
+        specs[index] = spec.launcher_id
+    assert len(set(specs.values())) == len(specs)
+
+
 def test_swiglu_rows_on_a_side_stream():
     require_cuda()
     m, n = 64, 4096

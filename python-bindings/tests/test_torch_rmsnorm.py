@@ -226,7 +226,7 @@ def test_training_loop_matches_eager():
 def test_bad_inputs_raise():
     gen = fresh_generator()
     x, w = make(4, 256, "f32", "same", gen)
-    with pytest.raises(ValueError, match="x: expected a CUDA tensor"):
+    with pytest.raises(ValueError, match="x: expected a GPU tensor"):
         rt.rms_norm(x.cpu(), w, EPS)
     with pytest.raises(ValueError, match="must be contiguous"):
         rt.rms_norm(x.t(), w, EPS)
@@ -234,6 +234,42 @@ def test_bad_inputs_raise():
         rt.rms_norm(x, w[:128], EPS)
     with pytest.raises(ValueError, match="unsupported dtype"):
         rt.rms_norm(x.to(torch.float64), w, EPS)
+
+
+def test_every_device_index_runs_on_its_own_device():
+    """Each GPU gets its own loaded kernels and runs on its current stream;
+    the caller's current device is left as it was."""
+    count = torch.cuda.device_count()
+    current = torch.cuda.current_device()
+    kernels = {}
+    for index in range(count):
+        device = torch.device("cuda", index)
+        gen = torch.Generator(device=device).manual_seed(1234 + index)
+        x = torch.randn((33, 3000), generator=gen, device=device).to(
+            torch.bfloat16).requires_grad_()
+        w = torch.randn((3000,), generator=gen, device=device).to(
+            torch.bfloat16).requires_grad_()
+        with torch.cuda.device(device):
+            stream = torch.cuda.Stream()
+        with torch.cuda.stream(stream):
+            y = rt.rms_norm(x, w, EPS)
+            y.backward(torch.ones_like(y))
+        stream.synchronize()
+        assert y.device == device and x.grad.device == device
+        ref, _ = rms_norm_reference(x.detach(), w.detach(), EPS)
+        assert_close(f"y on {device}", y, ref, torch.bfloat16)
+        assert torch.isfinite(x.grad).all() and torch.isfinite(w.grad).all()
+        assert torch.cuda.current_device() == current
+        kernels[index] = {id(k) for key, e in rt._launches.items()
+                          if key[1][2] == index for k in e.kernels}
+        assert kernels[index]
+    if count > 1:
+        assert not kernels[0] & kernels[1], "devices share loaded kernels"
+        x0 = torch.ones((2, 256), device="cuda:0")
+        w1 = torch.ones((256,), device="cuda:1")
+        with pytest.raises(ValueError, match="weight: on cuda:1, but x is "
+                                             "on cuda:0"):
+            rt.rms_norm(x0, w1, EPS)
 
 
 @pytest.mark.parametrize("eps", [-1.0, float("nan"), float("inf")])
