@@ -150,6 +150,12 @@ def _current_raw_stream(index):
     return streams[index]
 
 
+class _Stream:
+    def __init__(self, index):
+        stream_queries.append(index)
+        self.cuda_stream = streams[index]
+
+
 def install(hip_api, device_count):
     """Registers the fake `torch` (with a hipStream_t per device)."""
     for i in range(device_count):
@@ -166,7 +172,8 @@ def install(hip_api, device_count):
     torch.compiler = types.SimpleNamespace(is_compiling=lambda: False)
     torch._C = types.SimpleNamespace(
         _cuda_getCurrentRawStream=_current_raw_stream)
-    torch.cuda = types.SimpleNamespace(is_available=lambda: True)
+    torch.cuda = types.SimpleNamespace(is_available=lambda: True,
+                                       current_stream=_Stream)
     torch.ops = types.SimpleNamespace()
     sys.modules["torch"] = torch
     return torch

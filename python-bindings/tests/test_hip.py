@@ -240,3 +240,21 @@ def test_launch_on_a_callers_stream(rng):
         assert hip.current_device() == before, "the caller's device changed"
         R.assert_close("y", R.from_bf16(yd.to_host()),
                        R.forward(x64, w64, 1e-5), "bf16")
+
+
+def test_a_chip_rocdsl_does_not_support_is_one_clear_error():
+    program = (
+        "import numpy as np, rocdsl\n"
+        "ok, why = rocdsl.device_available('hip')\n"
+        "assert not ok and 'is gfx90a, which ROCDSL does not compile for "
+        "(supported: gfx942, gfx950)' in why, why\n"
+        "try:\n"
+        "    rocdsl.run('rmsnorm_fwd', ['N=64', 'M=1', 'dtype=f32'], [], 'hip')\n"
+        "except ValueError as e:\n"
+        "    assert 'gfx90a' in str(e), e\n"
+        "    print('refused:', e)\n")
+    env = dict(os.environ, ROCDSL_EMU_CHIP="gfx90a")
+    out = subprocess.run([sys.executable, "-c", program], env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "refused: hip device 0" in out.stdout

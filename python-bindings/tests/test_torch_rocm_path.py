@@ -15,6 +15,8 @@ import fake_rocm_torch as fake  # noqa: E402
 
 torch = fake.install(HipApi(LIBRARY), device_count=2)
 
+import rocdsl  # noqa: E402
+import rocdsl.language as rl  # noqa: E402
 import rocdsl.torch as rt  # noqa: E402
 import norm_reference as R  # noqa: E402
 
@@ -96,3 +98,24 @@ def test_mixed_devices_and_dtypes_are_refused(rng):
     bad = fake.from_host(np.zeros((2, 256), np.int32), torch.int32, 0)
     with pytest.raises(ValueError, match="unsupported dtype torch.int32"):
         rt.rms_norm(bad, w)
+
+
+@rocdsl.kernel(num_warps=2)
+def scaled_copy(x: rl.ptr, y: rl.ptr, n: rl.i32, s: rl.f32,
+                BLOCK: rl.constexpr):
+    start = rl.program_id(0) * BLOCK
+    m = rl.iota(BLOCK) + start < n
+    v = rl.load(x, [start], shape=[BLOCK], mask=m).to("f32") * s
+    rl.store(v.to(y.dtype), y, [start], mask=m)
+
+
+@pytest.mark.parametrize("index", [0, 1])
+def test_python_kernels_take_rocm_tensors(index, rng):
+    n = 3000
+    x, x64 = tensor((n,), torch.bfloat16, index, rng)
+    y = torch.empty_like(x)
+    fake.stream_queries.clear()
+    spec = scaled_copy[((n + 255) // 256,)](x, y, n, 0.5, BLOCK=256)
+    assert spec.device == ("hip" if index == 0 else f"hip:{index}")
+    assert fake.stream_queries == [index]
+    R.assert_close("y", value(y), R.round_to(0.5 * x64, "bf16"), "bf16")
