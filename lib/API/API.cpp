@@ -289,18 +289,6 @@ bool api::DeviceBuffer::copyToHost(void *dst, size_t bytes,
   return true;
 }
 
-static const char *storeFormName(StoreForm form) {
-  switch (form) {
-  case StoreForm::Wide:
-    return "wide";
-  case StoreForm::Split64:
-    return "split64";
-  case StoreForm::Padded:
-    return "padded";
-  }
-  return "wide";
-}
-
 static bool fillCompiled(llvm::Expected<CompiledArtifacts> artifacts,
                          api::Compiled &out, std::string &error) {
   if (!artifacts) {
@@ -314,7 +302,7 @@ static bool fillCompiled(llvm::Expected<CompiledArtifacts> artifacts,
   out.llvmIR = std::move(artifacts->llvmIR);
   out.assembly = std::move(artifacts->assembly);
   out.binary = std::move(artifacts->binary);
-  out.storeForm = storeFormName(artifacts->storeForm);
+  out.storeForm = toString(artifacts->storeForm).str();
   for (const KernelResources &k : artifacts->resources)
     out.stats.push_back({k.name, k.vgprs, k.agprs, k.sgprs, k.vgprSpills,
                          k.sgprSpills, k.scratchBytes, k.ldsBytes,

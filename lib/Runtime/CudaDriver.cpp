@@ -45,7 +45,9 @@ bool CudaDriver::check(int result, const char *what, std::string &error) {
 
 CudaDriver *CudaDriver::get(std::string &why) {
   static std::once_flag once;
-  static CudaDriver driver;
+  // Never destroyed (see HipRuntime::get): contexts and events stay valid
+  // for launches during static destruction and reachable at exit.
+  static CudaDriver &driver = *new CudaDriver();
   static Api api;
   static std::string failure;
   std::call_once(once, [] {

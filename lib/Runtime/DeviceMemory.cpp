@@ -76,60 +76,37 @@ llvm::Error DeviceBuffer::checkRange(size_t count, size_t offset) const {
   return llvm::Error::success();
 }
 
-llvm::Error DeviceBuffer::copyFromHost(const void *src, size_t count,
-                                       size_t offset) {
+llvm::Error DeviceBuffer::transfer(void *host, size_t count, size_t offset,
+                                   bool toDevice) const {
   if (llvm::Error err = checkRange(count, offset))
     return err;
   if (count == 0)
     return llvm::Error::success();
   std::string why;
   bool ok = false;
+  uint64_t at = address + offset;
   switch (device.kind) {
-  case DeviceKind::Host:
-    std::memmove(static_cast<char *>(data()) + offset, src, count);
+  case DeviceKind::Host: {
+    void *mine = reinterpret_cast<void *>(at);
+    std::memmove(toDevice ? mine : host, toDevice ? host : mine, count);
     ok = true;
     break;
+  }
   case DeviceKind::HIP:
     if (HipRuntime *hip = HipRuntime::get(why))
-      ok = hip->copyToDevice(device.ordinal, address + offset, src, count, why);
+      ok = toDevice ? hip->copyToDevice(device.ordinal, at, host, count, why)
+                    : hip->copyToHost(device.ordinal, host, at, count, why);
     break;
   case DeviceKind::CUDA:
     if (CudaDriver *cuda = CudaDriver::get(why))
-      ok = cuda->copyToDevice(device.ordinal, address + offset, src, count,
-                              why);
+      ok = toDevice ? cuda->copyToDevice(device.ordinal, at, host, count, why)
+                    : cuda->copyToHost(device.ordinal, host, at, count, why);
     break;
   }
   if (!ok)
-    return llvm::createStringError("copy to " + device.str() +
-                                   " failed: " + why);
-  return llvm::Error::success();
-}
-
-llvm::Error DeviceBuffer::copyToHost(void *dst, size_t count,
-                                     size_t offset) const {
-  if (llvm::Error err = checkRange(count, offset))
-    return err;
-  if (count == 0)
-    return llvm::Error::success();
-  std::string why;
-  bool ok = false;
-  switch (device.kind) {
-  case DeviceKind::Host:
-    std::memmove(dst, static_cast<const char *>(data()) + offset, count);
-    ok = true;
-    break;
-  case DeviceKind::HIP:
-    if (HipRuntime *hip = HipRuntime::get(why))
-      ok = hip->copyToHost(device.ordinal, dst, address + offset, count, why);
-    break;
-  case DeviceKind::CUDA:
-    if (CudaDriver *cuda = CudaDriver::get(why))
-      ok = cuda->copyToHost(device.ordinal, dst, address + offset, count, why);
-    break;
-  }
-  if (!ok)
-    return llvm::createStringError("copy from " + device.str() +
-                                   " failed: " + why);
+    return llvm::createStringError("copy " +
+                                   std::string(toDevice ? "to " : "from ") +
+                                   device.str() + " failed: " + why);
   return llvm::Error::success();
 }
 

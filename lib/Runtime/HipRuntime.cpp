@@ -119,8 +119,9 @@ HipRuntime *HipRuntime::get(std::string &why) {
       failure = "no AMD GPU found (hipGetDeviceCount reports none)";
       return;
     }
-    static HipRuntime instance;
-    HipRuntime *r = &instance;
+    // Never destroyed: launches may still run during static destruction,
+    // and the devices' events stay reachable (no leak report at exit).
+    static HipRuntime *const r = new HipRuntime();
     r->api = api;
     r->library = loaded;
     int previous = 0;

@@ -9,7 +9,7 @@
 using namespace mlir;
 using namespace mlir::rocdsl;
 
-static llvm::StringRef formName(StoreForm form) {
+llvm::StringRef mlir::rocdsl::toString(StoreForm form) {
   switch (form) {
   case StoreForm::Wide:
     return "wide";
@@ -78,9 +78,9 @@ mlir::rocdsl::compileAMDGPUChecked(ModuleOp module, llvm::StringRef chip,
       logWarning(
           "kernel " + kernels + " on " + chip + ": " +
           llvm::Twine(result.rejected.size()) +
-          " wide-store hazard(s) in the " + formName(first) +
+          " wide-store hazard(s) in the " + toString(first) +
           " store form (first: " + isa::formatFinding(result.rejected.front()) +
-          "); recompiled with the " + formName(form) + " store form");
+          "); recompiled with the " + toString(form) + " store form");
     result.codeObject = std::move(*object);
     result.assembly = std::move(*assembly);
     llvm::raw_string_ostream os(result.lowered);

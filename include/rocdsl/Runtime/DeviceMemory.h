@@ -32,13 +32,19 @@ public:
   /// Copies `count` bytes between host memory and [offset, offset+count) of
   /// this buffer; waits for the device's queued work first (as hipMemcpy
   /// and cuMemcpy do). Out-of-range copies are errors.
-  llvm::Error copyFromHost(const void *src, size_t count, size_t offset = 0);
-  llvm::Error copyToHost(void *dst, size_t count, size_t offset = 0) const;
+  llvm::Error copyFromHost(const void *src, size_t count, size_t offset = 0) {
+    return transfer(const_cast<void *>(src), count, offset, /*toDevice=*/true);
+  }
+  llvm::Error copyToHost(void *dst, size_t count, size_t offset = 0) const {
+    return transfer(dst, count, offset, /*toDevice=*/false);
+  }
 
 private:
   DeviceBuffer(DeviceId device, uint64_t address, size_t bytes)
       : device(device), address(address), bytes(bytes) {}
   llvm::Error checkRange(size_t count, size_t offset) const;
+  llvm::Error transfer(void *host, size_t count, size_t offset,
+                       bool toDevice) const;
   DeviceId device;
   uint64_t address;
   size_t bytes;

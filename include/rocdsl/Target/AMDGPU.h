@@ -23,6 +23,8 @@ enum class AMDGPUOutput { LLVMIR, Assembly, CodeObject };
 /// How wide stores are emitted: the normal form, the conservative form (no
 /// store wider than 64 bits), or wide stores each followed by `s_nop 1`.
 enum class StoreForm { Wide, Split64, Padded };
+/// "wide", "split64", "padded".
+llvm::StringRef toString(StoreForm form);
 
 /// Runs `rocdsl-to-rocdl` on `module` in place. Diagnostics go to the
 /// context's handler.
