@@ -305,7 +305,9 @@ Tile KernelBuilder::load(Ptr ptr, ArrayRef<Scalar> origin,
   Value mask = options.mask ? options.mask->getValue() : Value();
   return wrap(LoadOp::create(builder, loc, type, ptr.getValue(), values(origin),
                              values(options.strides), values(options.bounds),
-                             mask, /*other=*/Value(), options.vec));
+                             mask, /*other=*/Value(),
+                             builder.getI32IntegerAttr(options.vec),
+                             /*uniform_mask=*/nullptr));
 }
 
 void KernelBuilder::store(Tile value, Ptr ptr, ArrayRef<Scalar> origin,
@@ -313,7 +315,9 @@ void KernelBuilder::store(Tile value, Ptr ptr, ArrayRef<Scalar> origin,
   Value mask = options.mask ? options.mask->getValue() : Value();
   StoreOp::create(builder, loc, value.getValue(), ptr.getValue(),
                   values(origin), values(options.strides),
-                  values(options.bounds), mask, options.vec);
+                  values(options.bounds), mask,
+                  builder.getI32IntegerAttr(options.vec),
+                  /*uniform_mask=*/nullptr);
 }
 
 SmallVector<Tile> KernelBuilder::forLoop(

@@ -45,6 +45,7 @@
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
+#include "rocdsl/Transforms/Passes.h"
 
 using namespace mlir;
 
@@ -52,6 +53,7 @@ void rocdsl::buildRocDSLToROCDLPipeline(OpPassManager &pm,
                                         const RocDSLToROCDLOptions &options) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(rocdsl::createRocDSLInferVectorWidthPass());
   ConvertRocDSLToGPUPassOptions toGpu;
   toGpu.chip = options.chip;
   toGpu.maxStoreBits = options.maxStoreBits;
@@ -80,6 +82,7 @@ void rocdsl::buildRocDSLToNVVMPipeline(OpPassManager &pm,
                                        const RocDSLToNVVMOptions &options) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(rocdsl::createRocDSLInferVectorWidthPass());
   ConvertRocDSLToGPUPassOptions toGpu;
   toGpu.chip = options.chip;
   pm.addPass(createConvertRocDSLToGPUPass(toGpu));
@@ -98,6 +101,7 @@ void rocdsl::buildRocDSLToNVVMPipeline(OpPassManager &pm,
 void rocdsl::buildRocDSLToHostPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(rocdsl::createRocDSLInferVectorWidthPass());
   pm.addPass(createConvertRocDSLToHostPass());
   pm.addPass(createCanonicalizerPass());
   // bf16 <-> f32 as integer ops: CPUs without bf16 instructions would
@@ -150,6 +154,7 @@ void rocdsl::registerRocDSLDialects(DialectRegistry &registry) {
 
 void rocdsl::registerRocDSLPassesAndPipelines() {
   registerRocDSLConversionPasses();
+  registerRocDSLTransformsPasses();
   registerCanonicalizerPass();
   registerCSEPass();
   registerSCFToControlFlowPass();

@@ -13,7 +13,10 @@ using mlir::rocdsl::detail::verifyTileType;
 static LogicalResult verifyTileAccess(Operation *op, RankedTensorType tile,
                                       PtrType ptr, size_t numOrigin,
                                       size_t numStrides, ValueRange bounds,
-                                      Value mask, unsigned vec) {
+                                      Value mask, unsigned vec,
+                                      bool uniformMask) {
+  if (uniformMask && !mask)
+    return op->emitOpError() << "uniform_mask needs a mask";
   size_t numBounds = bounds.size();
   if (failed(verifyTileType(op, tile, "tile")))
     return failure();
@@ -83,7 +86,8 @@ static LogicalResult verifyTileAccess(Operation *op, RankedTensorType tile,
 LogicalResult LoadOp::verify() {
   if (failed(verifyTileAccess(*this, getType(), getPtr().getType(),
                               getOrigin().size(), getStrides().size(),
-                              getBounds(), getMask(), getVec())))
+                              getBounds(), getMask(), getVecWidth(),
+                              getUniformMask())))
     return failure();
   if (getOther() && getOther().getType() != getType().getElementType())
     return emitOpError() << "'other' must be a " << getType().getElementType()
@@ -94,7 +98,7 @@ LogicalResult LoadOp::verify() {
 LogicalResult StoreOp::verify() {
   return verifyTileAccess(*this, getValue().getType(), getPtr().getType(),
                           getOrigin().size(), getStrides().size(), getBounds(),
-                          getMask(), getVec());
+                          getMask(), getVecWidth(), getUniformMask());
 }
 
 /// Register tile and LDS tile must hold the same elements.

@@ -151,13 +151,21 @@ def RocDSL_LoadOp : RocDSL_Op<"load", [AttrSizedOperandSegments,
     and its `mask` element is true; invalid elements read `other` (0 when
     absent) and never touch memory.
 
+    Without `vec`, rocdsl-infer-vector-width picks the widest access it
+    can prove (1 when it cannot, or when the pass does not run); a given
+    `vec` (1 included) is kept as the author's.
+
     `vec` promises that the base pointer, every stride, the innermost origin
     and the innermost bound are multiples of `vec` elements, so the compiler
     may read `vec` consecutive elements in one access (up to 128 bits). With
     `vec > 1`, bounds are taken per group of `vec` elements (the verifier
     rejects a constant innermost bound that breaks the promise; a run-time
-    bound that breaks it is undefined behaviour). Masks are always per
-    element: a masked access is made one element at a time.
+    bound that breaks it is undefined behaviour). Masks are per element: a
+    masked access is made one element at a time, unless `uniform_mask`
+    promises that the mask is constant over each group of `vec` innermost
+    elements (rocdsl-infer-vector-width sets it where it proves that, e.g.
+    for `iota + start < n` with `start` and `n` multiples of `vec`); a
+    group is then accessed whole or not at all, by its first element's bit.
 
     Offsets from the tile origin to any element it touches must stay below
     2 GiB (they are 32-bit on the GPU); the origin itself is 64-bit.
@@ -173,7 +181,8 @@ def RocDSL_LoadOp : RocDSL_Op<"load", [AttrSizedOperandSegments,
                        Variadic<I32>:$bounds,
                        Optional<RocDSL_MaskTile>:$mask,
                        Optional<AnyType>:$other,
-                       DefaultValuedAttr<I32Attr, "1">:$vec);
+                       OptionalAttr<I32Attr>:$vec,
+                       UnitAttr:$uniform_mask);
   let results = (outs RocDSL_Tile:$result);
   let assemblyFormat = [{
     $ptr `[` $origin `]` (`strides` `[` $strides^ `]`)? (`bounds` `[` $bounds^ `]`)?
@@ -181,14 +190,18 @@ def RocDSL_LoadOp : RocDSL_Op<"load", [AttrSizedOperandSegments,
     attr-dict `:` qualified(type($ptr)) `->` type($result)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Elements per access: `vec`, 1 when absent.
+    unsigned getVecWidth() { return getVec().value_or(1); }
+  }];
 }
 
 def RocDSL_StoreOp : RocDSL_Op<"store", [AttrSizedOperandSegments,
     MemoryEffects<[MemWrite]>]> {
   let summary = "Write a tile to global memory";
   let description = [{
-    Addressing, `bounds`, `mask` and `vec` as for `rocdsl.load`; invalid
-    elements are not written.
+    Addressing, `bounds`, `mask`, `vec` and `uniform_mask` as for
+    `rocdsl.load`; invalid elements are not written.
 
     Lowering rule (hazard-free by construction): no store wider than 64 bits
     is ever emitted with a non-constant SGPR offset. Uniform offsets are
@@ -200,13 +213,18 @@ def RocDSL_StoreOp : RocDSL_Op<"store", [AttrSizedOperandSegments,
                        Variadic<I32>:$strides,
                        Variadic<I32>:$bounds,
                        Optional<RocDSL_MaskTile>:$mask,
-                       DefaultValuedAttr<I32Attr, "1">:$vec);
+                       OptionalAttr<I32Attr>:$vec,
+                       UnitAttr:$uniform_mask);
   let assemblyFormat = [{
     $value `,` $ptr `[` $origin `]` (`strides` `[` $strides^ `]`)? (`bounds` `[` $bounds^ `]`)?
     (`mask` `(` $mask^ `:` type($mask) `)`)?
     attr-dict `:` type($value) `,` qualified(type($ptr))
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Elements per access: `vec`, 1 when absent.
+    unsigned getVecWidth() { return getVec().value_or(1); }
+  }];
 }
 
 //===----------------------------------------------------------------------===//

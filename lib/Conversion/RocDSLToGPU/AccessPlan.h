@@ -28,7 +28,9 @@ struct AccessPlan {
 /// The integer type one group of `vec` elements travels as.
 Type groupTransferType(MLIRContext *ctx, unsigned bits);
 
-/// Plans a tile access. With `bufferResource` (AMDGPU), also builds a raw
+/// Plans a tile access. A mask makes it one element wide unless
+/// `uniformMask` (the op's promise that it is constant per group). With
+/// `bufferResource` (AMDGPU), also builds a raw
 /// buffer resource at the base, and invalid groups get an offset past the
 /// resource's range; otherwise offsets are plain and `valid` must guard
 /// the access.
@@ -36,7 +38,7 @@ FailureOr<AccessPlan> planAccess(OpBuilder &b, Location loc,
                                  RankedTensorType tileType, Value ptr,
                                  ValueRange origin, ValueRange strides,
                                  ValueRange bounds, Value mask, unsigned vec,
-                                 bool bufferResource);
+                                 bool uniformMask, bool bufferResource);
 
 /// Produces the value of one group (vector<vec x element>): from memory when
 /// valid, else `other` (null when the load has none: zero).

@@ -47,13 +47,15 @@ FailureOr<AccessPlan>
 mlir::rocdsl::planAccess(OpBuilder &b, Location loc, RankedTensorType tileType,
                          Value ptr, ValueRange origin, ValueRange strides,
                          ValueRange bounds, Value mask, unsigned vec,
-                         bool bufferResource) {
+                         bool uniformMask, bool bufferResource) {
   auto dist = TileDistribution::get(tileType);
   if (!dist)
     return failure();
   // A mask is per element: accesses stay one element wide so that every
-  // element's mask bit decides (bounds keep the group-wide vec promise).
-  if (mask)
+  // element's mask bit decides (bounds keep the group-wide vec promise),
+  // unless the op promises the mask is constant per group: then the
+  // group's first bit decides for all of it.
+  if (mask && !uniformMask)
     vec = 1;
   Type elementType = tileType.getElementType();
   unsigned bytes = elementType.getIntOrFloatBitWidth() / 8;
@@ -125,7 +127,7 @@ LogicalResult mlir::rocdsl::lowerTileLoad(LoadOp op, LoadOp::Adaptor adaptor,
   auto plan =
       planAccess(rewriter, loc, tileType, adaptor.getPtr(), adaptor.getOrigin(),
                  adaptor.getStrides(), adaptor.getBounds(), adaptor.getMask(),
-                 op.getVec(), bufferResource);
+                 op.getVecWidth(), op.getUniformMask(), bufferResource);
   if (failed(plan))
     return rewriter.notifyMatchFailure(op, "layout has no memory lowering");
   auto resultType = cast<VectorType>(converter.convertType(tileType));
@@ -190,8 +192,8 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
     RankedTensorType tileType = op.getValue().getType();
     auto plan = planAccess(rewriter, loc, tileType, adaptor.getPtr(),
                            adaptor.getOrigin(), adaptor.getStrides(),
-                           adaptor.getBounds(), adaptor.getMask(), op.getVec(),
-                           /*bufferResource=*/true);
+                           adaptor.getBounds(), adaptor.getMask(), op.getVecWidth(),
+                           op.getUniformMask(), /*bufferResource=*/true);
     if (failed(plan))
       return rewriter.notifyMatchFailure(op, "layout has no buffer lowering");
     Type elementType = tileType.getElementType();

@@ -71,8 +71,8 @@ struct NvidiaStoreLowering : OpConversionPattern<StoreOp> {
     RankedTensorType tileType = op.getValue().getType();
     auto plan = planAccess(rewriter, loc, tileType, adaptor.getPtr(),
                            adaptor.getOrigin(), adaptor.getStrides(),
-                           adaptor.getBounds(), adaptor.getMask(), op.getVec(),
-                           /*bufferResource=*/false);
+                           adaptor.getBounds(), adaptor.getMask(), op.getVecWidth(),
+                           op.getUniformMask(), /*bufferResource=*/false);
     if (failed(plan))
       return rewriter.notifyMatchFailure(op, "layout has no lowering");
     unsigned vec = plan->vec;

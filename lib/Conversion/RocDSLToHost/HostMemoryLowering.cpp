@@ -168,7 +168,7 @@ RowAccess makeAccess(OpTy op, typename OpTy::Adaptor adaptor,
                    adaptor.getStrides(),
                    adaptor.getBounds(),
                    adaptor.getMask(),
-                   static_cast<unsigned>(op.getVec()) * bytes};
+                   static_cast<unsigned>(op.getVecWidth()) * bytes};
 }
 
 struct LoadToHost : OpConversionPattern<LoadOp> {

@@ -122,11 +122,12 @@ rocdsl.func @tile_construction(%s: f32, %i: i32) attributes {num_warps = 4 : i32
 // CHECK: rocdsl.store [[L3]], [[Y]][[[C0]], [[C0]]] strides[[[N]]] : tensor<64x128xbf16,
 // CHECK: rocdsl.store [[L1]], [[F]][[[C0]]] bounds[[[N]]] {vec = 4 : i32} : tensor<256xf32,
 // GENERIC-LABEL: sym_name = "global_memory"
-// GENERIC: "rocdsl.load"(%{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0>, vec = 1 : i32}>
-// GENERIC: "rocdsl.load"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 2, 1, 0, 0, 0>, vec = 1 : i32}>
+// A load without vec has no vec attribute (inference may set one later).
+// GENERIC: "rocdsl.load"(%{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0>}>
+// GENERIC: "rocdsl.load"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 2, 1, 0, 0, 0>}>
 // GENERIC: "rocdsl.load"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 2, 1, 2, 0, 0>, vec = 8 : i32}>
 // GENERIC: "rocdsl.load"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 2, 1, 2, 1, 1>, vec = 4 : i32}>
-// GENERIC: "rocdsl.load"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 2, 1, 0, 0, 1>, vec = 1 : i32}>
+// GENERIC: "rocdsl.load"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 2, 1, 0, 0, 1>}>
 // GENERIC: "rocdsl.store"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 2, 1, 2, 1>, vec = 8 : i32}>
 rocdsl.func @global_memory(%x: !rocdsl.ptr<bf16>, %y: !rocdsl.ptr<bf16>, %m: i32, %n: i32, %f: !rocdsl.ptr<f32>)
     attributes {num_warps = 4 : i32} {
