@@ -1,5 +1,6 @@
 //===- SourceKernel.cpp - run a kernel given as rocdsl IR text ------------===//
 #include "rocdsl/Runtime/SourceKernel.h"
+#include "rocdsl/Transforms/AxisInfo.h"
 
 #include "rocdsl/Runtime/HipRuntime.h"
 
@@ -114,6 +115,12 @@ SourceKernel::create(llvm::StringRef source, llvm::StringRef kernel,
           " has an unsupported type (pointers to f32/f16/bf16/i32, i32 and "
           "f32 scalars)");
     arg.dtype = *dtype;
+    // Launch facts the code was compiled for (AxisInfo.h): checked on
+    // every launch, so a launch that lacks them is refused, never run.
+    if (auto a = func.getArgAttrOfType<IntegerAttr>(i, kAlignmentAttr))
+      arg.requiredMultiple = uint64_t(std::max<int64_t>(a.getInt(), 1));
+    if (auto d = func.getArgAttrOfType<IntegerAttr>(i, kDivisibilityAttr))
+      arg.requiredMultiple = uint64_t(std::max<int64_t>(d.getInt(), 1));
     Value value = func.getArgument(i);
     arg.written = arg.kind == ArgKind::Tensor &&
                   llvm::any_of(value.getUsers(), [&](Operation *user) {
@@ -156,6 +163,15 @@ llvm::Error SourceKernel::validate(llvm::ArrayRef<ArgValue> values) const {
           where + (sig.kind == ArgKind::Tensor  ? "expected an array"
                    : sig.kind == ArgKind::Int32 ? "expected an i32 scalar"
                                                 : "expected an f32 scalar"));
+    if (sig.kind == ArgKind::Int32 && sig.requiredMultiple > 1 &&
+        uint64_t(int64_t(value.i32) < 0 ? -int64_t(value.i32)
+                                        : int64_t(value.i32)) %
+                sig.requiredMultiple !=
+            0)
+      return llvm::createStringError(
+          where + "the kernel was specialized for multiples of " +
+          std::to_string(sig.requiredMultiple) + " (rocdsl.divisibility), got " +
+          std::to_string(value.i32));
     if (sig.kind != ArgKind::Tensor)
       continue;
     if (value.tensor.dtype != sig.dtype)
@@ -169,6 +185,12 @@ llvm::Error SourceKernel::validate(llvm::ArrayRef<ArgValue> values) const {
       return llvm::createStringError(where + "data is not aligned to its " +
                                      std::to_string(elementBytes) +
                                      "-byte elements");
+    if (sig.requiredMultiple > 1 &&
+        reinterpret_cast<uintptr_t>(value.tensor.data) % sig.requiredMultiple)
+      return llvm::createStringError(
+          where + "the kernel was specialized for " +
+          std::to_string(sig.requiredMultiple) +
+          "-byte aligned data (rocdsl.alignment), got an address that is not");
   }
   return llvm::Error::success();
 }

@@ -5,7 +5,13 @@ One converter per kernel parameter is made when the kernel is decorated,
 so a launch only dispatches on each argument's type. A converter appends
 what the launch passes to `values` and returns a tag: for pointers the
 element type ("f32"), with "@" and the device ("@cuda", "@hip:1")
-appended for device memory, None for scalars. Launches find their specialization by the tags, so
+appended for device memory and "%16" when the device address is 16-byte
+aligned; for i32 scalars "d16" when the value is a multiple of 16, else
+None; None for f32 scalars. The tags are the launch facts a kernel is
+specialized on (as Triton does): a launch whose facts differ finds
+another specialization, never one compiled for facts it lacks. Host NumPy
+arrays carry no alignment fact (the host target is for numerics, and
+reading their address would slow every launch). Launches find their specialization by the tags, so
 dtype and device checks against the kernel's annotations happen once per
 new combination, not per launch.
 Nothing is ever copied: a non-contiguous array is an error naming the
@@ -73,11 +79,14 @@ def _torch(name, t):
                            f"{tuple(t.stride())} for shape {tuple(t.shape)}; "
                            f"pass t.contiguous() (tensors are never copied "
                            f"implicitly)")
+    address = t.data_ptr()
     if t.is_cuda:
         tag += "@" + torch_device_name(torch, t.device)
+        if address % 16 == 0:
+            tag += ALIGNED
     elif t.device.type != "cpu":
         raise _error(name, f"tensors on {t.device} are not supported")
-    return t.data_ptr(), tag
+    return address, tag
 
 
 def torch_device_name(torch, device):
@@ -88,10 +97,15 @@ def torch_device_name(torch, device):
     return f"{kind}:{index}" if index else kind
 
 
+ALIGNED = "%16"
+
+
 def _device_array(name, a):
+    address = a.data_ptr()
     if a.device == "host":
-        return a.data_ptr(), a.dtype
-    return a.data_ptr(), f"{a.dtype}@{a.device}"
+        return address, a.dtype
+    return address, (f"{a.dtype}@{a.device}" +
+                     (ALIGNED if address % 16 == 0 else ""))
 
 
 def _is_torch_tensor(a):
@@ -129,6 +143,9 @@ def pointer(name):
     return convert
 
 
+DIVISIBLE = "d16"
+
+
 def i32(name):
     def convert(a, values):
         if type(a) is not int or not _I32_MIN <= a <= _I32_MAX:
@@ -139,6 +156,7 @@ def i32(name):
             if not _I32_MIN <= a <= _I32_MAX:
                 raise _error(name, f"{a} does not fit in i32")
         values.append(a)
+        return DIVISIBLE if a % 16 == 0 else None
     return convert
 
 
@@ -155,6 +173,10 @@ def f32(name):
 
 
 def split_tag(tag):
-    """("f32", "host") from "f32", ("f32", "cuda") from "f32@cuda"."""
+    """(dtype, memory, aligned): ("f32", "host", False) from "f32",
+    ("f32", "cuda", True) from "f32@cuda%16"."""
+    aligned = tag.endswith(ALIGNED)
+    if aligned:
+        tag = tag[:-len(ALIGNED)]
     dtype, _, device = tag.partition("@")
-    return dtype, device or "host"
+    return dtype, device or "host", aligned

@@ -23,13 +23,15 @@ class Compiled:
     stats     AMD: {"vgpr", "agpr", "sgpr", "vgpr_spill", "sgpr_spill",
               "scratch_bytes", "lds_bytes", "occupancy" (waves per SIMD),
               "max_workgroup_size", "wavefront_size", "store_form"};
-              NVIDIA: {} (ptxas runs in the driver, at load)
+              NVIDIA: only "assumed" (ptxas runs in the driver, at load);
+              "assumed": the launch facts compiled in ({"x": 16}: x
+              16-byte aligned; {"N": 16}: N divisible by 16)
     hazards   wide-store hazard findings of the final code, one line each
               (always empty: code that shows one is never returned)
     rejected_hazards  findings of store forms the check rejected first
     """
 
-    def __init__(self, name, artifacts):
+    def __init__(self, name, artifacts, assumed=None):
         self.name = name
         self.chip = artifacts["chip"]
         self.mlir = artifacts["mlir"]
@@ -48,6 +50,8 @@ class Compiled:
             s["store_form"] = artifacts["store_form"]
             self.kernel_stats.append(s)
         self.stats = self.kernel_stats[0] if self.kernel_stats else {}
+        # The launch facts compiled in ({parameter: 16}), on every target.
+        self.stats["assumed"] = dict(assumed or {})
 
     def __repr__(self):
         return f"<rocdsl.Compiled {self.name} for {self.chip}>"

@@ -37,7 +37,7 @@ class PtrType:
 class Value:
     """An SSA value: its name, its type (a dtype str for scalars, TileType,
     PtrType) and the block that defines it."""
-    __slots__ = ("name", "type", "block")
+    __slots__ = ("name", "type", "block", "arg_attrs")
 
     def __init__(self, name, type, block):
         self.name = name
@@ -116,8 +116,11 @@ class Builder:
     def fresh(self, type, block=None):
         return Value(self.new_name(), type, block or self.blocks[-1])
 
-    def argument(self, name, type):
+    def argument(self, name, type, attrs=None):
+        """A kernel argument; `attrs` ({name: int}) become its argument
+        attributes (the launch facts the compiler may rely on)."""
         value = Value(f"%{name}", type, self.entry)
+        value.arg_attrs = dict(attrs or {})
         self.args.append(value)
         return value
 
@@ -226,7 +229,14 @@ class Builder:
         body = [line_text("    ", line) for line in self.constants]
         block_lines(self.entry, body)
         body.append(f"    rocdsl.return {_loc(return_location)}")
-        args = ", ".join(f"{a.name}: {type_text(a.type)}" for a in self.args)
+        def arg_text(a):
+            attrs = getattr(a, "arg_attrs", None)
+            extra = (" {" + ", ".join(f"{k} = {v} : i32"
+                                      for k, v in sorted(attrs.items())) + "}"
+                     if attrs else "")
+            return f"{a.name}: {type_text(a.type)}{extra}"
+
+        args = ", ".join(arg_text(a) for a in self.args)
         attrs = f"num_warps = {self.num_warps} : i32"
         if self.waves_per_eu is not None:
             attrs += f", waves_per_eu = {self.waves_per_eu} : i32"

@@ -103,12 +103,15 @@ def _grid3(grid):
 class Specialization:
     """One traced kernel: its IR text and, once launched, its SourceKernel."""
 
-    def __init__(self, kernel, device, dtypes, constexprs):
+    def __init__(self, kernel, device, dtypes, constexprs, facts=()):
         self.kernel = kernel
         self.device = device
         self.dtypes = dtypes
         self.constexprs = dict(zip(kernel._constexpr_names, constexprs))
-        self.ir = _trace(kernel, device, dtypes, constexprs)
+        # Launch facts compiled in, by runtime parameter name: a pointer's
+        # alignment in bytes, an i32's divisor (see args.py).
+        self.facts = {p.name: f for p, f in zip(kernel._runtime, facts) if f}
+        self.ir = _trace(kernel, device, dtypes, constexprs, self.facts)
         self._source_kernel = None
         self.ready = None  # the SourceKernel, once a host launch compiled
 
@@ -163,7 +166,10 @@ def _current_stream(device):
     return torch.cuda.current_stream(int(index or 0)).cuda_stream
 
 
-def _trace(kernel, device, dtypes, constexprs):
+_FACT_ATTRS = {"ptr": "rocdsl.alignment", "scalar": "rocdsl.divisibility"}
+
+
+def _trace(kernel, device, dtypes, constexprs, facts):
     wave = _rocdsl.wave_size(device)
     num_warps = kernel.num_warps
 
@@ -178,12 +184,16 @@ def _trace(kernel, device, dtypes, constexprs):
         ssa = p.name if _SSA_NAME.match(p.name) else f"arg{i}"
         if p.kind == "constexpr":
             call_args.append(next(constexpr_iter))
-        elif p.kind == "ptr":
-            dtype = next(dtype_iter)
-            call_args.append(Pointer(b.argument(ssa, ir.PtrType(dtype)),
-                                     p.name))
         else:
-            call_args.append(Scalar(b.argument(ssa, str(p.dtype)), p.name))
+            fact = facts.get(p.name)
+            attrs = {_FACT_ATTRS[p.kind]: fact} if fact else None
+            if p.kind == "ptr":
+                dtype = next(dtype_iter)
+                call_args.append(Pointer(
+                    b.argument(ssa, ir.PtrType(dtype), attrs), p.name))
+            else:
+                call_args.append(Scalar(b.argument(ssa, str(p.dtype), attrs),
+                                        p.name))
     with tracing.tracing(b):
         result = kernel.fn(*call_args)
     if result is not None:
@@ -306,9 +316,12 @@ class KernelFunction:
                          f"{', '.join(self._constexpr_names) or 'none'}")
         return values
 
-    def specialize(self, device="host", **kwargs):
+    def specialize(self, device="host", assume=None, **kwargs):
         """The Specialization for constexpr values (and the dtypes of
-        pointer parameters annotated without one) given by keyword."""
+        pointer parameters annotated without one) given by keyword.
+        `assume` ({name: 16}) compiles in launch facts as launches would:
+        a pointer 16-byte aligned, an i32 argument divisible by 16."""
+        facts = self._facts(assume or {})
         dtypes = []
         for p in self._pointers:
             d = kwargs.pop(p.name, p.dtype)
@@ -321,13 +334,31 @@ class KernelFunction:
                                             f"{p.dtype}, got {d}")
             dtypes.append(str(d))
         return self._specialization(_rocdsl.normalize_device(device),
-                                    tuple(dtypes), self._constexprs(kwargs))
+                                    tuple(dtypes), self._constexprs(kwargs),
+                                    facts)
+
+    def _facts(self, assume):
+        if not isinstance(assume, dict):
+            raise TypeError(f"assume is a dict {{parameter: 16}}, got "
+                            f"{type(assume).__name__}")
+        known = {p.name: p for p in self._runtime}
+        for name, value in assume.items():
+            p = known.get(name)
+            if p is None or (p.kind == "scalar" and p.dtype != "i32"):
+                raise error_at_def(self.fn, f"assume: `{name}` is not a "
+                                            f"pointer or i32 parameter")
+            if value != 16:
+                raise error_at_def(self.fn, f"assume: `{name}` may only be "
+                                            f"assumed 16 (16-byte aligned, "
+                                            f"or divisible by 16), got "
+                                            f"{value!r}")
+        return tuple(16 if p.name in assume else 0 for p in self._runtime)
 
     def compile(self, chip, **kwargs):
         """Compiles a specialization for `chip` (gfx942, gfx950, sm_90,
         sm_90a) without running it and returns a rocdsl.Compiled (.asm,
-        .hsaco, .stats, ...). Keywords are as for specialize. Needs no
-        GPU."""
+        .hsaco, .stats, ...). Keywords are as for specialize (`assume` for
+        the launch facts; without it, the generic kernel). Needs no GPU."""
         if not isinstance(chip, str):
             raise TypeError(f"chip must be a str such as 'gfx942', got "
                             f"{type(chip).__name__}")
@@ -337,14 +368,14 @@ class KernelFunction:
             artifacts = _rocdsl.compile_source(spec.ir, self.symbol, chip)
         except ValueError as e:
             raise self._located(e) from e
-        return Compiled(self.name, artifacts)
+        return Compiled(self.name, artifacts, assumed=spec.facts)
 
     def ir(self, device="host", **kwargs):
         """The traced rocdsl IR text of a specialization (see specialize)."""
         return self.specialize(device, **kwargs).ir
 
-    def _specialization(self, device, dtypes, constexprs):
-        key = (device, dtypes, constexprs)
+    def _specialization(self, device, dtypes, constexprs, facts=()):
+        key = (device, dtypes, constexprs, facts)
         try:
             spec = self._specs.get(key)
         except TypeError:
@@ -353,7 +384,7 @@ class KernelFunction:
                                         f"{constexprs!r}") from None
         if spec is None:
             spec = self._specs[key] = Specialization(self, device, dtypes,
-                                                     constexprs)
+                                                     constexprs, facts)
         return spec
 
     def _located(self, e):
@@ -380,11 +411,13 @@ class KernelFunction:
     def _for_tags(self, tags, constexprs, device):
         """The specialization a first-seen combination of argument dtypes,
         memory kinds and constexprs launches."""
-        dtypes, memories = [], {}
+        dtypes, memories, facts = [], {}, []
         for p, tag in zip(self._runtime, tags):
             if p.kind != "ptr":
+                facts.append(16 if tag == _args.DIVISIBLE else 0)
                 continue
-            dtype, memory = _args.split_tag(tag)
+            dtype, memory, aligned = _args.split_tag(tag)
+            facts.append(16 if aligned else 0)
             if p.dtype is not None and dtype != p.dtype:
                 raise ValueError(f"argument '{p.name}': expected dtype "
                                  f"{p.dtype}, got {dtype}")
@@ -410,7 +443,8 @@ class KernelFunction:
                 raise ValueError(f"argument '{name}': {memory} memory cannot "
                                  f"be used by a launch on device {device!r}"
                                  f"{hint}")
-        return self._specialization(device, tuple(dtypes), constexprs)
+        return self._specialization(device, tuple(dtypes), constexprs,
+                                    tuple(facts))
 
 
 def kernel(fn=None, *, num_warps=4, waves_per_eu=None, name=None):

@@ -25,6 +25,9 @@ struct SourceArg {
   dsl::DType dtype = dsl::DType::F32;
   /// A pointer some rocdsl.store writes through: an output.
   bool written = false;
+  /// From the launch facts compiled in: a pointer's address or an i32's
+  /// value must be a multiple of this (1: no requirement).
+  uint64_t requiredMultiple = 1;
 };
 
 class SourceKernel {
