@@ -94,7 +94,13 @@ def int_literal(value, dtype):
 class Builder:
     """One kernel being traced: a rocdsl.func and the ops in its blocks."""
 
-    def __init__(self, name, num_warps, default_layout, waves_per_eu=None):
+    def __init__(self, name, num_warps, default_layout, waves_per_eu=None,
+                 fast_div=False, fast_exp=False):
+        # The math defaults of the target (docs/python.md, "Math"): fast
+        # `/` emits fastmath<arcp> (NVIDIA's div.full.f32), fast exp
+        # fastmath<afn> (the hardware exp2).
+        self.fast_div = fast_div
+        self.fast_exp = fast_exp
         self.name = name
         self.num_warps = num_warps
         self.default_layout = default_layout

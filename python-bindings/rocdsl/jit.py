@@ -176,8 +176,15 @@ def _trace(kernel, device, dtypes, constexprs, facts):
     def default_layout(shape, bits):
         return _rocdsl.default_layout(shape, bits, num_warps, wave)
 
+    # The field's math defaults per target (docs/python.md, "Math"): on
+    # NVIDIA `/` is div.full.f32 and exp ex2.approx, on AMD `/` stays IEEE
+    # and exp is v_exp_f32; the host keeps accurate math (it is the
+    # numerics reference). fast_math=False keeps accurate math everywhere.
+    kind = device.partition(":")[0]
+    fast = kernel.fast_math and kind != "host"
     b = ir.Builder(kernel.symbol, num_warps, default_layout,
-                   kernel.waves_per_eu)
+                   kernel.waves_per_eu, fast_div=fast and kind == "cuda",
+                   fast_exp=fast)
     dtype_iter, constexpr_iter = iter(dtypes), iter(constexprs)
     call_args = []
     for i, p in enumerate(kernel.params):
@@ -256,12 +263,14 @@ class _Launch:
 class KernelFunction:
     """What @rocdsl.kernel returns."""
 
-    def __init__(self, fn, num_warps=4, waves_per_eu=None, name=None):
+    def __init__(self, fn, num_warps=4, waves_per_eu=None, name=None,
+                 fast_math=True):
         if num_warps not in (1, 2, 4, 8, 16):
             raise error_at_def(fn, f"num_warps must be 1, 2, 4, 8 or 16, got "
                                    f"{num_warps!r}")
         self.fn = fn
         self.num_warps = num_warps
+        self.fast_math = bool(fast_math)
         self.waves_per_eu = waves_per_eu
         self.name = name or fn.__name__
         self.symbol = (self.name if _SSA_NAME.match(self.name)
@@ -447,8 +456,11 @@ class KernelFunction:
                                     tuple(facts))
 
 
-def kernel(fn=None, *, num_warps=4, waves_per_eu=None, name=None):
-    """Makes a Python function a traced rocdsl kernel (see this module)."""
+def kernel(fn=None, *, num_warps=4, waves_per_eu=None, name=None,
+           fast_math=True):
+    """Makes a Python function a traced rocdsl kernel (see this module).
+    fast_math=False keeps accurate division and exp on every target."""
     if fn is None:
-        return lambda f: KernelFunction(f, num_warps, waves_per_eu, name)
-    return KernelFunction(fn, num_warps, waves_per_eu, name)
+        return lambda f: KernelFunction(f, num_warps, waves_per_eu, name,
+                                        fast_math)
+    return KernelFunction(fn, num_warps, waves_per_eu, name, fast_math)

@@ -2,6 +2,8 @@
 #include "PatternsInternal.h"
 #include "rocdsl/Conversion/Passes.h"
 #include "rocdsl/Conversion/TargetOperations.h"
+
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "rocdsl/Support/ChipInfo.h"
 #include "rocdsl/Support/Log.h"
 
@@ -102,36 +104,6 @@ void dropAmdgpuOnlyHatches(ModuleOp module, StringRef chip) {
 /// NVIDIA: f32 rsqrt -> the rsqrt.approx.f32 instruction (what CUDA's
 /// rsqrtf does). The NVVM lowering of math.rsqrt calls libdevice, which is
 /// only linked where a CUDA toolkit is found; the intrinsic needs nothing.
-struct RsqrtToPTX : OpRewritePattern<math::RsqrtOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(math::RsqrtOp op,
-                                PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Type type = op.getType();
-    if (!getElementTypeOrSelf(type).isF32())
-      return failure();
-    auto intrinsic = rewriter.getStringAttr("llvm.nvvm.rsqrt.approx.f");
-    auto scalar = [&](Value x) -> Value {
-      return LLVM::CallIntrinsicOp::create(rewriter, loc, rewriter.getF32Type(),
-                                           intrinsic, ValueRange{x})
-          .getResult(0);
-    };
-    auto vectorType = dyn_cast<VectorType>(type);
-    if (!vectorType) {
-      rewriter.replaceOp(op, scalar(op.getOperand()));
-      return success();
-    }
-    if (vectorType.getRank() != 1)
-      return failure();
-    SmallVector<Value> lanes;
-    for (int64_t i = 0; i < vectorType.getDimSize(0); ++i)
-      lanes.push_back(
-          scalar(vector::ExtractOp::create(rewriter, loc, op.getOperand(), i)));
-    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, vectorType, lanes);
-    return success();
-  }
-};
-
 struct ConvertRocDSLToGPUPass
     : mlir::rocdsl::impl::ConvertRocDSLToGPUPassBase<ConvertRocDSLToGPUPass> {
   using Base::Base;
@@ -204,10 +176,14 @@ struct ConvertRocDSLToGPUPass
       populateGpuLowerSubgroupReduceToShufflePatterns(shuffles, waveSize);
       populateGpuLowerClusteredSubgroupReduceToShufflePatterns(shuffles,
                                                                waveSize);
-      shuffles.add<RsqrtToPTX>(ctx);
       if (failed(applyPatternsGreedily(gpuModule, std::move(shuffles))))
         return signalPassFailure();
     }
+    // One walk, no folding or dead-code removal: only the flagged ops
+    // change.
+    RewritePatternSet math(ctx);
+    populateTargetMathPatterns(math, nvidia);
+    walkAndApplyPatterns(gpuModule, std::move(math));
   }
 };
 

@@ -36,6 +36,10 @@ void populateMemoryPatterns(TileTypeConverter &converter,
 void populateNvidiaMemoryPatterns(TileTypeConverter &converter,
                                   RewritePatternSet &patterns);
 /// rocdsl.reduce: in lane, across lanes, across waves through LDS.
+/// Fast-math flags to each target's approximate instructions, applied to
+/// the lowered gpu.module (TargetMath.cpp).
+void populateTargetMathPatterns(RewritePatternSet &patterns, bool nvidia);
+
 void populateReducePatterns(TileTypeConverter &converter,
                             RewritePatternSet &patterns,
                             gpu::GPUModuleOp gpuModule);

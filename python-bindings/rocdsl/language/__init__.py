@@ -8,8 +8,9 @@ docs/python.md, "Writing kernels in Python", for every op.
 from .control import for_loop
 from .creation import barrier, full, iota, num_programs, program_id, zeros
 from .dot import dot
-from .functions import (abs, broadcast_to, exp, exp2, expand_dims, log, max,
-                        maximum, min, minimum, prod, rsqrt, sqrt, sum, where)
+from .functions import (abs, broadcast_to, div_rn, exp, exp2, exp_accurate,
+                        expand_dims, fast_div, fast_exp, log, max, maximum,
+                        min, minimum, prod, rsqrt, sqrt, sum, where)
 from .memory import load, store
 from .types import (Layout, bf16, blocked, constexpr, dtype, f16, f32, i1, i32,
                     ptr)
@@ -17,7 +18,8 @@ from .values import Pointer, Scalar, Tile
 
 __all__ = [
     "Layout", "Pointer", "Scalar", "Tile", "abs", "barrier", "bf16", "blocked",
-    "broadcast_to", "constexpr", "dot", "dtype", "exp", "exp2", "expand_dims",
+    "broadcast_to", "constexpr", "div_rn", "dot", "dtype", "exp", "exp2",
+    "exp_accurate", "expand_dims", "fast_div", "fast_exp",
     "f16", "f32", "for_loop", "full", "i1", "i32", "iota", "load", "log", "max",
     "maximum", "min", "minimum", "num_programs", "prod", "program_id", "ptr",
     "rsqrt", "sqrt", "store", "sum", "where", "zeros",

@@ -402,7 +402,9 @@ def _wrap(value):
     return make_tile(value) if type(value.type) is ir.TileType else Scalar(value)
 
 
-def binary(op, x, y):
+def binary(op, x, y, flags=None):
+    """x op y. `flags` (fast-math flags, e.g. "afn") apply to float ops;
+    None takes the kernel's default for `/` (see ir.Builder)."""
     x, y = _operands(op, x, y)
     dtype = x.dtype
     type_ = x.value.type
@@ -424,7 +426,11 @@ def binary(op, x, y):
                 "//": "use / for float division"}.get(op, "")
         raise error(f"'{op}' is not defined for {dtype}"
                     + (f"; {hint}" if hint else ""))
-    return _wrap(b.op(type_, f"{name} ", x.value, ", ", y.value, " : ", type_))
+    if flags is None and op == "/" and dtype == "f32" and b.fast_div:
+        flags = "arcp"
+    math = f" fastmath<{flags}>" if flags and dtype in _FLOAT else ""
+    return _wrap(b.op(type_, f"{name} ", x.value, ", ", y.value, math, " : ",
+                      type_))
 
 
 _UNARY = {"exp": "math.exp", "exp2": "math.exp2", "log": "math.log",
@@ -438,7 +444,8 @@ def _traced(x, what):
     return x
 
 
-def unary(fn, x):
+def unary(fn, x, flags=None):
+    """fn(x); `flags` as for binary (None: the kernel's default for exp)."""
     x = _traced(x, fn)
     if x.dtype not in _FLOAT:
         if fn == "abs" and x.dtype == "i32":
@@ -449,7 +456,12 @@ def unary(fn, x):
     else:
         name = _UNARY[fn]
     type_ = x.value.type
-    return _wrap(tracing.builder().op(type_, f"{name} ", x.value, " : ", type_))
+    b = tracing.builder()
+    if (flags is None and fn in ("exp", "exp2") and x.dtype == "f32" and
+            b.fast_exp):
+        flags = "afn"
+    math = f" fastmath<{flags}>" if flags else ""
+    return _wrap(b.op(type_, f"{name} ", x.value, math, " : ", type_))
 
 
 def negate(x):
