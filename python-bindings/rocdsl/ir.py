@@ -195,6 +195,21 @@ class Builder:
         block.open = False
         self.blocks[-1].lines.append(block)
 
+    def tile_types(self):
+        """Every tile type the traced ops use."""
+        def walk(block):
+            for line in block.lines:
+                if type(line) is Block:
+                    yield from walk(line)
+                else:
+                    for p in line:
+                        if type(p) is TileType:
+                            yield p
+                        elif type(p) is Value and type(p.type) is TileType:
+                            yield p.type
+        for block in self.blocks:
+            yield from walk(block)
+
     # Printing -----------------------------------------------------------
 
     def render(self, func_location, return_location):

@@ -16,7 +16,7 @@ import functools
 import operator
 import re
 
-from . import _rocdsl, args as _args, ir
+from . import _rocdsl, args as _args, ir, layouts
 from .compiled import Compiled
 from .errors import CompilationError, def_location, error_at_def
 from .language import tracing, types
@@ -169,12 +169,37 @@ def _current_stream(device):
 _FACT_ATTRS = {"ptr": "rocdsl.alignment", "scalar": "rocdsl.divisibility"}
 
 
+_BITS = {"f32": 32, "i32": 32, "f16": 16, "bf16": 16, "i1": 8}
+
+
+def default_num_warps(tile_types, wave):
+    """Warps for a kernel whose author gave none: enough lanes that each
+    holds about 128 bytes of its largest tile (eight 128-bit accesses, 32
+    registers), as Triton users size num_warps by block size; at least 128
+    lanes (so small tiles still fill a CU or SM with few programs), at most
+    16 warps. Kernels with explicit layouts keep 4 (their layouts name the
+    warps)."""
+    largest = 0
+    for t in tile_types:
+        if isinstance(layouts.find(t.layout).term, str):
+            return 4  # an explicit layout (rl.blocked, rl.dot's) names them
+        elements = 1
+        for d in t.shape:
+            elements *= d
+        largest = max(largest, elements * _BITS.get(t.dtype, 32) // 8)
+    lanes = max(128, largest // 128)
+    warps = 1
+    while warps * wave < lanes and warps < 16:
+        warps *= 2
+    return warps
+
+
 def _trace(kernel, device, dtypes, constexprs, facts):
     wave = _rocdsl.wave_size(device)
-    num_warps = kernel.num_warps
+    chosen = {"warps": kernel.num_warps or 4}
 
     def default_layout(shape, bits):
-        return _rocdsl.default_layout(shape, bits, num_warps, wave)
+        return _rocdsl.default_layout(shape, bits, chosen["warps"], wave)
 
     # The field's math defaults per target (docs/python.md, "Math"): on
     # NVIDIA `/` is div.full.f32 and exp ex2.approx, on AMD `/` stays IEEE
@@ -182,7 +207,7 @@ def _trace(kernel, device, dtypes, constexprs, facts):
     # numerics reference). fast_math=False keeps accurate math everywhere.
     kind = device.partition(":")[0]
     fast = kernel.fast_math and kind != "host"
-    b = ir.Builder(kernel.symbol, num_warps, default_layout,
+    b = ir.Builder(kernel.symbol, chosen["warps"], default_layout,
                    kernel.waves_per_eu, fast_div=fast and kind == "cuda",
                    fast_exp=fast)
     dtype_iter, constexpr_iter = iter(dtypes), iter(constexprs)
@@ -206,6 +231,11 @@ def _trace(kernel, device, dtypes, constexprs, facts):
     if result is not None:
         raise error_at_def(kernel.fn, "kernels return nothing; write results "
                                       "through pointer arguments")
+    if kernel.num_warps is None:
+        # Layouts are chosen at render time, so the warps can still follow
+        # the traced tiles.
+        chosen["warps"] = b.num_warps = default_num_warps(b.tile_types(),
+                                                          wave)
     where = def_location(kernel.fn)
     return b.render(where, where)
 
@@ -263,9 +293,9 @@ class _Launch:
 class KernelFunction:
     """What @rocdsl.kernel returns."""
 
-    def __init__(self, fn, num_warps=4, waves_per_eu=None, name=None,
+    def __init__(self, fn, num_warps=None, waves_per_eu=None, name=None,
                  fast_math=True):
-        if num_warps not in (1, 2, 4, 8, 16):
+        if num_warps is not None and num_warps not in (1, 2, 4, 8, 16):
             raise error_at_def(fn, f"num_warps must be 1, 2, 4, 8 or 16, got "
                                    f"{num_warps!r}")
         self.fn = fn
@@ -456,9 +486,10 @@ class KernelFunction:
                                     tuple(facts))
 
 
-def kernel(fn=None, *, num_warps=4, waves_per_eu=None, name=None,
+def kernel(fn=None, *, num_warps=None, waves_per_eu=None, name=None,
            fast_math=True):
     """Makes a Python function a traced rocdsl kernel (see this module).
+    num_warps=None chooses it from the largest tile (default_num_warps);
     fast_math=False keeps accurate division and exp on every target."""
     if fn is None:
         return lambda f: KernelFunction(f, num_warps, waves_per_eu, name,
