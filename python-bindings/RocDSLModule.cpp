@@ -250,22 +250,21 @@ public:
   size_t size() const { return buffer->size(); }
   const std::string &device() const { return buffer->device(); }
 
-  /// Copies all of a C-contiguous array of exactly size() bytes in.
-  void copyFrom(const py::array &a) {
-    checkArray(a, "copy_from");
+  /// Copies a C-contiguous array in, at byte `offset`.
+  void copyFrom(const py::array &a, size_t offset) {
+    checkArray(a, offset, "copy_from");
     std::string error;
     bool ok;
     {
       py::gil_scoped_release release;
-      ok = buffer->copyFromHost(a.data(), size(), error);
+      ok = buffer->copyFromHost(a.data(), size_t(a.nbytes()), offset, error);
     }
     if (!ok)
       throw py::value_error(error);
   }
-  /// Copies everything out into a writable C-contiguous array of size()
-  /// bytes.
-  void copyTo(py::array a) const {
-    checkArray(a, "copy_to");
+  /// Copies the bytes at `offset` out into a writable C-contiguous array.
+  void copyTo(py::array a, size_t offset) const {
+    checkArray(a, offset, "copy_to");
     if (!a.writeable())
       throw py::value_error("copy_to: the array is read-only");
     std::string error;
@@ -273,21 +272,22 @@ public:
     void *dst = a.mutable_data();
     {
       py::gil_scoped_release release;
-      ok = buffer->copyToHost(dst, size(), error);
+      ok = buffer->copyToHost(dst, size_t(a.nbytes()), offset, error);
     }
     if (!ok)
       throw py::value_error(error);
   }
 
 private:
-  void checkArray(const py::array &a, const char *what) const {
+  void checkArray(const py::array &a, size_t offset, const char *what) const {
     if (!(a.flags() & py::array::c_style))
       throw py::value_error(std::string(what) +
                             ": the array must be C-contiguous");
-    if (size_t(a.nbytes()) != size())
-      throw py::value_error(std::string(what) + ": the array has " +
-                            std::to_string(a.nbytes()) +
-                            " bytes, the device buffer " +
+    if (offset > size() || size_t(a.nbytes()) > size() - offset)
+      throw py::value_error(std::string(what) + ": " +
+                            std::to_string(a.nbytes()) + " bytes at offset " +
+                            std::to_string(offset) +
+                            " do not fit the device buffer of " +
                             std::to_string(size()));
   }
   std::unique_ptr<api::DeviceBuffer> buffer;
@@ -408,9 +408,11 @@ PYBIND11_MODULE(_rocdsl, m) {
       .def_property_readonly("nbytes", &PyDeviceBuffer::size)
       .def_property_readonly("device", &PyDeviceBuffer::device)
       .def("copy_from", &PyDeviceBuffer::copyFrom, py::arg("array"),
-           "Copies a C-contiguous array of exactly nbytes in.")
+           py::arg("offset") = 0,
+           "Copies a C-contiguous array in at byte offset.")
       .def("copy_to", &PyDeviceBuffer::copyTo, py::arg("array"),
-           "Copies everything into a writable C-contiguous array of nbytes.");
+           py::arg("offset") = 0,
+           "Copies the bytes at offset into a writable C-contiguous array.");
   m.def(
       "compile_builtin",
       [](const std::string &name, const std::vector<std::string> &defs,

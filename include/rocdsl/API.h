@@ -116,8 +116,10 @@ public:
   size_t size() const;
   /// The device, normalized ("hip" for "hip:0").
   const std::string &device() const;
-  bool copyFromHost(const void *src, size_t bytes, std::string &error);
-  bool copyToHost(void *dst, size_t bytes, std::string &error) const;
+  bool copyFromHost(const void *src, size_t bytes, size_t offset,
+                    std::string &error);
+  bool copyToHost(void *dst, size_t bytes, size_t offset,
+                  std::string &error) const;
 
 private:
   DeviceBuffer();

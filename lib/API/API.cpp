@@ -272,17 +272,17 @@ size_t api::DeviceBuffer::size() const { return impl->buffer->size(); }
 const std::string &api::DeviceBuffer::device() const { return impl->device; }
 
 bool api::DeviceBuffer::copyFromHost(const void *src, size_t bytes,
-                                     std::string &error) {
-  if (llvm::Error err = impl->buffer->copyFromHost(src, bytes)) {
+                                     size_t offset, std::string &error) {
+  if (llvm::Error err = impl->buffer->copyFromHost(src, bytes, offset)) {
     error = llvm::toString(std::move(err));
     return false;
   }
   return true;
 }
 
-bool api::DeviceBuffer::copyToHost(void *dst, size_t bytes,
+bool api::DeviceBuffer::copyToHost(void *dst, size_t bytes, size_t offset,
                                    std::string &error) const {
-  if (llvm::Error err = impl->buffer->copyToHost(dst, bytes)) {
+  if (llvm::Error err = impl->buffer->copyToHost(dst, bytes, offset)) {
     error = llvm::toString(std::move(err));
     return false;
   }

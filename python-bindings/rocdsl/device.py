@@ -39,10 +39,11 @@ class DeviceArray:
     Passed to kernels like a NumPy array; its device decides where the
     kernel runs. The memory is freed when the last reference goes."""
 
-    __slots__ = ("_buffer", "shape", "dtype", "__weakref__")
+    __slots__ = ("_buffer", "_offset", "shape", "dtype", "__weakref__")
 
-    def __init__(self, buffer, shape, dtype):
+    def __init__(self, buffer, shape, dtype, offset=0):
         self._buffer = buffer
+        self._offset = offset  # bytes into the buffer (views)
         self.shape = tuple(int(d) for d in shape)
         self.dtype = dtype
 
@@ -68,13 +69,28 @@ class DeviceArray:
 
     def data_ptr(self):
         """The device address of the first element."""
-        return self._buffer.address
+        return self._buffer.address + self._offset
+
+    def view(self, start, shape):
+        """A C-contiguous DeviceArray of `shape` over the same memory,
+        starting `start` elements after this one's first (as a NumPy view
+        of the flattened array; it keeps the memory alive)."""
+        itemsize = _HOST_DTYPES[self.dtype].itemsize
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        count = 1
+        for d in shape:
+            count *= d
+        if start < 0 or count < 0 or start + count > self.size:
+            raise ValueError(f"view of {count} elements at {start} does not "
+                             f"fit {self.size} elements")
+        return DeviceArray(self._buffer, shape, self.dtype,
+                           self._offset + start * itemsize)
 
     def to_host(self):
         """A new NumPy array with the contents (uint16 bits for bf16)."""
         out = np.empty(self.shape, dtype=_HOST_DTYPES[self.dtype])
         if out.nbytes:
-            self._buffer.copy_to(out)
+            self._buffer.copy_to(out, self._offset)
         return out
 
     def copy_from_host(self, array):
@@ -85,7 +101,7 @@ class DeviceArray:
             raise ValueError(f"copy_from_host: shape {array.shape} does not "
                              f"match {self.shape}")
         if array.nbytes:
-            self._buffer.copy_from(array)
+            self._buffer.copy_from(array, self._offset)
 
     def __repr__(self):
         return (f"DeviceArray(shape={self.shape}, dtype={self.dtype}, "

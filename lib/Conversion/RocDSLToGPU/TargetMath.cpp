@@ -64,9 +64,13 @@ LogicalResult replaceByIntrinsic(PatternRewriter &rewriter, Operation *op,
   return success();
 }
 
-/// exp(x) = exp2(x * log2(e)), approximate: the flag moves to exp2.
+/// exp(x) = exp2(x * log2(e)), approximate: the flag moves to exp2 (on
+/// AMDGPU straight to the hardware instruction; the rewrite walk visits
+/// each op once).
 struct ApproxExpToExp2 : OpRewritePattern<math::ExpOp> {
-  using OpRewritePattern::OpRewritePattern;
+  ApproxExpToExp2(MLIRContext *ctx, bool amdgcn)
+      : OpRewritePattern(ctx), amdgcn(amdgcn) {}
+  bool amdgcn;
   LogicalResult matchAndRewrite(math::ExpOp op,
                                 PatternRewriter &rewriter) const override {
     if (!hasFlag(op.getFastmathAttr(), arith::FastMathFlags::afn) ||
@@ -82,8 +86,10 @@ struct ApproxExpToExp2 : OpRewritePattern<math::ExpOp> {
     Value log2e = arith::ConstantOp::create(rewriter, loc, attr);
     Value scaled = arith::MulFOp::create(rewriter, loc, op.getOperand(), log2e,
                                          op.getFastmathAttr());
-    rewriter.replaceOpWithNewOp<math::Exp2Op>(op, scaled,
-                                              op.getFastmathAttr());
+    auto exp2 = rewriter.replaceOpWithNewOp<math::Exp2Op>(
+        op, scaled, op.getFastmathAttr());
+    if (amdgcn)
+      (void)replaceByIntrinsic(rewriter, exp2, "llvm.amdgcn.exp2");
     return success();
   }
 };
@@ -122,7 +128,7 @@ struct RsqrtToPTX : OpRewritePattern<math::RsqrtOp> {
 
 void mlir::rocdsl::populateTargetMathPatterns(RewritePatternSet &patterns,
                                               bool nvidia) {
-  patterns.add<ApproxExpToExp2>(patterns.getContext());
+  patterns.add<ApproxExpToExp2>(patterns.getContext(), /*amdgcn=*/!nvidia);
   if (nvidia)
     patterns.add<FullRangeDivToPTX, RsqrtToPTX>(patterns.getContext());
   else

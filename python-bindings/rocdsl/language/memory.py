@@ -4,9 +4,12 @@ Element `idx` of a tile lives at ptr[sum((origin + idx) * stride)], with
 the innermost stride 1 and `strides` giving the leading ones. `bounds`
 (extents of the whole array, one per dimension) and `mask` (an i1 tile,
 broadcast to the tile's shape) switch elements off: loads give `other`
-(0 by default), stores skip them. `vec` is the author's promise that
-groups of `vec` innermost elements are contiguous and aligned; the
-verifier checks it against the layout.
+(0 by default), stores skip them. Without `vec` the compiler picks the
+widest access the launch facts prove (rocdsl-infer-vector-width: 128-bit
+where pointers are aligned, sizes divisible and masks uniform); `vec` is
+the author's promise that groups of `vec` innermost elements are
+contiguous and aligned (vec=1 forces element accesses); the verifier
+checks it against the layout.
 """
 from .. import ir, layouts
 from ..errors import error
@@ -46,6 +49,8 @@ def _bounds(bounds, rank):
 
 
 def _vec(vec):
+    if vec is None:
+        return None
     vec = tracing.static_int(vec, "vec")
     if vec < 1 or vec & (vec - 1):
         raise error(f"vec must be a power of two, got {vec}")
@@ -87,7 +92,7 @@ def _addressing(ptr, origin, shape, strides, bounds, mask, layout, vec):
 
 
 def load(ptr, origin, shape, strides=None, bounds=None, mask=None,
-         other=None, vec=1, layout=None):
+         other=None, vec=None, layout=None):
     """Loads a `shape` tile whose element [0, ...] is ptr[origin]."""
     ptr = _pointer(ptr, "rl.load")
     shape = tracing.static_shape(shape, "load shape")
@@ -97,14 +102,15 @@ def load(ptr, origin, shape, strides=None, bounds=None, mask=None,
     if other is not None:
         other = as_scalar(other, ptr.dtype, "the load's `other`")
         pieces += [" other(", other.value, f" : {ptr.dtype})"]
-    if vec != 1:
+    if vec is not None:
         pieces.append(f" {{vec = {vec} : i32}}")
     pieces += [" : ", ir.PtrType(ptr.dtype), " -> ", tile_type]
     b = tracing.builder()
     return make_tile(b.op(tile_type, "rocdsl.load ", *pieces), memory=True)
 
 
-def store(value, ptr, origin, strides=None, bounds=None, mask=None, vec=1):
+def store(value, ptr, origin, strides=None, bounds=None, mask=None,
+          vec=None):
     """Stores tile `value` so that its element [0, ...] lands at ptr[origin]."""
     ptr = _pointer(ptr, "rl.store")
     if not isinstance(value, Tile):
@@ -118,7 +124,7 @@ def store(value, ptr, origin, strides=None, bounds=None, mask=None, vec=1):
                        ir.DTYPE_BITS[value.type.dtype], True)
     pieces, vec = _addressing(ptr, origin, value.shape, strides, bounds, mask,
                               value.type.layout, vec)
-    if vec != 1:
+    if vec is not None:
         pieces.append(f" {{vec = {vec} : i32}}")
     pieces += [" : ", value.type, ", ", ir.PtrType(ptr.dtype)]
     tracing.builder().op(None, "rocdsl.store ", value.value, ", ", *pieces)

@@ -1,0 +1,113 @@
+"""Kernels written as a Triton user writes them (benchmarks/user_kernels.py:
+no vec, no layouts, no num_warps) against float64 on the host and on
+emulated gfx942 (hip) and gfx950 (hip:1), at sizes that get the 128-bit
+specialization (aligned, N divisible by 16) and sizes and views that must
+take the generic kernel; the facts each launch was specialized on are
+checked, and a kernel compiled for facts a launch lacks is refused."""
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+
+from hip_emulated import use_emulated_hip
+
+use_emulated_hip(["gfx942", "gfx950"])
+
+import rocdsl  # noqa: E402
+import norm_reference as R  # noqa: E402
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] /
+                       "benchmarks"))
+import user_kernels as U  # noqa: E402
+
+# (M, N, dtype): N = 4096 and 2048 specialize (divisible by 16), 1000 and
+# 1001 do not.
+SHAPES = [(3, 4096, "bf16"), (4, 1000, "f32"), (5, 1001, "f16"),
+          (2, 2048, "f32")]
+
+
+@pytest.fixture
+def rng():
+    seed = np.random.SeedSequence().entropy
+    print(f"seed {seed}")
+    return np.random.default_rng(seed)
+
+
+def run(case, device, m, n, dtype, rng):
+    inputs = case.inputs(m, n, dtype, rng)
+    outs = case.outputs(m, n, dtype)
+    if device == "host":
+        args = [(a, dt) if dt == "bf16" else a
+                for (a, _), dt in zip(inputs, _dtypes(inputs, dtype))]
+        results = [R.poison(shape, dt) for shape, dt in outs]
+        out_args = [(o, "bf16") if dt == "bf16" else o
+                    for o, (_, dt) in zip(results, outs)]
+        case.launch(args + out_args, m, n)
+        got = [R.widen(o, dt) for o, (_, dt) in zip(results, outs)]
+    else:
+        args = [rocdsl.device_array(a, device, dtype=dt)
+                for (a, _), dt in zip(inputs, _dtypes(inputs, dtype))]
+        results = [rocdsl.device_array(R.poison(shape, dt), device, dtype=dt)
+                   for shape, dt in outs]
+        case.launch(args + results, m, n)
+        got = [R.widen(o.to_host(), dt) for o, (_, dt) in zip(results, outs)]
+    ref = case.reference(*[v for _, v in inputs])
+    return got[0], ref, outs[0][1]
+
+
+def _dtypes(inputs, dtype):
+    return ["i32" if a.dtype == np.int32 else dtype for a, _ in inputs]
+
+
+def check(name, got, ref, dtype, scale):
+    R.assert_close(name, got, ref, dtype, scale=scale * max(
+        1.0, float(np.abs(ref).max())) if scale != 1.0 else None)
+
+
+@pytest.mark.parametrize("device", ["host", "hip", "hip:1"])
+@pytest.mark.parametrize("name", sorted(U.KERNELS))
+@pytest.mark.parametrize("m,n,dtype", SHAPES)
+def test_matches_float64(name, device, m, n, dtype, rng):
+    case = U.KERNELS[name]
+    got, ref, out_dtype = run(case, device, m, n, dtype, rng)
+    check(f"{name} {m}x{n} {dtype} on {device}", got, ref, out_dtype,
+          case.tolerance_scale)
+
+
+@pytest.mark.parametrize("device", ["hip", "hip:1"])
+def test_launch_facts_pick_the_specialization(device, rng):
+    x, x64 = R.random((2, 4096), "bf16", rng)
+    d = rocdsl.device_array(x, device, dtype="bf16")
+    y = rocdsl.empty((2, 4096), "bf16", device)
+    spec = U.softmax[(2,)](d, y, 4096, BLOCK=4096)
+    assert spec.facts == {"x": 16, "y": 16, "N": 16}
+    assert "rocdsl.alignment = 16" in spec.ir
+    R.assert_close("y", R.from_bf16(y.to_host()), U._softmax_ref(x64), "bf16")
+    # N = 1000: not divisible by 16, so no N fact (the generic width).
+    spec = U.softmax[(2,)](d.view(0, (2, 1000)), y.view(0, (2, 1000)), 1000,
+                           BLOCK=1024)
+    assert spec.facts == {"x": 16, "y": 16}
+    # An unaligned view (one bf16 in): no alignment fact for it, and the
+    # result is still right.
+    xs = d.view(1, (1, 4095))
+    ys = rocdsl.device_array(R.poison((1, 4095), "bf16"), device, "bf16")
+    spec = U.softmax[(1,)](xs, ys, 4095, BLOCK=4096)
+    assert spec.facts == {"y": 16}
+    R.assert_close("unaligned y", R.from_bf16(ys.to_host()),
+                   U._softmax_ref(x64.ravel()[1:4096][None, :]), "bf16")
+
+
+def test_code_compiled_for_facts_refuses_launches_without_them(rng):
+    spec = U.softmax.specialize("hip", x="f32", y="f32", BLOCK=256,
+                                assume={"x": 16, "N": 16})
+    k = rocdsl._rocdsl.SourceKernel(spec.ir, "softmax", "hip")
+    x = rocdsl.device_array(np.ones((1, 256), np.float32), "hip")
+    y = rocdsl.empty((1, 256), "f32", "hip")
+    with pytest.raises(ValueError, match="specialized for multiples of 16"):
+        k.launch([x.data_ptr(), y.data_ptr(), 250], (1,))
+    with pytest.raises(ValueError, match="specialized for 16-byte aligned"):
+        k.launch([x.view(1, (1, 255)).data_ptr(), y.data_ptr(), 256], (1,))
+    k.launch([x.data_ptr(), y.data_ptr(), 256], (1,))
+    np.testing.assert_allclose(y.to_host(), np.full((1, 256), 1 / 256),
+                               rtol=1e-6)
