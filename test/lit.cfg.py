@@ -34,6 +34,9 @@ llvm_config.add_tool_substitutions(
     ["rocdsl-emu", "clang", "llvm-mc", "ld.lld"],
     [config.rocdsl_tools_dir, config.llvm_tools_dir])
 config.substitutions.append(("%python", "/usr/bin/python3"))
+# The rocdsl Python package of this build (tests that trace Python kernels).
+config.substitutions.append(
+    ("%rocdsl_python", os.path.join(config.rocdsl_obj_root, "python")))
 config.substitutions.append(
     ("%hip_emu_lib", os.path.join(config.rocdsl_obj_root, "lib",
                                   "librocdsl-hip-emu.so")))

@@ -1,0 +1,24 @@
+"""Prints the code the user kernels (benchmarks/user_kernels.py) compile
+to for a chip, with the launch facts (`facts`: 16-byte aligned pointers,
+N divisible by 16) or without (`generic`), one `== name` section each."""
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[4] /
+                       "benchmarks"))
+import user_kernels as U  # noqa: E402
+
+chip, mode = sys.argv[1], sys.argv[2]
+kernels = {
+    "softmax": (U.softmax, dict(x="bf16", y="bf16", BLOCK=4096), "xyN"),
+    "layernorm": (U.layernorm, dict(x="bf16", w="bf16", b="bf16", y="bf16",
+                                    BLOCK=4096), "xwbyN"),
+}
+for name, (kernel, spec, facts) in kernels.items():
+    assume = ({p: 16 for p in ("x", "w", "b", "y", "N") if p in spec or
+               p == "N"} if mode == "facts" else {})
+    c = kernel.compile(chip=chip, assume=assume, **spec)
+    print(f"== {name} assumed {sorted(c.stats['assumed'])}")
+    print(c.asm)
+    print(f"== end {name}: vgpr_spill {c.stats.get('vgpr_spill', 0)}, "
+          f"scratch {c.stats.get('scratch_bytes', 0)}")
