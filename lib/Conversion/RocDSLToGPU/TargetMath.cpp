@@ -4,7 +4,8 @@
 // field's compilers do by default (docs/dsl.md, "Math"):
 //   math.exp {afn}   exp2(x * log2(e)) in hardware: v_exp_f32 on AMDGPU
 //                    (llvm.amdgcn.exp2, no denormal range fix-up),
-//                    ex2.approx.f32 on NVIDIA
+//                    ex2.approx.f32 on NVIDIA (llvm.nvvm.ex2.approx.f32,
+//                    not libdevice, which may be absent)
 //   math.exp2 {afn}  the same instruction
 //   arith.divf {arcp} (without afn) on NVIDIA: div.full.f32 (full range,
 //                    2 ulp), Triton's `/`; AMDGPU: LLVM's arcp division
@@ -64,13 +65,18 @@ LogicalResult replaceByIntrinsic(PatternRewriter &rewriter, Operation *op,
   return success();
 }
 
-/// exp(x) = exp2(x * log2(e)), approximate: the flag moves to exp2 (on
-/// AMDGPU straight to the hardware instruction; the rewrite walk visits
-/// each op once).
+/// The hardware exp2 of each target (no libdevice or ocml call: those are
+/// not always there, and would add range fix-ups).
+StringRef hardwareExp2(bool nvidia) {
+  return nvidia ? "llvm.nvvm.ex2.approx.f32" : "llvm.amdgcn.exp2";
+}
+
+/// exp(x) = exp2(x * log2(e)), approximate: straight to the hardware
+/// instruction (the rewrite walk visits each op once).
 struct ApproxExpToExp2 : OpRewritePattern<math::ExpOp> {
-  ApproxExpToExp2(MLIRContext *ctx, bool amdgcn)
-      : OpRewritePattern(ctx), amdgcn(amdgcn) {}
-  bool amdgcn;
+  ApproxExpToExp2(MLIRContext *ctx, bool nvidia)
+      : OpRewritePattern(ctx), nvidia(nvidia) {}
+  bool nvidia;
   LogicalResult matchAndRewrite(math::ExpOp op,
                                 PatternRewriter &rewriter) const override {
     if (!hasFlag(op.getFastmathAttr(), arith::FastMathFlags::afn) ||
@@ -88,19 +94,20 @@ struct ApproxExpToExp2 : OpRewritePattern<math::ExpOp> {
                                          op.getFastmathAttr());
     auto exp2 = rewriter.replaceOpWithNewOp<math::Exp2Op>(
         op, scaled, op.getFastmathAttr());
-    if (amdgcn)
-      (void)replaceByIntrinsic(rewriter, exp2, "llvm.amdgcn.exp2");
+    (void)replaceByIntrinsic(rewriter, exp2, hardwareExp2(nvidia));
     return success();
   }
 };
 
-struct ApproxExp2ToAMDGCN : OpRewritePattern<math::Exp2Op> {
-  using OpRewritePattern::OpRewritePattern;
+struct ApproxExp2ToHardware : OpRewritePattern<math::Exp2Op> {
+  ApproxExp2ToHardware(MLIRContext *ctx, bool nvidia)
+      : OpRewritePattern(ctx), nvidia(nvidia) {}
+  bool nvidia;
   LogicalResult matchAndRewrite(math::Exp2Op op,
                                 PatternRewriter &rewriter) const override {
     if (!hasFlag(op.getFastmathAttr(), arith::FastMathFlags::afn))
       return failure();
-    return replaceByIntrinsic(rewriter, op, "llvm.amdgcn.exp2");
+    return replaceByIntrinsic(rewriter, op, hardwareExp2(nvidia));
   }
 };
 
@@ -128,9 +135,8 @@ struct RsqrtToPTX : OpRewritePattern<math::RsqrtOp> {
 
 void mlir::rocdsl::populateTargetMathPatterns(RewritePatternSet &patterns,
                                               bool nvidia) {
-  patterns.add<ApproxExpToExp2>(patterns.getContext(), /*amdgcn=*/!nvidia);
+  patterns.add<ApproxExpToExp2, ApproxExp2ToHardware>(patterns.getContext(),
+                                                     nvidia);
   if (nvidia)
     patterns.add<FullRangeDivToPTX, RsqrtToPTX>(patterns.getContext());
-  else
-    patterns.add<ApproxExp2ToAMDGCN>(patterns.getContext());
 }

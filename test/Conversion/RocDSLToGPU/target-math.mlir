@@ -12,7 +12,7 @@ rocdsl.func @math(%x: !rocdsl.ptr<f32>, %y: !rocdsl.ptr<f32>) attributes {num_wa
   // COMMON: arith.constant dense<1.44269502> : vector<2xf32>
   // COMMON: arith.mulf %{{.*}}, %{{.*}} fastmath<afn> : vector<2xf32>
   // AMD-COUNT-2: llvm.call_intrinsic "llvm.amdgcn.exp2"
-  // NV: math.exp2 %{{.*}} fastmath<afn> : vector<2xf32>
+  // NV-COUNT-2: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
   %a = math.exp %t fastmath<afn> : tensor<128xf32, #l>
   // Accurate exp is left to LLVM.
   // COMMON: math.exp %{{.*}} : vector<2xf32>
