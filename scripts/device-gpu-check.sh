@@ -9,7 +9,10 @@
 #      loop, Python DSL kernels on torch tensors);
 #   3. the benchmark beside PyTorch eager and Triton (ROCDSL_COMPARE_TORCH);
 #   4. (opt-in) the backward's tuning space: rocdsl_bwd kernel time over
-#      max_programs x prefetch on the benchmark's backward shapes.
+#      max_programs x prefetch on the benchmark's backward shapes;
+#   5. (opt-in) kernels users write beside Triton and PyTorch
+#      (benchmarks/user_kernels_benchmark.py), and Triton's gfx942/gfx950
+#      code for them.
 # Logs and tables go to $OUT (default: a temporary directory). STEPS picks
 # steps by number (default "123"; e.g. STEPS=12 skips the benchmark, 1234
 # adds the sweep);
@@ -83,5 +86,12 @@ for shape in "32768 8192 bf16" "1024 8192 bf16" "4096 4096 bf16" "512 3000 f32";
     done
   done
 done | tee "$out/bwd-sweep.txt"
+fi
+
+if [[ $steps == *5* ]]; then
+step "kernels users write, beside Triton and PyTorch (and Triton's AMD code)"
+python3 benchmarks/user_kernels_benchmark.py --out "$out/user-kernels.md" \
+  --amd-asm "$out/triton-amd" 2>&1 | tee "$out/user-kernels.txt"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 fi
 exit $status
