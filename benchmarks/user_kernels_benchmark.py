@@ -157,9 +157,14 @@ def graph_us(fn, per_graph=20, replays=10):
     return statistics.median(times)
 
 
+_TOL_OF = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16"}
+
+
 def check(label, got, ref, dtype, scale=1.0):
-    rtol, atol = TOL[dtype if got.dtype != torch.float32 else "f32"]
-    rtol, atol = max(rtol, TOL[dtype][0]), max(atol, TOL[dtype][1])
+    """Within the rounding of the inputs' dtype and of the output's own
+    (a bf16 output of f32 inputs rounds like bf16)."""
+    out = TOL[_TOL_OF[got.dtype]]
+    rtol, atol = max(out[0], TOL[dtype][0]), max(out[1], TOL[dtype][1])
     g = got.double()
     bad = ~torch.isfinite(g) | ((g - ref).abs() >
                                 atol * scale + rtol * ref.abs())

@@ -91,7 +91,8 @@ fi
 if [[ $steps == *5* ]]; then
 step "kernels users write, beside Triton and PyTorch (and Triton's AMD code)"
 python3 benchmarks/user_kernels_benchmark.py --out "$out/user-kernels.md" \
-  --amd-asm "$out/triton-amd" 2>&1 | tee "$out/user-kernels.txt"
+  --amd-asm "$out/triton-amd" ${USER_KERNELS:+--kernels "$USER_KERNELS"} \
+  2>&1 | tee "$out/user-kernels.txt"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 fi
 exit $status
