@@ -7,8 +7,8 @@ user_kernels_benchmark.py --amd-asm DIR on a machine with Triton).
 
 Both sides are compiled for the 16384x4096 bf16 shape (rows: BLOCK 4096;
 elementwise: BLOCK 1024) with the same launch facts (16-byte aligned
-pointers, integers divisible by 16) and 4 warps for Triton, ROCDSL's own
-num_warps. Counts: instructions of the kernel body, VGPRs (+AGPRs),
+pointers, integers divisible by 16) and 4 warps on both sides (the same
+work per lane; ROCDSL's own default warps would differ). Counts: instructions of the kernel body, VGPRs (+AGPRs),
 SGPRs, and 128-bit global accesses.
 """
 import pathlib
@@ -16,6 +16,7 @@ import re
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import rocdsl  # noqa: E402
 import user_kernels as U  # noqa: E402
 
 SPECS = {
@@ -50,7 +51,8 @@ def main():
           "VGPR / SGPR / x4 |")
     print("|---|---|---|---|")
     for name, spec in SPECS.items():
-        kernel = U.KERNELS[name].kernel
+        kernel = rocdsl.kernel(U.KERNELS[name].kernel.fn, num_warps=4,
+                               name=name)
         params = [p.name for p in kernel._runtime]
         assume = {p: 16 for p, q in zip(params, kernel._runtime)
                   if q.kind == "ptr" or q.dtype == "i32"}
