@@ -84,11 +84,10 @@ struct ApproxExpToExp2 : OpRewritePattern<math::ExpOp> {
       return failure();
     Location loc = op.getLoc();
     Type type = op.getType();
-    APFloat value(float(llvm::numbers::log2e));
-    TypedAttr attr =
-        isa<ShapedType>(type)
-            ? TypedAttr(DenseElementsAttr::get(cast<ShapedType>(type), value))
-            : TypedAttr(rewriter.getF32FloatAttr(llvm::numbers::log2e));
+    FloatAttr scalar = rewriter.getF32FloatAttr(llvm::numbers::log2e);
+    TypedAttr attr = scalar;
+    if (auto shaped = dyn_cast<ShapedType>(type))
+      attr = DenseElementsAttr::get(shaped, ArrayRef<Attribute>{scalar});
     Value log2e = arith::ConstantOp::create(rewriter, loc, attr);
     Value scaled = arith::MulFOp::create(rewriter, loc, op.getOperand(), log2e,
                                          op.getFastmathAttr());
