@@ -202,9 +202,8 @@ bool CudaDriver::launch(int device, void *function, const unsigned grid[3],
     return false;
   void *start = c.startEvent, *stop = c.stopEvent;
   if (!check(api->eventRecord(start, nullptr), "cuEventRecord", error) ||
-      !check(api->launchKernel(function, grid[0], grid[1], grid[2], block[0],
-                               block[1], block[2], 0, nullptr, args, nullptr),
-             "cuLaunchKernel", error) ||
+      !launchOnCurrent(function, grid, block, args, /*stream=*/nullptr,
+                       error) ||
       !check(api->eventRecord(stop, nullptr), "cuEventRecord", error) ||
       !check(api->eventSynchronize(stop), "cuEventSynchronize", error) ||
       !check(api->ctxSynchronize(), "kernel execution", error))
@@ -222,8 +221,13 @@ bool CudaDriver::enqueue(int device, void *function, const unsigned grid[3],
                          const unsigned block[3], void **args, void *stream,
                          std::string &error) {
   CudaContextGuard guard(*this, device, error);
-  return guard &&
-         check(api->launchKernel(function, grid[0], grid[1], grid[2], block[0],
+  return guard && launchOnCurrent(function, grid, block, args, stream, error);
+}
+
+bool CudaDriver::launchOnCurrent(void *function, const unsigned grid[3],
+                                 const unsigned block[3], void **args,
+                                 void *stream, std::string &error) {
+  return check(api->launchKernel(function, grid[0], grid[1], grid[2], block[0],
                                  block[1], block[2], 0, stream, args, nullptr),
                "cuLaunchKernel", error);
 }

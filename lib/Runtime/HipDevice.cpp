@@ -39,33 +39,15 @@ public:
   }
 
   llvm::Error launch(llvm::ArrayRef<void *> args, LaunchGrid grid) override {
-    uint32_t block[3];
-    blockSize(block);
-    auto segment = packKernelArgs(kernel, args, grid, block);
-    if (!segment)
-      return segment.takeError();
-    unsigned g[3] = {grid.x, grid.y, grid.z};
-    std::string error;
     float us = 0;
-    if (!hip->launch(device, function, g, block, 0, *segment, &us, error))
-      return llvm::createStringError("HIP launch of " + kernel.name +
-                                     " failed: " + error);
+    if (llvm::Error err = submit(args, grid, /*stream=*/nullptr, &us))
+      return err;
     lastMicroseconds = us;
     return llvm::Error::success();
   }
   llvm::Error enqueue(llvm::ArrayRef<void *> args, LaunchGrid grid,
                       void *stream) override {
-    uint32_t block[3];
-    blockSize(block);
-    auto segment = packKernelArgs(kernel, args, grid, block);
-    if (!segment)
-      return segment.takeError();
-    unsigned g[3] = {grid.x, grid.y, grid.z};
-    std::string error;
-    if (!hip->enqueue(device, function, g, block, 0, *segment, stream, error))
-      return llvm::createStringError("HIP launch of " + kernel.name +
-                                     " failed: " + error);
-    return llvm::Error::success();
+    return submit(args, grid, stream, /*microseconds=*/nullptr);
   }
   llvm::Error synchronize(void *stream, bool &capturing) override {
     capturing = false;
@@ -85,6 +67,27 @@ public:
   }
 
 private:
+  /// Packs the kernarg segment and launches: timed and waited for when
+  /// `microseconds` is given, else queued on `stream`.
+  llvm::Error submit(llvm::ArrayRef<void *> args, LaunchGrid grid,
+                     void *stream, float *microseconds) {
+    uint32_t block[3];
+    blockSize(block);
+    auto segment = packKernelArgs(kernel, args, grid, block);
+    if (!segment)
+      return segment.takeError();
+    unsigned g[3] = {grid.x, grid.y, grid.z};
+    std::string error;
+    bool ok = microseconds
+                  ? hip->launch(device, function, g, block, 0, *segment,
+                                microseconds, error)
+                  : hip->enqueue(device, function, g, block, 0, *segment,
+                                 stream, error);
+    if (!ok)
+      return llvm::createStringError("HIP launch of " + kernel.name +
+                                     " failed: " + error);
+    return llvm::Error::success();
+  }
   HipRuntime *hip;
   int device;
   void *function;

@@ -224,6 +224,24 @@ bool HipRuntime::loadKernel(int device, const std::string &codeObject,
   return ok;
 }
 
+bool HipRuntime::launchOnCurrent(void *function, const unsigned grid[3],
+                                 const unsigned block[3],
+                                 unsigned dynamicLdsBytes,
+                                 std::vector<uint8_t> &kernarg, void *stream,
+                                 std::string &error) {
+  size_t size = kernarg.size();
+  // HIP_LAUNCH_PARAM_BUFFER_POINTER, _BUFFER_SIZE, _END.
+  void *extra[] = {reinterpret_cast<void *>(1), kernarg.data(),
+                   reinterpret_cast<void *>(2), &size,
+                   reinterpret_cast<void *>(3)};
+  return check(api->moduleLaunchKernel(
+                   static_cast<ihipModuleSymbol_t *>(function), grid[0],
+                   grid[1], grid[2], block[0], block[1], block[2],
+                   dynamicLdsBytes, static_cast<ihipStream_t *>(stream),
+                   nullptr, extra),
+               "hipModuleLaunchKernel", error);
+}
+
 bool HipRuntime::launch(int device, void *function, const unsigned grid[3],
                         const unsigned block[3], unsigned dynamicLdsBytes,
                         std::vector<uint8_t> &kernarg, float *microseconds,
@@ -231,19 +249,11 @@ bool HipRuntime::launch(int device, void *function, const unsigned grid[3],
   HipDeviceGuard guard(*this, device, error);
   if (!guard)
     return false;
-  size_t size = kernarg.size();
-  // HIP_LAUNCH_PARAM_BUFFER_POINTER, _BUFFER_SIZE, _END.
-  void *extra[] = {reinterpret_cast<void *>(1), kernarg.data(),
-                   reinterpret_cast<void *>(2), &size,
-                   reinterpret_cast<void *>(3)};
   auto *start = static_cast<ihipEvent_t *>(devices[device].startEvent);
   auto *stop = static_cast<ihipEvent_t *>(devices[device].stopEvent);
   if (!check(api->eventRecord(start, nullptr), "hipEventRecord", error) ||
-      !check(api->moduleLaunchKernel(static_cast<ihipModuleSymbol_t *>(function),
-                                     grid[0], grid[1], grid[2],
-                                     block[0], block[1], block[2],
-                                     dynamicLdsBytes, nullptr, nullptr, extra),
-             "hipModuleLaunchKernel", error) ||
+      !launchOnCurrent(function, grid, block, dynamicLdsBytes, kernarg,
+                       /*stream=*/nullptr, error) ||
       !check(api->eventRecord(stop, nullptr), "hipEventRecord", error) ||
       !check(api->eventSynchronize(stop), "hipEventSynchronize", error) ||
       !check(api->deviceSynchronize(), "hipDeviceSynchronize", error))
@@ -261,18 +271,8 @@ bool HipRuntime::enqueue(int device, void *function, const unsigned grid[3],
                          std::vector<uint8_t> &kernarg, void *stream,
                          std::string &error) {
   HipDeviceGuard guard(*this, device, error);
-  if (!guard)
-    return false;
-  size_t size = kernarg.size();
-  void *extra[] = {reinterpret_cast<void *>(1), kernarg.data(),
-                   reinterpret_cast<void *>(2), &size,
-                   reinterpret_cast<void *>(3)};
-  return check(api->moduleLaunchKernel(
-                   static_cast<ihipModuleSymbol_t *>(function), grid[0],
-                   grid[1], grid[2], block[0], block[1], block[2],
-                   dynamicLdsBytes, static_cast<ihipStream_t *>(stream),
-                   nullptr, extra),
-               "hipModuleLaunchKernel", error);
+  return guard && launchOnCurrent(function, grid, block, dynamicLdsBytes,
+                                  kernarg, stream, error);
 }
 
 bool HipRuntime::synchronize(int device, void *stream, std::string &error) {

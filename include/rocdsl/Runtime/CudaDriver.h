@@ -103,6 +103,10 @@ private:
   std::mutex contextsMutex;
   std::vector<std::unique_ptr<DeviceContext>> contexts;
   bool check(int result, const char *what, std::string &error);
+  /// cuLaunchKernel in the current context.
+  bool launchOnCurrent(void *function, const unsigned grid[3],
+                       const unsigned block[3], void **args, void *stream,
+                       std::string &error);
 };
 
 } // namespace mlir::rocdsl

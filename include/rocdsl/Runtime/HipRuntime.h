@@ -84,6 +84,11 @@ private:
   std::string library;
   std::vector<DeviceInfo> devices;
   bool check(int result, const char *what, std::string &error);
+  /// hipModuleLaunchKernel with the kernarg buffer, on the current device.
+  bool launchOnCurrent(void *function, const unsigned grid[3],
+                       const unsigned block[3], unsigned dynamicLdsBytes,
+                       std::vector<uint8_t> &kernarg, void *stream,
+                       std::string &error);
 };
 
 
