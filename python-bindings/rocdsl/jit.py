@@ -155,13 +155,17 @@ class Specialization:
 def _current_stream(device):
     """The framework's current stream on `device` ("hip:1"): PyTorch's, when
     it is loaded and its build matches the device kind (a ROCm build for
-    hip, a CUDA build for cuda); else 0, the device's null stream."""
+    hip, a CUDA build for cuda); else 0, the device's null stream. Runs on
+    every GPU launch: attribute checks only, no device query."""
     import sys
     torch = sys.modules.get("torch")
-    if torch is None or not torch.cuda.is_available():
+    if torch is None:
         return 0
     kind, _, index = device.partition(":")
-    if (kind == "hip") != bool(getattr(torch.version, "hip", None)):
+    version = torch.version
+    built_for = ("hip" if getattr(version, "hip", None)
+                 else "cuda" if getattr(version, "cuda", None) else None)
+    if built_for != kind:
         return 0
     return torch.cuda.current_stream(int(index or 0)).cuda_stream
 
