@@ -5,24 +5,19 @@ float64 on fresh random inputs; outputs are poisoned with NaN first.
 usage: run_hip_kernels.py LIBRARY CODE_OBJECT CHIP [OTHER_CHIP_CODE_OBJECT]
 Prints one "PASS <kernel>" line per kernel, "FAIL ..." otherwise."""
 import ctypes
-import os
 import sys
 
 import numpy as np
 
+import hip_ctypes
+
 lib_path, hsaco_path, chip = sys.argv[1:4]
 other = sys.argv[4] if len(sys.argv) > 4 else None
-os.environ["ROCDSL_EMU_CHIP"] = chip
-hip = ctypes.CDLL(lib_path)
-hip.hipGetErrorName.restype = ctypes.c_char_p
+api = hip_ctypes.Hip(lib_path, chip)
+hip = api.lib
+check = api.check
 rng = np.random.default_rng()
 failed = False
-
-
-def check(err, what):
-    if err != 0:
-        raise SystemExit("FAIL %s: %s" % (what, hip.hipGetErrorName(err).decode()))
-
 
 check(hip.hipInit(0), "hipInit")
 count = ctypes.c_int()
@@ -48,24 +43,11 @@ if other:
     print("other chip's code object:", hip.hipGetErrorName(err).decode())
 
 
-class Device:
-    """A device copy of a NumPy array (NaN-poisoned when `poison`)."""
+class Device(hip_ctypes.Device):
+    """A device copy of a NumPy array on this run's emulated device."""
 
     def __init__(self, array):
-        self.host = np.ascontiguousarray(array)
-        self.ptr = ctypes.c_void_p()
-        check(hip.hipMalloc(ctypes.byref(self.ptr), ctypes.c_size_t(self.host.nbytes)), "hipMalloc")
-        check(hip.hipMemcpy(self.ptr, self.host.ctypes.data_as(ctypes.c_void_p),
-                            ctypes.c_size_t(self.host.nbytes), 1), "hipMemcpy H2D")
-
-    def get(self):
-        out = np.empty_like(self.host)
-        check(hip.hipMemcpy(out.ctypes.data_as(ctypes.c_void_p), self.ptr,
-                            ctypes.c_size_t(out.nbytes), 2), "hipMemcpy D2H")
-        return out
-
-    def __del__(self):
-        hip.hipFree(self.ptr)
+        super().__init__(api, array)
 
 
 def poisoned(shape, dtype):

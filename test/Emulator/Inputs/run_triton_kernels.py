@@ -11,39 +11,25 @@ import sys
 
 import numpy as np
 
+import hip_ctypes
+
 lib_path, directory, chip = sys.argv[1:4]
-os.environ["ROCDSL_EMU_CHIP"] = chip
-hip = ctypes.CDLL(lib_path)
-hip.hipGetErrorName.restype = ctypes.c_char_p
-hip.rocdslEmuGetLastErrorMessage.restype = ctypes.c_char_p
+api = hip_ctypes.Hip(lib_path, chip)
+hip = api.lib
+check = api.check
 rng = np.random.default_rng()
 failed = False
-
-
-def check(err, what):
-    if err != 0:
-        raise SystemExit("FAIL %s: %s (%s)" % (what, hip.hipGetErrorName(err).decode(),
-                                               hip.rocdslEmuGetLastErrorMessage().decode()))
-
 
 check(hip.hipInit(0), "hipInit")
 records = {r["name"]: r for r in json.load(open(os.path.join(directory, "kernels.json")))
            if r["chip"] == chip}
 
 
-class Device:
-    def __init__(self, array):
-        self.host = np.ascontiguousarray(array)
-        self.ptr = ctypes.c_void_p()
-        check(hip.hipMalloc(ctypes.byref(self.ptr), ctypes.c_size_t(self.host.nbytes)), "hipMalloc")
-        check(hip.hipMemcpy(self.ptr, self.host.ctypes.data_as(ctypes.c_void_p),
-                            ctypes.c_size_t(self.host.nbytes), 1), "hipMemcpy")
+class Device(hip_ctypes.Device):
+    """A device copy of a NumPy array on this run's emulated device."""
 
-    def get(self):
-        out = np.empty_like(self.host)
-        check(hip.hipMemcpy(out.ctypes.data_as(ctypes.c_void_p), self.ptr,
-                            ctypes.c_size_t(out.nbytes), 2), "hipMemcpy")
-        return out
+    def __init__(self, array):
+        super().__init__(api, array)
 
 
 def run(name, grid, args):
