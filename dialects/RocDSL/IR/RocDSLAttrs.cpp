@@ -191,6 +191,14 @@ DotOperandAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (kWidth == 0 || kWidth > 16 || !llvm::isPowerOf2_32(kWidth))
     return emitError() << "dot_operand kWidth must be 1, 2, 4, 8 or 16, got "
                        << kWidth;
+  ArrayRef<unsigned> instr = cast<MfmaAttr>(parent).getInstrShape();
+  unsigned perLane = instr[2] * instr[opIdx == 0 ? 0 : 1] / 64;
+  if (kWidth % perLane != 0)
+    return emitError() << "dot_operand kWidth " << kWidth
+                       << " is not a multiple of the " << perLane
+                       << " K elements per lane that a " << instr[0] << "x"
+                       << instr[1] << "x" << instr[2]
+                       << " matrix instruction reads";
   return success();
 }
 
@@ -230,6 +238,9 @@ unsigned mlir::rocdsl::getContiguousElementsPerThread(Attribute layout) {
     return blocked.getOrder()[0] == inner ? blocked.getSizePerThread()[inner]
                                           : 1;
   }
+  // A's kWidth consecutive K elements are its innermost dimension.
+  if (auto operand = dyn_cast<DotOperandAttr>(layout))
+    return operand.getOpIdx() == 0 ? operand.getKWidth() : 1;
   if (auto slice = dyn_cast<SliceAttr>(layout)) {
     auto parent = dyn_cast<BlockedAttr>(slice.getParent());
     if (!parent)

@@ -20,6 +20,15 @@ def RocDSL_LayoutEncodingAttrInterface
                     "unsigned", "getLayoutNumWarps">,
     InterfaceMethod<"Lanes per wave the layout assumes.",
                     "unsigned", "getLayoutWarpSize">,
+    InterfaceMethod<[{
+      How dimension `dim` of a tile `size` elements long is spread over
+      registers, lanes and waves (see TileMapping.h); std::nullopt when the
+      layout cannot hold it.
+    }], "std::optional<::mlir::rocdsl::DimMapping>", "getDimMapping",
+        (ins "unsigned":$dim, "int64_t":$size)>,
+    InterfaceMethod<"Tile dimensions, fastest-varying in a lane's register "
+                    "vector first.",
+                    "::llvm::SmallVector<unsigned>", "getRegisterOrder">,
   ];
 }
 
@@ -121,6 +130,11 @@ def RocDSL_DotOperandAttr : RocDSL_LayoutAttr<"DotOperand", "dot_operand"> {
     `<` `opIdx` `=` $opIdx `,` `parent` `=` $parent `,` `kWidth` `=` $kWidth `>`
   }];
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// K elements per lane one instruction of the parent shape reads
+    /// (K * M / 64): kWidth must be a multiple of it.
+    unsigned getInstrKPerLane() const;
+  }];
 }
 
 def RocDSL_SharedAttr : RocDSL_Attr<"Shared", "shared"> {

@@ -19,6 +19,31 @@ namespace mlir::rocdsl {
 
 enum class ChipVendor { AMD, NVIDIA };
 
+/// Operand element types of matrix instructions. The 8-bit floats are
+/// named by their MLIR types: the FNUZ formats are gfx942's, OCP's gfx950's.
+enum class MatrixOperand {
+  F16,
+  BF16,
+  F8E4M3FNUZ,
+  F8E5M2FNUZ,
+  F8E4M3FN,
+  F8E5M2,
+};
+
+/// "bf16", "f8E4M3FNUZ", ... (MLIR's spelling of the element type).
+llvm::StringRef toString(MatrixOperand operand);
+
+/// One matrix instruction: D (MxN, f32) += A (MxK) * B (KxN), one block,
+/// the A and B operands of one type.
+struct MatrixInstr {
+  unsigned m, n, k;
+  MatrixOperand operand;
+  llvm::StringLiteral mnemonic;
+  /// K elements of A one lane supplies (K * M / wave size on AMD): a
+  /// dot_operand's kWidth is a multiple of it.
+  unsigned kPerLane(unsigned waveSize) const { return k * m / waveSize; }
+};
+
 struct ChipInfo {
   llvm::StringLiteral name;
   ChipVendor vendor;
@@ -37,6 +62,17 @@ struct ChipInfo {
   llvm::StringLiteral archFeatures;
   /// 8-bit float formats: the FNUZ variants (gfx942) or OCP's (gfx950).
   bool fp8IsFNUZ;
+  /// Matrix-core generation of #rocdsl.mfma layouts this chip runs: 3 for
+  /// CDNA3, 4 for CDNA4 (which also runs version 3's); 0 on NVIDIA.
+  unsigned matrixCoreVersion;
+  /// Matrix instructions a `dot` can lower to.
+  llvm::ArrayRef<MatrixInstr> matrixInstrs;
+  /// Architectural VGPRs and AGPRs per lane a wave may use (AMD), or
+  /// registers per thread (NVIDIA; no AGPRs).
+  unsigned vgprs, agprs;
+  /// Dword counts a direct global->LDS load (buffer_load ... lds) moves per
+  /// lane, as a bit mask (bit n: n dwords); 0 where there is none.
+  unsigned directToLdsDwordMask;
 
   bool isAMD() const { return vendor == ChipVendor::AMD; }
   bool isNVIDIA() const { return vendor == ChipVendor::NVIDIA; }
@@ -47,6 +83,16 @@ llvm::ArrayRef<ChipInfo> getChips();
 
 /// The chip named `name`, or null.
 const ChipInfo *lookupChip(llvm::StringRef name);
+
+/// The instruction of `chip` with this shape and operand type, or null.
+const MatrixInstr *findMatrixInstr(const ChipInfo &chip, unsigned m,
+                                   unsigned n, unsigned k,
+                                   MatrixOperand operand);
+
+/// "v_mfma_f32_32x32x8_bf16, ..." for error messages; `operand` restricts
+/// the list to one operand type.
+std::string listMatrixInstrs(const ChipInfo &chip);
+std::string listMatrixInstrs(const ChipInfo &chip, MatrixOperand operand);
 
 /// "gfx942, gfx950, sm_90, sm_90a" (all chips, or those of one vendor), for
 /// error messages.

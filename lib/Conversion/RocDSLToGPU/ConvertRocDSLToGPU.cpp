@@ -7,6 +7,7 @@
 #include "rocdsl/Support/ChipInfo.h"
 #include "rocdsl/Support/Log.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
@@ -25,23 +26,27 @@ namespace {
 
 /// Reports constructs whose lowering does not exist yet with one clear
 /// error each, instead of a generic "failed to legalize".
-LogicalResult checkLowerable(ModuleOp module, unsigned waveSize,
-                             StringRef chip, bool nvidia) {
-  if (failed(checkTargetOperations(
-          module, nvidia ? TargetFamily::NVIDIA : TargetFamily::AMDGPU, chip)))
+LogicalResult checkLowerable(ModuleOp module, const ChipInfo &info) {
+  unsigned waveSize = info.waveSize;
+  StringRef chip = info.name;
+  if (failed(checkTargetOperations(module,
+                                   info.isNVIDIA() ? TargetFamily::NVIDIA
+                                                   : TargetFamily::AMDGPU,
+                                   chip)) ||
+      failed(checkMatrixOps(module, info)))
     return failure();
   WalkResult result = module.walk([&](Operation *op) {
-    if (isa<DotOp, LocalAllocOp, LocalLoadOp, LocalStoreOp, ConvertLayoutOp>(
-            op)) {
-      op->emitError() << "'" << op->getName()
-                      << "' has no GPU lowering yet (matrix-core and LDS "
-                         "lowering is not implemented)";
-      return WalkResult::interrupt();
-    }
     if (!op->getParentOfType<FuncOp>())
       return WalkResult::advance();
     for (Type type :
          llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
+      if (auto lds = dyn_cast<LdsTileType>(type)) {
+        if (std::optional<std::string> why = checkSharedLayout(lds)) {
+          op->emitError() << "LDS tile " << lds << ": " << *why;
+          return WalkResult::interrupt();
+        }
+        continue;
+      }
       auto tile = dyn_cast<RankedTensorType>(type);
       if (!tile)
         continue;
@@ -56,8 +61,10 @@ LogicalResult checkLowerable(ModuleOp module, unsigned waveSize,
         continue;
       if (isa_and_nonnull<MfmaAttr, DotOperandAttr>(tile.getEncoding()))
         op->emitError() << "tile " << tile
-                        << " uses a matrix-core layout, which has no register "
-                           "lowering yet";
+                        << " does not fit its matrix-core layout: M and N "
+                           "must be multiples of the instruction's, and "
+                           "either multiples of instruction x waves or "
+                           "smaller; K a multiple of kWidth x 64 / M";
       else
         op->emitError() << "tile " << tile
                         << " has no register lowering: the layout must be "
@@ -121,7 +128,7 @@ struct ConvertRocDSLToGPUPass
     unsigned waveSize = info->waveSize;
     if (module.getOps<FuncOp>().empty())
       return;
-    if (failed(checkLowerable(module, waveSize, chip, nvidia)))
+    if (failed(checkLowerable(module, *info)))
       return signalPassFailure();
     if (nvidia)
       dropAmdgpuOnlyHatches(module, chip);
@@ -133,6 +140,7 @@ struct ConvertRocDSLToGPUPass
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     builder.getUnitAttr());
 
+    createConvertScratch(module, gpuModule);
     TileTypeConverter converter(ctx);
     RewritePatternSet patterns(ctx);
     populateKernelPatterns(converter, patterns, gpuModule, waveSize);
@@ -143,11 +151,15 @@ struct ConvertRocDSLToGPUPass
       populateMemoryPatterns(converter, patterns,
                              StoreOptions{maxStoreBits, padWideStores});
     populateReducePatterns(converter, patterns, gpuModule);
+    populateLdsPatterns(converter, patterns, gpuModule);
+    if (!nvidia)
+      populateDotPatterns(converter, patterns);
 
     ConversionTarget target(*ctx);
     target.addIllegalDialect<RocDSLDialect>();
     target.addLegalDialect<gpu::GPUDialect, LLVM::LLVMDialect,
-                           ROCDL::ROCDLDialect, vector::VectorDialect>();
+                           ROCDL::ROCDLDialect, vector::VectorDialect,
+                           amdgpu::AMDGPUDialect>();
     target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
         [&](Operation *op) { return converter.isLegal(op); });
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
@@ -165,7 +177,7 @@ struct ConvertRocDSLToGPUPass
     if (ldsBytes > ldsLimit) {
       module.emitError() << "kernels need " << ldsBytes
                          << " bytes of shared memory (LDS) for reductions, "
-                            "more than the "
+                            "LDS tiles and layout conversions, more than the "
                          << ldsLimit << " bytes " << chip << " offers";
       return signalPassFailure();
     }

@@ -60,7 +60,7 @@ mlir::rocdsl::planAccess(OpBuilder &b, Location loc, RankedTensorType tileType,
   Type elementType = tileType.getElementType();
   unsigned bytes = elementType.getIntOrFloatBitWidth() / 8;
   unsigned rank = tileType.getRank();
-  if (vec > 1 && dist->getOrder()[0] != rank - 1)
+  if (vec > 1 && dist->getMapping().contiguousAlong(rank - 1) % vec != 0)
     return failure();
 
   // Uniform part: ptr + sum(origin_d * stride_d) elements, in 64 bits.
@@ -198,8 +198,6 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
       return rewriter.notifyMatchFailure(op, "layout has no buffer lowering");
     Type elementType = tileType.getElementType();
     unsigned vec = plan->vec;
-    Type transfer = groupTransferType(
-        getContext(), vec * elementType.getIntOrFloatBitWidth());
     // soffset is always this constant: see the file comment.
     Value zero32 = constI32(rewriter, loc, 0);
     unsigned bits = elementType.getIntOrFloatBitWidth();

@@ -3,6 +3,7 @@
 #define ROCDSL_LIB_CONVERSION_PATTERNSINTERNAL_H
 
 #include "TileDistribution.h"
+#include "rocdsl/Support/ChipInfo.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -43,6 +44,30 @@ void populateTargetMathPatterns(RewritePatternSet &patterns, bool nvidia);
 void populateReducePatterns(TileTypeConverter &converter,
                             RewritePatternSet &patterns,
                             gpu::GPUModuleOp gpuModule);
+
+/// rocdsl.dot -> amdgpu.mfma (DotLowering.cpp).
+void populateDotPatterns(TileTypeConverter &converter,
+                         RewritePatternSet &patterns);
+/// The matrix-operand kind of an element type, if matrix cores take it.
+std::optional<MatrixOperand> matrixOperandOf(Type type);
+/// One precise error for the first dot the chip cannot run (no such
+/// instruction, a newer matrix-core layout, NVIDIA).
+LogicalResult checkMatrixOps(ModuleOp module, const ChipInfo &chip);
+
+/// local_alloc/local_store/local_load and convert_layout (LdsLowering.cpp).
+void populateLdsPatterns(TileTypeConverter &converter,
+                         RewritePatternSet &patterns,
+                         gpu::GPUModuleOp gpuModule);
+/// Why an LDS tile's #rocdsl.shared layout cannot be lowered, if it cannot.
+std::optional<std::string> checkSharedLayout(LdsTileType type);
+/// Creates each kernel's layout-conversion scratch in `gpuModule`, sized
+/// for its largest conversion that moves data (call before converting).
+void createConvertScratch(ModuleOp module, gpu::GPUModuleOp gpuModule);
+std::string convertScratchName(StringRef kernel);
+/// A fresh LDS array of `count` elements named prefix<N> in `gpuModule`;
+/// returns its address, built at `b`'s insertion point.
+Value createLdsArray(OpBuilder &b, Location loc, gpu::GPUModuleOp gpuModule,
+                     StringRef prefix, Type elementType, int64_t count);
 
 /// Buffer resource descriptor word 3 for gfx9 chips (gfx942, gfx950):
 /// 32-bit data format, float numeric format, as LLVM's AMDGPU backend

@@ -1,4 +1,9 @@
 //===- TileDistribution.cpp -----------------------------------------------===//
+//
+// The dialect's TileMapping, emitted as IR: register terms fold to
+// constants, lane and wave terms become arithmetic on gpu.thread_id.
+//
+//===----------------------------------------------------------------------===//
 #include "TileDistribution.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -12,119 +17,75 @@ Value mlir::rocdsl::constI32(OpBuilder &b, Location loc, int64_t value) {
 }
 
 std::optional<TileDistribution> TileDistribution::get(RankedTensorType type) {
-  Attribute encoding = type.getEncoding();
-  // Peel slices down to the blocked parent, recording which parent
-  // dimensions survive.
-  SmallVector<unsigned> removed;
-  while (auto slice = dyn_cast_or_null<SliceAttr>(encoding)) {
-    removed.push_back(slice.getDim());
-    encoding = slice.getParent();
-  }
-  auto blocked = dyn_cast_or_null<BlockedAttr>(encoding);
-  if (!blocked)
+  std::optional<TileMapping> mapping = TileMapping::get(type);
+  if (!mapping)
     return std::nullopt;
-
   TileDistribution d;
-  d.parent = blocked;
-  d.shape.assign(type.getShape().begin(), type.getShape().end());
-  // Innermost slice applies last: map dims from the outermost slice inward.
-  SmallVector<unsigned> dims;
-  for (unsigned i = 0; i < blocked.getLayoutRank(); ++i)
-    dims.push_back(i);
-  for (unsigned dim : llvm::reverse(removed))
-    dims.erase(dims.begin() + dim);
-  d.parentDim = dims;
-  for (unsigned i = 0; i < d.getRank(); ++i) {
-    unsigned p = dims[i];
-    int64_t cta = d.ctaTile(i);
-    // A tile either holds whole repetitions of the layout or fits in one
-    // (then coordinates wrap and lanes hold copies).
-    if (d.shape[i] > cta && d.shape[i] % cta != 0)
-      return std::nullopt;
-    int64_t reps = std::max<int64_t>(1, d.shape[i] / cta);
-    d.elems.push_back(reps * blocked.getSizePerThread()[p]);
+  d.mapping = std::move(*mapping);
+  for (const DimMapping &dim : d.mapping.dims) {
+    d.shape.push_back(dim.size);
+    d.elems.push_back(dim.elems);
   }
-  for (unsigned p : blocked.getOrder())
-    for (unsigned i = 0; i < d.getRank(); ++i)
-      if (dims[i] == p)
-        d.order.push_back(i);
   return d;
 }
 
-unsigned TileDistribution::ctaTile(unsigned dim) const {
-  unsigned p = parentDim[dim];
-  return parent.getSizePerThread()[p] * parent.getThreadsPerWarp()[p] *
-         parent.getWarpsPerCTA()[p];
-}
-
-unsigned TileDistribution::getNumElements() const {
-  unsigned n = 1;
-  for (unsigned e : elems)
-    n *= e;
-  return n;
-}
-
-SmallVector<unsigned> TileDistribution::delinearize(unsigned flat) const {
-  SmallVector<unsigned> index(getRank(), 0);
-  for (unsigned dim : order) {
-    index[dim] = flat % elems[dim];
-    flat /= elems[dim];
-  }
-  return index;
-}
-
-unsigned TileDistribution::linearize(ArrayRef<unsigned> index) const {
-  unsigned flat = 0, stride = 1;
-  for (unsigned dim : order) {
-    flat += index[dim] * stride;
-    stride *= elems[dim];
-  }
-  return flat;
-}
-
 int64_t TileDistribution::constantCoord(unsigned dim, unsigned e) const {
-  unsigned spt = parent.getSizePerThread()[parentDim[dim]];
-  return static_cast<int64_t>(e / spt) * ctaTile(dim) + e % spt;
+  return mapping.dim(dim).regCoord(e);
 }
 
 bool TileDistribution::wraps(unsigned dim) const {
-  return shape[dim] < ctaTile(dim);
+  return mapping.dim(dim).wraps;
 }
 
-Value TileDistribution::indexInParentDim(OpBuilder &b, Location loc,
-                                         unsigned pdim, bool warps) const {
-  ArrayRef<unsigned> counts =
-      warps ? parent.getWarpsPerCTA() : parent.getThreadsPerWarp();
+/// ((x / div) % mod) * mul as i32 IR, for 0 <= x < range (the modulo is
+/// left out where x / div stays below mod anyway).
+static Value emitTerm(OpBuilder &b, Location loc, Value x, const MappingTerm &t,
+                      unsigned range) {
+  if (t.mod == 1 || t.mul == 0)
+    return constI32(b, loc, 0);
+  Value v = x;
+  if (t.div > 1)
+    v = arith::DivUIOp::create(b, loc, v, constI32(b, loc, t.div));
+  if (t.mod && uint64_t(t.div) * t.mod < range)
+    v = arith::RemUIOp::create(b, loc, v, constI32(b, loc, t.mod));
+  if (t.mul != 1)
+    v = arith::MulIOp::create(b, loc, v, constI32(b, loc, t.mul));
+  return v;
+}
+
+Value TileDistribution::laneId(OpBuilder &b, Location loc) const {
   Value tid = arith::IndexCastUIOp::create(
       b, loc, b.getI32Type(),
       gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
-  Value warpSize = constI32(b, loc, getWarpSize());
-  Value id = warps ? arith::DivUIOp::create(b, loc, tid, warpSize).getResult()
-                   : arith::RemUIOp::create(b, loc, tid, warpSize).getResult();
-  // Lanes (and waves) are numbered along `order`, fastest first.
-  unsigned stride = 1;
-  for (unsigned p : parent.getOrder()) {
-    if (p == pdim)
-      break;
-    stride *= counts[p];
-  }
-  if (stride > 1)
-    id = arith::DivUIOp::create(b, loc, id, constI32(b, loc, stride));
-  if (counts[pdim] == 1)
-    return constI32(b, loc, 0);
-  return arith::RemUIOp::create(b, loc, id, constI32(b, loc, counts[pdim]));
+  return arith::RemUIOp::create(b, loc, tid,
+                                constI32(b, loc, getWarpSize()));
+}
+
+Value TileDistribution::waveId(OpBuilder &b, Location loc) const {
+  Value tid = arith::IndexCastUIOp::create(
+      b, loc, b.getI32Type(),
+      gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+  return arith::DivUIOp::create(b, loc, tid, constI32(b, loc, getWarpSize()));
 }
 
 Value TileDistribution::laneCoordBase(OpBuilder &b, Location loc,
                                       unsigned dim) const {
-  unsigned p = parentDim[dim];
-  unsigned tpw = parent.getThreadsPerWarp()[p];
-  unsigned spt = parent.getSizePerThread()[p];
-  Value lane = indexInParentDim(b, loc, p, /*warps=*/false);
-  Value warp = indexInParentDim(b, loc, p, /*warps=*/true);
-  Value thread = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, warp, constI32(b, loc, tpw)), lane);
-  return arith::MulIOp::create(b, loc, thread, constI32(b, loc, spt));
+  const DimMapping &m = mapping.dim(dim);
+  Value sum;
+  auto add = [&](Value v) {
+    sum = sum ? arith::AddIOp::create(b, loc, sum, v).getResult() : v;
+  };
+  if (!m.lane.empty()) {
+    Value lane = laneId(b, loc);
+    for (const MappingTerm &t : m.lane)
+      add(emitTerm(b, loc, lane, t, getWarpSize()));
+  }
+  if (!m.wave.empty()) {
+    Value wave = waveId(b, loc);
+    for (const MappingTerm &t : m.wave)
+      add(emitTerm(b, loc, wave, t, getNumWarps()));
+  }
+  return sum ? sum : constI32(b, loc, 0);
 }
 
 Value TileDistribution::coord(OpBuilder &b, Location loc, unsigned dim,
@@ -136,30 +97,59 @@ Value TileDistribution::coord(OpBuilder &b, Location loc, unsigned dim,
   return c;
 }
 
-unsigned TileDistribution::getThreadsAlong(unsigned dim) const {
-  return parent.getThreadsPerWarp()[parentDim[dim]];
+/// The single term of `terms` that moves the coordinate (reductions need
+/// lanes and waves to split a dimension in one strided group).
+static const MappingTerm *singleTerm(ArrayRef<MappingTerm> terms) {
+  const MappingTerm *found = nullptr;
+  for (const MappingTerm &t : terms) {
+    if (t.mod == 1 || t.mul == 0)
+      continue;
+    if (found)
+      return nullptr;
+    found = &t;
+  }
+  return found;
 }
 
-unsigned TileDistribution::getWarpsAlong(unsigned dim) const {
-  return parent.getWarpsPerCTA()[parentDim[dim]];
+bool TileDistribution::hasSimpleLaneSplit(unsigned dim) const {
+  const DimMapping &m = mapping.dim(dim);
+  auto simple = [](ArrayRef<MappingTerm> terms) {
+    unsigned moving = 0;
+    for (const MappingTerm &t : terms)
+      if (t.mod != 1 && t.mul != 0)
+        ++moving;
+    return moving <= 1;
+  };
+  return simple(m.lane) && simple(m.wave);
+}
+
+unsigned TileDistribution::getThreadsAlong(unsigned dim) const {
+  const MappingTerm *t = singleTerm(mapping.dim(dim).lane);
+  return t ? (t->mod ? t->mod : getWarpSize() / t->div) : 1;
 }
 
 unsigned TileDistribution::getLaneStrideAlong(unsigned dim) const {
-  unsigned stride = 1;
-  for (unsigned p : parent.getOrder()) {
-    if (p == parentDim[dim])
-      break;
-    stride *= parent.getThreadsPerWarp()[p];
-  }
-  return stride;
+  const MappingTerm *t = singleTerm(mapping.dim(dim).lane);
+  return t ? t->div : 1;
+}
+
+unsigned TileDistribution::getWarpsAlong(unsigned dim) const {
+  const MappingTerm *t = singleTerm(mapping.dim(dim).wave);
+  return t ? (t->mod ? t->mod : getNumWarps() / t->div) : 1;
 }
 
 Value TileDistribution::warpIndexAlong(OpBuilder &b, Location loc,
                                        unsigned dim) const {
-  return indexInParentDim(b, loc, parentDim[dim], /*warps=*/true);
+  const MappingTerm *t = singleTerm(mapping.dim(dim).wave);
+  if (!t)
+    return constI32(b, loc, 0);
+  return emitTerm(b, loc, waveId(b, loc), {t->div, t->mod, 1}, getNumWarps());
 }
 
 Value TileDistribution::laneIndexAlong(OpBuilder &b, Location loc,
                                        unsigned dim) const {
-  return indexInParentDim(b, loc, parentDim[dim], /*warps=*/false);
+  const MappingTerm *t = singleTerm(mapping.dim(dim).lane);
+  if (!t)
+    return constI32(b, loc, 0);
+  return emitTerm(b, loc, laneId(b, loc), {t->div, t->mod, 1}, getWarpSize());
 }

@@ -1,10 +1,10 @@
 //===- TileDistribution.h - which lane owns which tile element --*- C++ -*-===//
 //
-// A tile of shape S with a blocked layout (or a slice of one) is held as a
-// flat per-lane vector. This class answers, for every entry of that vector,
-// which tile coordinate it holds, as constants plus one per-dimension lane
-// term, so that memory accesses, iota, masks and reductions agree on one
-// mapping.
+// A tile is held as a flat per-lane vector. This class emits, for every
+// entry of that vector, the tile coordinate it holds, as constants plus
+// per-dimension lane and wave terms: the dialect's TileMapping (the layout
+// semantics) as IR, so that memory accesses, iota, masks, reductions and
+// matrix products agree on one mapping.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ROCDSL_LIB_CONVERSION_TILEDISTRIBUTION_H
@@ -18,22 +18,27 @@ namespace mlir::rocdsl {
 
 class TileDistribution {
 public:
-  /// Fails (returns std::nullopt) for layouts without a register lowering
-  /// yet (mfma, dot_operand).
+  /// Fails (returns std::nullopt) when the layout cannot hold the tile's
+  /// shape.
   static std::optional<TileDistribution> get(RankedTensorType type);
+  const TileMapping &getMapping() const { return mapping; }
 
   unsigned getRank() const { return shape.size(); }
   ArrayRef<int64_t> getShape() const { return shape; }
   /// Entries per lane along each tile dimension.
   ArrayRef<unsigned> getElemsPerThread() const { return elems; }
   /// Total entries of the per-lane vector.
-  unsigned getNumElements() const;
+  unsigned getNumElements() const { return mapping.getNumRegisters(); }
   /// Tile dimensions, fastest-varying in the per-lane vector first.
-  ArrayRef<unsigned> getOrder() const { return order; }
+  ArrayRef<unsigned> getOrder() const { return mapping.getOrder(); }
 
   /// Per-lane multi-index <-> flat index in the per-lane vector.
-  SmallVector<unsigned> delinearize(unsigned flat) const;
-  unsigned linearize(ArrayRef<unsigned> index) const;
+  SmallVector<unsigned> delinearize(unsigned flat) const {
+    return mapping.delinearize(flat);
+  }
+  unsigned linearize(ArrayRef<unsigned> index) const {
+    return mapping.linearize(index);
+  }
 
   /// Compile-time part of the coordinate of per-lane index `e` along `dim`.
   int64_t constantCoord(unsigned dim, unsigned e) const;
@@ -47,6 +52,9 @@ public:
   Value coord(OpBuilder &b, Location loc, unsigned dim, unsigned e,
               Value base) const;
 
+  /// Whether lanes and waves each split `dim` in one strided group (true of
+  /// every layout ROCDSL has); the queries below assume it.
+  bool hasSimpleLaneSplit(unsigned dim) const;
   /// Lanes and waves that split tile dimension `dim`, and the lane stride
   /// between neighbours along it (for cross-lane reductions).
   unsigned getThreadsAlong(unsigned dim) const;
@@ -57,18 +65,16 @@ public:
   /// This lane's lane index along `dim` (i32).
   Value laneIndexAlong(OpBuilder &b, Location loc, unsigned dim) const;
 
-  unsigned getWarpSize() const { return parent.getLayoutWarpSize(); }
-  unsigned getNumWarps() const { return parent.getLayoutNumWarps(); }
+  unsigned getWarpSize() const { return mapping.getWarpSize(); }
+  unsigned getNumWarps() const { return mapping.getNumWarps(); }
+  /// This lane's index in its wave, and its wave's index (i32).
+  Value laneId(OpBuilder &b, Location loc) const;
+  Value waveId(OpBuilder &b, Location loc) const;
 
 private:
-  BlockedAttr parent;
+  TileMapping mapping;
   SmallVector<int64_t> shape;
-  SmallVector<unsigned> parentDim; // tile dim -> parent dim
   SmallVector<unsigned> elems;
-  SmallVector<unsigned> order;
-  unsigned ctaTile(unsigned dim) const;
-  Value indexInParentDim(OpBuilder &b, Location loc, unsigned pdim,
-                         bool warps) const;
 };
 
 /// Builds i32 constants.

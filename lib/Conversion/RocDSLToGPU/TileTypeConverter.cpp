@@ -12,12 +12,15 @@ TileTypeConverter::TileTypeConverter(MLIRContext *ctx) {
   addConversion([](RankedTensorType type) -> Type {
     auto dist = TileDistribution::get(type);
     if (!dist)
-      return Type(); // no register lowering for this layout yet
+      return Type(); // the layout cannot hold this shape
     return VectorType::get({static_cast<int64_t>(dist->getNumElements())},
                            type.getElementType());
   });
   addConversion([ctx](PtrType) -> Type {
     return LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/1);
+  });
+  addConversion([ctx](LdsTileType) -> Type {
+    return LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/3);
   });
   addUnrealizedCastMaterializations(*this);
 }

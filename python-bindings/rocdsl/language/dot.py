@@ -1,12 +1,16 @@
 """rl.dot: a matrix product on tiles (rocdsl.dot).
 
 rocdsl.dot takes its operands in matrix-core layouts (#rocdsl.dot_operand
-around an #rocdsl.mfma accumulator), so the traced code converts a, b and
-the accumulator into them and the result back to the accumulator's own
-layout: the matrix-core layouts never leak into the rest of the kernel.
-Only the host target lowers rocdsl.dot today (vector.contract); the GPU
-lowerings stop at the first matrix-core op with an error at the rl.dot
-line.
+around an #rocdsl.mfma accumulator). a and b are converted into them
+(through LDS on the GPU: coalesced loads in the default layout, then each
+lane reads the elements the instruction wants). The accumulator takes the
+#rocdsl.mfma layout itself when nothing has fixed its layout yet (a fresh
+rl.zeros, a loop-carried value), so a K loop keeps it in the matrix
+registers; otherwise it is converted in and the result back.
+
+The host target lowers rocdsl.dot to vector.contract, AMD chips to MFMA
+(gfx942 and gfx950: v_mfma_f32_32x32x8 / 16x16x16, f16 and bf16); NVIDIA
+chips stop at the rl.dot line with an error (no mma lowering yet).
 """
 from .. import ir, layouts
 from ..errors import error
@@ -70,9 +74,16 @@ def dot(a, b, acc=None):
                              f" kWidth = {_K_WIDTH}>")
     b_op = _convert(b.value, f"#rocdsl.dot_operand<opIdx = 1, parent = {mfma},"
                              f" kWidth = {_K_WIDTH}>")
-    c_op = _convert(acc.value, mfma)
+    if layouts.find(acc.type.layout).term is None:
+        # Free: the accumulator lives in the matrix layout from here on.
+        layouts.unify(acc.type.layout, layouts.fixed(mfma))
+        c_op = acc.value
+    else:
+        c_op = _convert(acc.value, mfma)
     d = builder.op(c_op.type, "rocdsl.dot ", a_op, ", ", b_op, ", ", c_op,
                    " : ", a_op.type, ", ", b_op.type, " -> ", c_op.type)
+    if c_op is acc.value:
+        return make_tile(d)
     back = ir.TileType(acc.shape, "f32", acc.type.layout)
     return make_tile(builder.op(back, "rocdsl.convert_layout ", d, " : ",
                                 d.type, " -> ", back))

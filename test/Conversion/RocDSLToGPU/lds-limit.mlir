@@ -15,5 +15,5 @@ rocdsl.func @big(%x: !rocdsl.ptr<f32>) attributes {num_warps = 16 : i32} {
 }
 
 // 16 waves x 8192 floats = 524288 bytes: too much for either chip.
-// GFX942: error: kernels need 524288 bytes of shared memory (LDS) for reductions, more than the 65536 bytes gfx942 offers
-// GFX950: error: kernels need 524288 bytes of shared memory (LDS) for reductions, more than the 163840 bytes gfx950 offers
+// GFX942: error: kernels need 524288 bytes of shared memory (LDS) for reductions, LDS tiles and layout conversions, more than the 65536 bytes gfx942 offers
+// GFX950: error: kernels need 524288 bytes of shared memory (LDS) for reductions, LDS tiles and layout conversions, more than the 163840 bytes gfx950 offers

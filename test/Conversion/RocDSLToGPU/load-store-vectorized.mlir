@@ -78,8 +78,7 @@ rocdsl.func @vec8_bf16(%x: !rocdsl.ptr<bf16>, %y: !rocdsl.ptr<bf16>, %col: i32, 
 // CHECK-NEXT:    [[XBASE:%.+]] = llvm.getelementptr [[X]][[[OFF64]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 // CHECK-NEXT:    [[XR:%.+]] = rocdl.make.buffer.rsrc [[XBASE]], {{.*}} : <1> to <8>
 // CHECK:         [[TID:%.+]] = arith.index_castui %{{.+}} : index to i32
-// CHECK-NEXT:    [[LMOD:%.+]] = arith.remui [[TID]], %{{.+}} : i32
-// CHECK-NEXT:    [[LANE:%.+]] = arith.remui [[LMOD]], %{{.+}} : i32
+// CHECK-NEXT:    [[LANE:%.+]] = arith.remui [[TID]], %{{.+}} : i32
 // CHECK-NEXT:    [[E0:%.+]] = arith.muli [[LANE]], [[C4]] : i32
 // CHECK-NEXT:    [[V0:%.+]] = arith.muli [[LANE]], [[C16]] : i32
 // CHECK-NEXT:    [[E1:%.+]] = arith.addi [[E0]], [[C256]] : i32

@@ -26,8 +26,7 @@
 // CHECK-DAG:     [[C4:%.+]] = arith.constant 4 : i32
 // CHECK-DAG:     [[C64:%.+]] = arith.constant 64 : i32
 // CHECK:         [[TID:%.+]] = arith.index_castui %{{.+}} : index to i32
-// CHECK:         [[W:%.+]] = arith.divui [[TID]], [[C64]] : i32
-// CHECK-NEXT:    [[WAVE:%.+]] = arith.remui [[W]], [[C4]] : i32
+// CHECK:         [[WAVE:%.+]] = arith.divui [[TID]], [[C64]] : i32
 // CHECK:         [[T01:%.+]] = arith.addf %{{.+}}, %{{.+}} : f32
 // CHECK-NEXT:    [[T23:%.+]] = arith.addf %{{.+}}, %{{.+}} : f32
 // CHECK-NEXT:    [[S:%.+]] = arith.addf [[T01]], [[T23]] : f32
@@ -67,8 +66,7 @@ rocdsl.func @sum_1d(%x: !rocdsl.ptr<f32>, %y: !rocdsl.ptr<f32>) attributes {num_
 // CHECK-DAG:     [[C4:%.+]] = arith.constant 4 : i32
 // CHECK-DAG:     [[C64:%.+]] = arith.constant 64 : i32
 // CHECK:         [[TID:%.+]] = arith.index_castui %{{.+}} : index to i32
-// CHECK:         [[W:%.+]] = arith.divui [[TID]], [[C64]] : i32
-// CHECK-NEXT:    [[WAVE:%.+]] = arith.remui [[W]], [[C4]] : i32
+// CHECK:         [[WAVE:%.+]] = arith.divui [[TID]], [[C64]] : i32
 // CHECK:         [[R0:%.+]] = gpu.subgroup_reduce maximumf %{{.+}} uniform : (f32) -> f32
 // CHECK:         [[R1:%.+]] = gpu.subgroup_reduce maximumf %{{.+}} uniform : (f32) -> f32
 // CHECK:         [[R2:%.+]] = gpu.subgroup_reduce maximumf %{{.+}} uniform : (f32) -> f32
@@ -149,8 +147,7 @@ rocdsl.func @rows_max(%x: !rocdsl.ptr<f32>, %y: !rocdsl.ptr<f32>) attributes {nu
 // CHECK-DAG:     [[C64:%.+]] = arith.constant 64 : i32
 // CHECK:         [[TID:%.+]] = arith.index_castui %{{.+}} : index to i32
 // CHECK-NEXT:    [[W:%.+]] = arith.divui [[TID]], [[C64]] : i32
-// CHECK-NEXT:    [[W2:%.+]] = arith.divui [[W]], [[C2]] : i32
-// CHECK-NEXT:    [[ROW:%.+]] = arith.remui [[W2]], [[C2]] : i32
+// CHECK-NEXT:    [[ROW:%.+]] = arith.divui [[W]], [[C2]] : i32
 // CHECK:         [[WCOL:%.+]] = arith.remui [[W]], [[C2]] : i32
 // CHECK:         [[P:%.+]] = gpu.subgroup_reduce add %{{.+}} uniform : (f32) -> f32
 // CHECK-NEXT:    [[WB:%.+]] = arith.muli [[WCOL]], [[C2]] : i32

@@ -46,8 +46,7 @@ rocdsl.func @splat_2d(%p: !rocdsl.ptr<f16>, %h: f16) attributes {num_warps = 4 :
 // CHECK-DAG:     [[C64:%.+]] = arith.constant 64 : i32
 // CHECK:         [[TID:%.+]] = gpu.thread_id x
 // CHECK-NEXT:    [[TID32:%.+]] = arith.index_castui [[TID]] : index to i32
-// CHECK-NEXT:    [[LANE0:%.+]] = arith.remui [[TID32]], [[C64]] : i32
-// CHECK-NEXT:    [[LANE:%.+]] = arith.remui [[LANE0]], [[C64]] : i32
+// CHECK-NEXT:    [[LANE:%.+]] = arith.remui [[TID32]], [[C64]] : i32
 // CHECK-NEXT:    [[BASE:%.+]] = arith.muli [[LANE]], [[C4]] : i32
 // CHECK-NEXT:    [[BB:%.+]] = vector.broadcast [[BASE]] : i32 to vector<4xi32>
 // CHECK-NEXT:    [[IOTA:%.+]] = arith.addi [[BB]], [[OFFS]] : vector<4xi32>
@@ -61,23 +60,22 @@ rocdsl.func @iota_basic(%p: !rocdsl.ptr<i32>) attributes {num_warps = 1 : i32} {
   rocdsl.return
 }
 
-// Two waves, 2 per lane: base = (wave * 64 + lane) * 2; one repetition is
+// Two waves, 2 per lane: base = lane * 2 + wave * 128; one repetition is
 // 256 elements, so a lane's 4 entries sit at +0, +1, +256, +257; `start`
-// is added last.
+// is added last. (lane < 64 and wave < 2 need no modulo.)
 // CHECK-LABEL: gpu.func @iota_start_waves(
 // CHECK-DAG:     [[START:%.+]] = arith.constant dense<5> : vector<4xi32>
 // CHECK-DAG:     [[OFFS:%.+]] = arith.constant dense<[0, 1, 256, 257]> : vector<4xi32>
 // CHECK-DAG:     [[C2:%.+]] = arith.constant 2 : i32
 // CHECK-DAG:     [[C64:%.+]] = arith.constant 64 : i32
+// CHECK-DAG:     [[C128:%.+]] = arith.constant 128 : i32
 // CHECK:         [[TID:%.+]] = gpu.thread_id x
 // CHECK-NEXT:    [[TID32:%.+]] = arith.index_castui [[TID]] : index to i32
-// CHECK-NEXT:    [[L0:%.+]] = arith.remui [[TID32]], [[C64]] : i32
-// CHECK-NEXT:    [[LANE:%.+]] = arith.remui [[L0]], [[C64]] : i32
-// CHECK-NEXT:    [[W0:%.+]] = arith.divui [[TID32]], [[C64]] : i32
-// CHECK-NEXT:    [[WAVE:%.+]] = arith.remui [[W0]], [[C2]] : i32
-// CHECK-NEXT:    [[WL:%.+]] = arith.muli [[WAVE]], [[C64]] : i32
-// CHECK-NEXT:    [[THR:%.+]] = arith.addi [[WL]], [[LANE]] : i32
-// CHECK-NEXT:    [[BASE:%.+]] = arith.muli [[THR]], [[C2]] : i32
+// CHECK-NEXT:    [[LANE:%.+]] = arith.remui [[TID32]], [[C64]] : i32
+// CHECK-NEXT:    [[LT:%.+]] = arith.muli [[LANE]], [[C2]] : i32
+// CHECK-NEXT:    [[WAVE:%.+]] = arith.divui [[TID32]], [[C64]] : i32
+// CHECK-NEXT:    [[WT:%.+]] = arith.muli [[WAVE]], [[C128]] : i32
+// CHECK-NEXT:    [[BASE:%.+]] = arith.addi [[LT]], [[WT]] : i32
 // CHECK-NEXT:    [[BB:%.+]] = vector.broadcast [[BASE]] : i32 to vector<4xi32>
 // CHECK-NEXT:    [[IOTA:%.+]] = arith.addi [[BB]], [[OFFS]] : vector<4xi32>
 // CHECK-NEXT:    [[RES:%.+]] = arith.addi [[IOTA]], [[START]] : vector<4xi32>
@@ -113,7 +111,10 @@ rocdsl.func @iota_wrap(%p: !rocdsl.ptr<i32>) attributes {num_warps = 1 : i32} {
 // CHECK-LABEL: gpu.func @iota_slice(
 // CHECK-DAG:     [[OFFS:%.+]] = arith.constant dense<[0, 1, 2, 3, 4, 5, 6, 7, 2048, 2049, 2050, 2051, 2052, 2053, 2054, 2055]> : vector<16xi32>
 // CHECK-DAG:     [[C8:%.+]] = arith.constant 8 : i32
-// CHECK:         [[BASE:%.+]] = arith.muli %{{.+}}, [[C8]] : i32
+// CHECK-DAG:     [[C512:%.+]] = arith.constant 512 : i32
+// CHECK:         [[LT:%.+]] = arith.muli %{{.+}}, [[C8]] : i32
+// CHECK:         [[WT:%.+]] = arith.muli %{{.+}}, [[C512]] : i32
+// CHECK-NEXT:    [[BASE:%.+]] = arith.addi [[LT]], [[WT]] : i32
 // CHECK-NEXT:    [[BB:%.+]] = vector.broadcast [[BASE]] : i32 to vector<16xi32>
 // CHECK-NEXT:    [[IOTA:%.+]] = arith.addi [[BB]], [[OFFS]] : vector<16xi32>
 // CHECK-NOT:     arith.remui {{.*}} : vector<16xi32>

@@ -1,53 +1,86 @@
 // RUN: rocdsl-opt %s --split-input-file --verify-diagnostics --convert-rocdsl-to-gpu="chip=gfx942"
 // RUN: grep -v expected- %s | not rocdsl-opt --split-input-file --convert-rocdsl-to-gpu="chip=gfx1100" 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: grep -v expected- %s | not rocdsl-opt --split-input-file --convert-rocdsl-to-gpu="chip=gfx90a" 2>&1 | FileCheck %s --check-prefix=CHIP90A
+// RUN: not rocdsl-opt %S/Inputs/dot-32x32x8.mlir --convert-rocdsl-to-gpu="chip=sm_90" 2>&1 | FileCheck %s --check-prefix=SM90
 
-// Constructs without a GPU lowering fail with one clear error (the first
-// problem found), not a generic "failed to legalize".
+// Constructs without a lowering for the chip fail with one clear error
+// (the first problem found), not a generic "failed to legalize".
 
 // Any chip other than gfx94x/gfx95x is rejected before anything else, once
 // per input chunk, and no converted IR is printed. (expected-* lines are
 // stripped for these runs, so the diagnostics checked are only the chip's.)
-// CHIP-COUNT-4: error: unsupported chip 'gfx1100' (supported: gfx942, gfx950, sm_90, sm_90a)
+// CHIP-COUNT-6: error: unsupported chip 'gfx1100' (supported: gfx942, gfx950, sm_90, sm_90a)
 // CHIP-NOT:     error:
 // CHIP-NOT:     gpu.module
 // CHIP90A:      error: unsupported chip 'gfx90a' (supported: gfx942, gfx950, sm_90, sm_90a)
 
-#l4 = #rocdsl.blocked<sizePerThread = [4], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]>
-#l2 = #rocdsl.blocked<sizePerThread = [2], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]>
-rocdsl.func @convert(%p: !rocdsl.ptr<f32>, %a: f32) attributes {num_warps = 1 : i32} {
-  %t = rocdsl.splat %a : f32 -> tensor<256xf32, #l4>
-  // expected-error @below {{'rocdsl.convert_layout' has no GPU lowering yet (matrix-core and LDS lowering is not implemented)}}
-  %u = rocdsl.convert_layout %t : tensor<256xf32, #l4> -> tensor<256xf32, #l2>
+// NVIDIA has no MFMA: the error names its own instructions.
+// SM90: error: rocdsl.dot with a #rocdsl.mfma layout runs on AMD matrix cores; sm_90 has no MFMA (its matrix instructions: mma.sync.aligned.m16n8k16.row.col.f32.bf16, mma.sync.aligned.m16n8k16.row.col.f32.f16; the NVIDIA mma lowering is not implemented yet)
+
+// CDNA4's 16x16x32 bf16 layout on gfx942 (CDNA3).
+#mfma = #rocdsl.mfma<version = 4, instrShape = [16, 16, 32], warpsPerCTA = [1, 1]>
+#a = #rocdsl.dot_operand<opIdx = 0, parent = #mfma, kWidth = 8>
+#b = #rocdsl.dot_operand<opIdx = 1, parent = #mfma, kWidth = 8>
+rocdsl.func @dot_v4(%p: !rocdsl.ptr<f32>, %x: bf16, %z: f32) attributes {num_warps = 1 : i32} {
+  %a = rocdsl.splat %x : bf16 -> tensor<16x32xbf16, #a>
+  %b = rocdsl.splat %x : bf16 -> tensor<32x16xbf16, #b>
+  %c = rocdsl.splat %z : f32 -> tensor<16x16xf32, #mfma>
+  // expected-error @below {{#rocdsl.mfma<version = 4> needs a newer matrix core than gfx942's (version 3)}}
+  %d = rocdsl.dot %a, %b, %c : tensor<16x32xbf16, #a>, tensor<32x16xbf16, #b> -> tensor<16x16xf32, #mfma>
   rocdsl.return
 }
 
 // -----
 
-#l4 = #rocdsl.blocked<sizePerThread = [4], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]>
-#sh = #rocdsl.shared<vec = 4, perPhase = 1, maxPhase = 1, order = [0]>
-rocdsl.func @alloc(%p: !rocdsl.ptr<f32>, %a: f32) attributes {num_warps = 1 : i32} {
-  %t = rocdsl.splat %a : f32 -> tensor<256xf32, #l4>
-  // expected-error @below {{'rocdsl.local_alloc' has no GPU lowering yet (matrix-core and LDS lowering is not implemented)}}
-  %l = rocdsl.local_alloc %t : tensor<256xf32, #l4> -> !rocdsl.lds<256xf32, #sh>
-  %u = rocdsl.local_load %l : !rocdsl.lds<256xf32, #sh> -> tensor<256xf32, #l4>
+// A shape the chip has, but not for this operand type: gfx942's 16x16x32
+// takes fp8 only.
+#mfma = #rocdsl.mfma<version = 3, instrShape = [16, 16, 32], warpsPerCTA = [1, 1]>
+#a = #rocdsl.dot_operand<opIdx = 0, parent = #mfma, kWidth = 8>
+#b = #rocdsl.dot_operand<opIdx = 1, parent = #mfma, kWidth = 8>
+rocdsl.func @dot_type(%p: !rocdsl.ptr<f32>, %x: f16, %z: f32) attributes {num_warps = 1 : i32} {
+  %a = rocdsl.splat %x : f16 -> tensor<16x32xf16, #a>
+  %b = rocdsl.splat %x : f16 -> tensor<32x16xf16, #b>
+  %c = rocdsl.splat %z : f32 -> tensor<16x16xf32, #mfma>
+  // expected-error @below {{gfx942 has no 16x16x32 matrix instruction for 'f16' operands; its f16 instructions: v_mfma_f32_32x32x8_f16, v_mfma_f32_16x16x16_f16}}
+  %d = rocdsl.dot %a, %b, %c : tensor<16x32xf16, #a>, tensor<32x16xf16, #b> -> tensor<16x16xf32, #mfma>
   rocdsl.return
 }
 
 // -----
 
-// rocdsl.dot: its operands can only come from ops producing matrix-core
-// tiles, and the walk reports the first of those, so the error names the
-// operand's layout rather than the dot itself.
+// OCP fp8 (gfx950's format) on gfx942, which has the FNUZ formats only.
+#mfma = #rocdsl.mfma<version = 3, instrShape = [16, 16, 32], warpsPerCTA = [1, 1]>
+#a = #rocdsl.dot_operand<opIdx = 0, parent = #mfma, kWidth = 8>
+#b = #rocdsl.dot_operand<opIdx = 1, parent = #mfma, kWidth = 8>
+rocdsl.func @dot_fp8(%p: !rocdsl.ptr<f32>, %x: f8E4M3FN, %z: f32) attributes {num_warps = 1 : i32} {
+  %a = rocdsl.splat %x : f8E4M3FN -> tensor<16x32xf8E4M3FN, #a>
+  %b = rocdsl.splat %x : f8E4M3FN -> tensor<32x16xf8E4M3FN, #b>
+  %c = rocdsl.splat %z : f32 -> tensor<16x16xf32, #mfma>
+  // expected-error @below {{gfx942 has no 16x16x32 matrix instruction for 'f8E4M3FN' operands; its f8E4M3FN instructions: none}}
+  %d = rocdsl.dot %a, %b, %c : tensor<16x32xf8E4M3FN, #a>, tensor<32x16xf8E4M3FN, #b> -> tensor<16x16xf32, #mfma>
+  rocdsl.return
+}
+
+// -----
+
+// An XOR swizzle whose phases do not fit the row (8 columns / vec 4 = 2
+// groups, 4 phases).
+#l = #rocdsl.blocked<sizePerThread = [1, 4], threadsPerWarp = [32, 2], warpsPerCTA = [1, 1], order = [1, 0]>
+#sh = #rocdsl.shared<vec = 4, perPhase = 1, maxPhase = 4, order = [1, 0]>
+rocdsl.func @swizzle(%p: !rocdsl.ptr<f32>, %a: f32) attributes {num_warps = 1 : i32} {
+  %t = rocdsl.splat %a : f32 -> tensor<32x8xf32, #l>
+  // expected-error @below {{LDS tile '!rocdsl.lds<32x8xf32, #rocdsl.shared<vec = 4, perPhase = 1, maxPhase = 4, order = [1, 0]>>': the XOR swizzle of #rocdsl.shared<vec = 4, maxPhase = 4> needs a power-of-two maxPhase and a fastest dimension that is a multiple of vec * maxPhase (16), got 8}}
+  %s = rocdsl.local_alloc %t : tensor<32x8xf32, #l> -> !rocdsl.lds<32x8xf32, #sh>
+  rocdsl.return
+}
+
+// -----
+
+// A matrix-core tile smaller than one instruction.
 #mfma = #rocdsl.mfma<version = 3, instrShape = [32, 32, 8], warpsPerCTA = [1, 1]>
-#a = #rocdsl.dot_operand<opIdx = 0, parent = #mfma, kWidth = 4>
-#b = #rocdsl.dot_operand<opIdx = 1, parent = #mfma, kWidth = 4>
-rocdsl.func @dot(%p: !rocdsl.ptr<f32>) attributes {num_warps = 1 : i32} {
-  // expected-error @below {{tile 'tensor<32x8xf16, #rocdsl.dot_operand<opIdx = 0, parent = #rocdsl.mfma<version = 3, instrShape = [32, 32, 8], warpsPerCTA = [1, 1]>, kWidth = 4>>' uses a matrix-core layout, which has no register lowering yet}}
-  %a = arith.constant dense<1.0> : tensor<32x8xf16, #a>
-  %b = arith.constant dense<1.0> : tensor<8x32xf16, #b>
-  %c = arith.constant dense<0.0> : tensor<32x32xf32, #mfma>
-  %d = rocdsl.dot %a, %b, %c : tensor<32x8xf16, #a>, tensor<8x32xf16, #b> -> tensor<32x32xf32, #mfma>
+rocdsl.func @mfma_small(%p: !rocdsl.ptr<f32>, %a: f32) attributes {num_warps = 1 : i32} {
+  // expected-error @below {{tile 'tensor<16x32xf32, #rocdsl.mfma<version = 3, instrShape = [32, 32, 8], warpsPerCTA = [1, 1]>>' does not fit its matrix-core layout: M and N must be multiples of the instruction's, and either multiples of instruction x waves or smaller; K a multiple of kWidth x 64 / M}}
+  %t = rocdsl.splat %a : f32 -> tensor<16x32xf32, #mfma>
   rocdsl.return
 }
 

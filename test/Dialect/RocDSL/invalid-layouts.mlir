@@ -303,3 +303,15 @@ func.func private @unknown_attribute() attributes {layout = #rocdsl.swizzle<vec 
 // A negative entry parses as a huge unsigned value and is rejected.
 // expected-error@+1 {{blocked layout entries must be in [1, 65536], got 4294967288}}
 func.func private @blocked_negative(tensor<64x64xf32, #rocdsl.blocked<sizePerThread = [1, -8], threadsPerWarp = [1, 64], warpsPerCTA = [4, 1], order = [1, 0]>>)
+
+// -----
+
+// 32x32x8 reads 4 K elements per lane: kWidth must be a multiple of 4.
+// expected-error@+1 {{dot_operand kWidth 2 is not a multiple of the 4 K elements per lane that a 32x32x8 matrix instruction reads}}
+func.func private @dot_operand_kwidth_below_instruction(tensor<64x32xbf16, #rocdsl.dot_operand<opIdx = 0, parent = #rocdsl.mfma<version = 3, instrShape = [32, 32, 8], warpsPerCTA = [2, 2]>, kWidth = 2>>)
+
+// -----
+
+// gfx950's 16x16x32 reads 8 per lane.
+// expected-error@+1 {{dot_operand kWidth 4 is not a multiple of the 8 K elements per lane that a 16x16x32 matrix instruction reads}}
+func.func private @dot_operand_kwidth_below_16x16x32(tensor<32x64xbf16, #rocdsl.dot_operand<opIdx = 1, parent = #rocdsl.mfma<version = 4, instrShape = [16, 16, 32], warpsPerCTA = [2, 2]>, kWidth = 4>>)

@@ -59,14 +59,14 @@ func.func private @mfma(
     tensor<128x128xf32, #rocdsl.mfma<version = 4, instrShape = [16, 16, 32], warpsPerCTA = [4, 1]>>)
 
 // CHECK-LABEL: func.func private @dot_operand(
-// CHECK-SAME: tensor<64x16xbf16, #rocdsl.dot_operand<opIdx = 0, parent = #rocdsl.mfma<version = 3, instrShape = [32, 32, 8], warpsPerCTA = [2, 2]>, kWidth = 1>>,
-// CHECK-SAME: tensor<16x64xbf16, #rocdsl.dot_operand<opIdx = 1, parent = #rocdsl.mfma<version = 3, instrShape = [32, 32, 8], warpsPerCTA = [2, 2]>, kWidth = 2>>,
+// CHECK-SAME: tensor<64x16xbf16, #rocdsl.dot_operand<opIdx = 0, parent = #rocdsl.mfma<version = 3, instrShape = [32, 32, 8], warpsPerCTA = [2, 2]>, kWidth = 4>>,
+// CHECK-SAME: tensor<16x64xbf16, #rocdsl.dot_operand<opIdx = 1, parent = #rocdsl.mfma<version = 3, instrShape = [32, 32, 8], warpsPerCTA = [2, 2]>, kWidth = 8>>,
 // CHECK-SAME: tensor<64x32xf16, #rocdsl.dot_operand<opIdx = 0, parent = #rocdsl.mfma<version = 3, instrShape = [16, 16, 16], warpsPerCTA = [4, 1]>, kWidth = 4>>,
 // CHECK-SAME: tensor<64x64xf8E4M3FNUZ, #rocdsl.dot_operand<opIdx = 1, parent = #rocdsl.mfma<version = 3, instrShape = [16, 16, 32], warpsPerCTA = [4, 1]>, kWidth = 8>>,
 // CHECK-SAME: tensor<128x64xf8E4M3FN, #rocdsl.dot_operand<opIdx = 0, parent = #rocdsl.mfma<version = 4, instrShape = [32, 32, 16], warpsPerCTA = [2, 2]>, kWidth = 16>>)
 func.func private @dot_operand(
-    tensor<64x16xbf16, #rocdsl.dot_operand<opIdx = 0, parent = #rocdsl.mfma<version = 3, instrShape = [32, 32, 8], warpsPerCTA = [2, 2]>, kWidth = 1>>,
-    tensor<16x64xbf16, #rocdsl.dot_operand<opIdx = 1, parent = #rocdsl.mfma<version = 3, instrShape = [32, 32, 8], warpsPerCTA = [2, 2]>, kWidth = 2>>,
+    tensor<64x16xbf16, #rocdsl.dot_operand<opIdx = 0, parent = #rocdsl.mfma<version = 3, instrShape = [32, 32, 8], warpsPerCTA = [2, 2]>, kWidth = 4>>,
+    tensor<16x64xbf16, #rocdsl.dot_operand<opIdx = 1, parent = #rocdsl.mfma<version = 3, instrShape = [32, 32, 8], warpsPerCTA = [2, 2]>, kWidth = 8>>,
     tensor<64x32xf16, #rocdsl.dot_operand<opIdx = 0, parent = #rocdsl.mfma<version = 3, instrShape = [16, 16, 16], warpsPerCTA = [4, 1]>, kWidth = 4>>,
     tensor<64x64xf8E4M3FNUZ, #rocdsl.dot_operand<opIdx = 1, parent = #rocdsl.mfma<version = 3, instrShape = [16, 16, 32], warpsPerCTA = [4, 1]>, kWidth = 8>>,
     tensor<128x64xf8E4M3FN, #rocdsl.dot_operand<opIdx = 0, parent = #rocdsl.mfma<version = 4, instrShape = [32, 32, 16], warpsPerCTA = [2, 2]>, kWidth = 16>>)

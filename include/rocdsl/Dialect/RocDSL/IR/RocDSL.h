@@ -19,6 +19,8 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "rocdsl/Dialect/RocDSL/IR/TileMapping.h"
+
 #include "RocDSL/IR/RocDSLAttrInterfaces.h.inc"
 #include "RocDSL/IR/RocDSLDialect.h.inc"
 #include "RocDSL/IR/RocDSLEnums.h.inc"

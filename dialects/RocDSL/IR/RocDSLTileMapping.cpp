@@ -1,0 +1,303 @@
+//===- RocDSLTileMapping.cpp - layout semantics ---------------------------===//
+//
+// Every layout's answer to "which register of which lane of which wave
+// holds tile element (i, j)". The matrix-core layouts follow AMD's Matrix
+// Instruction Calculator (CDNA3, `-d`) and gem5's Inst_VOP3P_MAI__V_MFMA;
+// the formulas are stated at each layout.
+//
+//===----------------------------------------------------------------------===//
+#include "rocdsl/Dialect/RocDSL/IR/RocDSL.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+
+//===----------------------------------------------------------------------===//
+// DimMapping / TileMapping
+//===----------------------------------------------------------------------===//
+
+static int64_t sumTerms(ArrayRef<MappingTerm> terms, int64_t x) {
+  int64_t c = 0;
+  for (const MappingTerm &t : terms)
+    c += t.eval(x);
+  return c;
+}
+
+int64_t DimMapping::regCoord(unsigned index) const {
+  return sumTerms(reg, index);
+}
+
+int64_t DimMapping::laneCoord(unsigned laneId, unsigned waveId) const {
+  return sumTerms(lane, laneId) + sumTerms(wave, waveId);
+}
+
+int64_t DimMapping::coord(unsigned index, unsigned laneId,
+                          unsigned waveId) const {
+  int64_t c = regCoord(index) + laneCoord(laneId, waveId);
+  return wraps ? c % size : c;
+}
+
+std::optional<TileMapping> TileMapping::get(RankedTensorType type) {
+  auto layout =
+      dyn_cast_or_null<LayoutEncodingAttrInterface>(type.getEncoding());
+  if (!layout || layout.getLayoutRank() != type.getRank())
+    return std::nullopt;
+  TileMapping m;
+  for (unsigned d = 0; d < type.getRank(); ++d) {
+    std::optional<DimMapping> dim =
+        layout.getDimMapping(d, type.getDimSize(d));
+    if (!dim)
+      return std::nullopt;
+    m.dims.push_back(std::move(*dim));
+  }
+  m.order = layout.getRegisterOrder();
+  m.warpSize = layout.getLayoutWarpSize();
+  m.numWarps = layout.getLayoutNumWarps();
+  return m;
+}
+
+unsigned TileMapping::getNumRegisters() const {
+  unsigned n = 1;
+  for (const DimMapping &d : dims)
+    n *= d.elems;
+  return n;
+}
+
+SmallVector<unsigned> TileMapping::delinearize(unsigned reg) const {
+  SmallVector<unsigned> index(getRank(), 0);
+  for (unsigned d : order) {
+    index[d] = reg % dims[d].elems;
+    reg /= dims[d].elems;
+  }
+  return index;
+}
+
+unsigned TileMapping::linearize(ArrayRef<unsigned> index) const {
+  unsigned reg = 0, stride = 1;
+  for (unsigned d : order) {
+    reg += index[d] * stride;
+    stride *= dims[d].elems;
+  }
+  return reg;
+}
+
+SmallVector<int64_t> TileMapping::coordOf(unsigned reg, unsigned lane,
+                                          unsigned wave) const {
+  SmallVector<unsigned> index = delinearize(reg);
+  SmallVector<int64_t> coord;
+  for (unsigned d = 0; d < getRank(); ++d)
+    coord.push_back(dims[d].coord(index[d], lane, wave));
+  return coord;
+}
+
+SmallVector<TileOwner> TileMapping::ownersOf(ArrayRef<int64_t> coord) const {
+  SmallVector<TileOwner> owners;
+  for (unsigned wave = 0; wave < numWarps; ++wave)
+    for (unsigned lane = 0; lane < warpSize; ++lane)
+      for (unsigned reg = 0, e = getNumRegisters(); reg < e; ++reg)
+        if (ArrayRef<int64_t>(coordOf(reg, lane, wave)) == coord)
+          owners.push_back({reg, lane, wave});
+  return owners;
+}
+
+unsigned TileMapping::contiguousAlong(unsigned d) const {
+  if (order.empty() || order[0] != d)
+    return 1;
+  const DimMapping &dim = dims[d];
+  // The widest power of two c such that every aligned group of c entries
+  // holds c consecutive elements (after wrapping).
+  unsigned best = 1;
+  for (unsigned c = 2; c <= dim.elems && dim.elems % c == 0; c *= 2) {
+    bool ok = true;
+    for (unsigned e = 0; e < dim.elems && ok; ++e) {
+      int64_t first = dim.regCoord(e - e % c);
+      int64_t here = dim.regCoord(e);
+      if (dim.wraps)
+        ok = (first % dim.size) + e % c < dim.size &&
+             here % dim.size == first % dim.size + e % c;
+      else
+        ok = here == first + e % c;
+    }
+    if (!ok)
+      break;
+    best = c;
+  }
+  return best;
+}
+
+//===----------------------------------------------------------------------===//
+// blocked
+//===----------------------------------------------------------------------===//
+
+/// Lanes (or waves) are numbered along `order`, fastest first: the stride
+/// between neighbours along dimension `dim`.
+static unsigned strideAlong(ArrayRef<unsigned> counts, ArrayRef<unsigned> order,
+                            unsigned dim) {
+  unsigned stride = 1;
+  for (unsigned p : order) {
+    if (p == dim)
+      break;
+    stride *= counts[p];
+  }
+  return stride;
+}
+
+std::optional<DimMapping> BlockedAttr::getDimMapping(unsigned dim,
+                                                     int64_t size) const {
+  unsigned spt = getSizePerThread()[dim], tpw = getThreadsPerWarp()[dim],
+           wpc = getWarpsPerCTA()[dim];
+  int64_t cta = int64_t(spt) * tpw * wpc;
+  // A tile holds whole repetitions of the layout or fits in one.
+  if (size > cta && size % cta != 0)
+    return std::nullopt;
+  DimMapping m;
+  m.size = size;
+  m.elems = unsigned(std::max<int64_t>(1, size / cta) * spt);
+  m.wraps = size < cta;
+  m.reg = {{1, spt, 1}, {spt, 0, cta}};
+  if (tpw > 1)
+    m.lane = {{strideAlong(getThreadsPerWarp(), getOrder(), dim), tpw,
+               int64_t(spt)}};
+  if (wpc > 1)
+    m.wave = {{strideAlong(getWarpsPerCTA(), getOrder(), dim), wpc,
+               int64_t(spt) * tpw}};
+  return m;
+}
+
+SmallVector<unsigned> BlockedAttr::getRegisterOrder() const {
+  return SmallVector<unsigned>(getOrder());
+}
+
+//===----------------------------------------------------------------------===//
+// slice
+//===----------------------------------------------------------------------===//
+
+/// The parent dimension that slice dimension `dim` is.
+static unsigned parentDimOf(SliceAttr slice, unsigned dim) {
+  return dim < slice.getDim() ? dim : dim + 1;
+}
+
+std::optional<DimMapping> SliceAttr::getDimMapping(unsigned dim,
+                                                   int64_t size) const {
+  // Lanes that differed only along the removed dimension now hold the same
+  // element: the surviving dimensions keep the parent's terms.
+  return cast<LayoutEncodingAttrInterface>(getParent())
+      .getDimMapping(parentDimOf(*this, dim), size);
+}
+
+SmallVector<unsigned> SliceAttr::getRegisterOrder() const {
+  SmallVector<unsigned> order;
+  for (unsigned p :
+       cast<LayoutEncodingAttrInterface>(getParent()).getRegisterOrder()) {
+    if (p == getDim())
+      continue;
+    order.push_back(p < getDim() ? p : p - 1);
+  }
+  return order;
+}
+
+//===----------------------------------------------------------------------===//
+// mfma (the accumulator D of v_mfma_f32_{M}x{N}x{K}, one block)
+//===----------------------------------------------------------------------===//
+//
+// Per instruction tile, a lane holds R = M*N/64 f32 registers. D[i][j] is
+// in register (i mod 4) + 4*floor(i / (4*MI)) of lane j + N*(floor(i/4) mod
+// MI), MI = 64/N lane groups; inverted: i = r mod 4 + 4*MI*floor(r/4) +
+// 4*floor(lane/N), j = lane mod N. Waves are numbered with N fastest:
+// wave w covers instruction tiles (w / wn) mod wm along M, w mod wn along
+// N; a tile larger than instr*waves repeats, the repetitions being the
+// lane's further registers.
+
+/// Wave w's index along mfma dimension `dim` (dimension 1 fastest).
+static MappingTerm mfmaWaveTerm(ArrayRef<unsigned> warps, unsigned dim,
+                                int64_t mul) {
+  return {dim == 1 ? 1u : warps[1], warps[dim], mul};
+}
+
+/// M (dim 0) or N (dim 1) of a matrix-core tile: the instruction tile
+/// repeated over the waves, whole repetitions or fewer (then waves hold
+/// copies). Lane and in-instruction register terms come from the caller.
+static std::optional<DimMapping>
+matrixOuterDim(MfmaAttr mfma, unsigned dim, int64_t size, unsigned perInstr,
+               ArrayRef<MappingTerm> inInstrReg,
+               ArrayRef<MappingTerm> laneTerms) {
+  unsigned instr = mfma.getInstrShape()[dim];
+  unsigned warps = mfma.getWarpsPerCTA()[dim];
+  int64_t cta = int64_t(instr) * warps;
+  if (size % instr != 0 || (size > cta && size % cta != 0))
+    return std::nullopt;
+  DimMapping m;
+  m.size = size;
+  m.elems = unsigned(std::max<int64_t>(1, size / cta) * perInstr);
+  m.wraps = size < cta;
+  m.reg.assign(inInstrReg.begin(), inInstrReg.end());
+  m.reg.push_back({perInstr, 0, cta});
+  m.lane.assign(laneTerms.begin(), laneTerms.end());
+  if (warps > 1)
+    m.wave = {mfmaWaveTerm(mfma.getWarpsPerCTA(), dim, instr)};
+  return m;
+}
+
+std::optional<DimMapping> MfmaAttr::getDimMapping(unsigned dim,
+                                                  int64_t size) const {
+  unsigned M = getInstrShape()[0], N = getInstrShape()[1];
+  unsigned lanesPerRow = N, rowGroups = 64 / N;
+  if (dim == 1)
+    return matrixOuterDim(*this, 1, size, 1, {}, {{1, lanesPerRow, 1}});
+  unsigned regs = M * N / 64;
+  SmallVector<MappingTerm> reg = {{1, 4, 1}};
+  if (regs > 4)
+    reg.push_back({4, regs / 4, int64_t(4) * rowGroups});
+  return matrixOuterDim(*this, 0, size, regs, reg,
+                        {{lanesPerRow, rowGroups, 4}});
+}
+
+SmallVector<unsigned> MfmaAttr::getRegisterOrder() const { return {0, 1}; }
+
+//===----------------------------------------------------------------------===//
+// dot_operand
+//===----------------------------------------------------------------------===//
+//
+// A[i][k] of v_mfma_{M}x{N}x{K} is in lane i + M*floor(k / KL), element
+// k mod KL, KL = K*M/64 (B likewise with j for i). With kWidth = n*KL a
+// lane holds kWidth consecutive k: k = kWidth*floor(lane/M) + (e mod
+// kWidth) + G*kWidth*floor(e/kWidth), G = 64/M lane groups; the
+// instruction for step t of a group reads elements [t*KL, (t+1)*KL), and
+// since A and B agree on (lane, element) -> k, every product pairs the same
+// k. Waves split the non-K dimension as the accumulator does and hold
+// copies along the other.
+
+unsigned DotOperandAttr::getInstrKPerLane() const {
+  ArrayRef<unsigned> instr = cast<MfmaAttr>(getParent()).getInstrShape();
+  return instr[2] * instr[getOpIdx() == 0 ? 0 : 1] / 64;
+}
+
+std::optional<DimMapping> DotOperandAttr::getDimMapping(unsigned dim,
+                                                        int64_t size) const {
+  auto mfma = cast<MfmaAttr>(getParent());
+  unsigned opIdx = getOpIdx();
+  unsigned outerDim = opIdx == 0 ? 0 : 1; // M of A, N of B
+  unsigned rows = mfma.getInstrShape()[outerDim];
+  unsigned groups = 64 / rows;
+  unsigned kWidth = getKWidth();
+  if (kWidth % getInstrKPerLane() != 0)
+    return std::nullopt;
+  if (dim == outerDim)
+    return matrixOuterDim(mfma, outerDim, size, 1, {}, {{1, rows, 1}});
+  int64_t kBlock = int64_t(groups) * kWidth;
+  if (size % kBlock != 0)
+    return std::nullopt;
+  DimMapping m;
+  m.size = size;
+  m.elems = unsigned(size / groups);
+  m.reg = {{1, kWidth, 1}, {kWidth, 0, kBlock}};
+  m.lane = {{rows, groups, int64_t(kWidth)}};
+  return m;
+}
+
+SmallVector<unsigned> DotOperandAttr::getRegisterOrder() const {
+  // K fastest: a lane's kWidth elements are consecutive registers.
+  return getOpIdx() == 0 ? SmallVector<unsigned>{1, 0}
+                         : SmallVector<unsigned>{0, 1};
+}

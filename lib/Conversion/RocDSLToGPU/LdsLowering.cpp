@@ -1,0 +1,363 @@
+//===- LdsLowering.cpp - LDS tiles and layout conversion ------------------===//
+//
+// LDS tiles are LLVM globals in address space 3; a lane reads and writes
+// the elements its layout gives it, `g` consecutive elements per access
+// where both the register layout and the LDS swizzle keep them together
+// (ds_read_b128/ds_write_b128 for eight 16-bit elements).
+//
+// Synchronization rule: every LDS write (local_store, local_alloc with an
+// initial value, the write half of convert_layout) is preceded by a
+// workgroup barrier, so no wave still reads what it overwrites, and
+// followed by one, so every wave sees it before reading. (Adjacent
+// barriers fold; a pass that proves some of them redundant comes with
+// software pipelining.)
+//
+// convert_layout between layouts that place every element in the same
+// register of the same lane is free; otherwise it goes through one LDS
+// scratch array per kernel, sized for its largest conversion (the barriers
+// above keep two conversions from overlapping).
+//
+//===----------------------------------------------------------------------===//
+#include "PatternsInternal.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+
+/// Widest LDS access in bytes (ds_read_b128 / ds_write_b128).
+constexpr unsigned kMaxLdsAccessBytes = 16;
+
+Value mlir::rocdsl::createLdsArray(OpBuilder &b, Location loc,
+                                   gpu::GPUModuleOp gpuModule,
+                                   StringRef prefix, Type elementType,
+                                   int64_t count) {
+  auto arrayType = LLVM::LLVMArrayType::get(elementType, count);
+  std::string name;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(gpuModule.getBody());
+    unsigned id = 0;
+    do
+      name = (prefix + Twine(id++)).str();
+    while (SymbolTable::lookupSymbolIn(gpuModule, name));
+    LLVM::GlobalOp::create(b, loc, arrayType, /*isConstant=*/false,
+                           LLVM::Linkage::Internal, name, Attribute(),
+                           /*alignment=*/16, /*addrSpace=*/3);
+  }
+  return LLVM::AddressOfOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), name);
+}
+
+std::optional<std::string> mlir::rocdsl::checkSharedLayout(LdsTileType type) {
+  auto shared = dyn_cast<SharedAttr>(type.getEncoding());
+  if (!shared)
+    return "an LDS tile needs a #rocdsl.shared layout";
+  ArrayRef<int64_t> shape = type.getShape();
+  if (shared.getOrder().size() != shape.size())
+    return "the #rocdsl.shared order has " +
+           std::to_string(shared.getOrder().size()) +
+           " entries for a tile of rank " + std::to_string(shape.size());
+  if (shape.size() < 2 || shared.getMaxPhase() == 1)
+    return std::nullopt;
+  int64_t fast = shape[shared.getOrder()[0]];
+  unsigned vec = shared.getVec(), maxPhase = shared.getMaxPhase();
+  if (!llvm::isPowerOf2_32(maxPhase) || fast % vec != 0 ||
+      (fast / vec) % maxPhase != 0)
+    return "the XOR swizzle of #rocdsl.shared<vec = " + std::to_string(vec) +
+           ", maxPhase = " + std::to_string(maxPhase) +
+           "> needs a power-of-two maxPhase and a fastest dimension that is "
+           "a multiple of vec * maxPhase (" +
+           std::to_string(vec * maxPhase) + "), got " + std::to_string(fast);
+  return std::nullopt;
+}
+
+namespace {
+
+/// Element offset of tile coordinate `coord` in an LDS array laid out by
+/// `shared` (null: row-major, no swizzle): dimensions strided along
+/// `order`, and the fastest dimension's groups of `vec` XORed with the
+/// phase (row / perPhase) % maxPhase of the next dimension.
+Value ldsOffset(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                SharedAttr shared, ArrayRef<Value> coord) {
+  unsigned rank = shape.size();
+  SmallVector<unsigned> order;
+  if (shared)
+    order.assign(shared.getOrder().begin(), shared.getOrder().end());
+  else
+    for (unsigned d = 0; d < rank; ++d)
+      order.push_back(rank - 1 - d);
+  SmallVector<Value> c(coord.begin(), coord.end());
+  if (shared && rank >= 2 && shared.getMaxPhase() > 1) {
+    unsigned fast = order[0], next = order[1];
+    Value phase = arith::RemUIOp::create(
+        b, loc,
+        arith::DivUIOp::create(b, loc, c[next],
+                               constI32(b, loc, shared.getPerPhase())),
+        constI32(b, loc, shared.getMaxPhase()));
+    Value vec = constI32(b, loc, shared.getVec());
+    Value group = arith::DivUIOp::create(b, loc, c[fast], vec);
+    Value within = arith::RemUIOp::create(b, loc, c[fast], vec);
+    Value swizzled = arith::XOrIOp::create(b, loc, group, phase);
+    c[fast] = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, swizzled, vec), within);
+  }
+  Value offset;
+  int64_t stride = 1;
+  for (unsigned d : order) {
+    Value term = stride == 1 ? c[d]
+                             : arith::MulIOp::create(b, loc, c[d],
+                                                     constI32(b, loc, stride))
+                                   .getResult();
+    offset = offset ? arith::AddIOp::create(b, loc, offset, term).getResult()
+                    : term;
+    stride *= shape[d];
+  }
+  return offset;
+}
+
+/// Elements per LDS access for a register tile `dist` of `elementType` in
+/// an LDS array laid out by `shared`: consecutive in the registers, in
+/// LDS (within one swizzle group) and at most 128 bits.
+unsigned ldsAccessWidth(const TileDistribution &dist, Type elementType,
+                        SharedAttr shared) {
+  unsigned rank = dist.getRank();
+  unsigned fast = shared ? shared.getOrder()[0] : rank - 1;
+  unsigned g = dist.getMapping().contiguousAlong(fast);
+  if (shared && rank >= 2 && shared.getMaxPhase() > 1)
+    g = std::min<unsigned>(g, 1u << llvm::countr_zero(shared.getVec()));
+  unsigned bytes = std::max(1u, elementType.getIntOrFloatBitWidth() / 8);
+  return std::max(1u, std::min(g, kMaxLdsAccessBytes / bytes));
+}
+
+/// The element offset in LDS of each group of `g` entries of a lane.
+SmallVector<Value> ldsGroupOffsets(OpBuilder &b, Location loc,
+                                   const TileDistribution &dist,
+                                   SharedAttr shared, unsigned g) {
+  SmallVector<Value> laneBase;
+  for (unsigned d = 0; d < dist.getRank(); ++d)
+    laneBase.push_back(dist.laneCoordBase(b, loc, d));
+  SmallVector<Value> offsets;
+  for (unsigned f = 0; f < dist.getNumElements(); f += g) {
+    SmallVector<unsigned> index = dist.delinearize(f);
+    SmallVector<Value> coord;
+    for (unsigned d = 0; d < dist.getRank(); ++d)
+      coord.push_back(dist.coord(b, loc, d, index[d], laneBase[d]));
+    offsets.push_back(ldsOffset(b, loc, dist.getShape(), shared, coord));
+  }
+  return offsets;
+}
+
+Value ldsElementPtr(OpBuilder &b, Location loc, Value base, Type elementType,
+                    Value offset) {
+  return LLVM::GEPOp::create(b, loc, base.getType(), elementType, base,
+                             ValueRange{offset});
+}
+
+/// Writes register tile `value` (type `tileType`) to the LDS array at
+/// `base`, between barriers (see the file comment).
+void writeTile(OpBuilder &b, Location loc, Value value,
+               RankedTensorType tileType, Value base, SharedAttr shared,
+               const TileDistribution &dist) {
+  Type element = tileType.getElementType();
+  unsigned g = ldsAccessWidth(dist, element, shared);
+  unsigned bytes = std::max(1u, element.getIntOrFloatBitWidth() / 8);
+  gpu::BarrierOp::create(b, loc);
+  SmallVector<Value> offsets = ldsGroupOffsets(b, loc, dist, shared, g);
+  for (auto [i, offset] : llvm::enumerate(offsets)) {
+    SmallVector<int64_t> lanes;
+    for (unsigned j = 0; j < g; ++j)
+      lanes.push_back(i * g + j);
+    Value data = g == 1 ? vector::ExtractOp::create(b, loc, value,
+                                                    int64_t(i))
+                              .getResult()
+                        : vector::ShuffleOp::create(b, loc, value, value,
+                                                    lanes)
+                              .getResult();
+    LLVM::StoreOp::create(b, loc, data,
+                          ldsElementPtr(b, loc, base, element, offset),
+                          /*alignment=*/g * bytes);
+  }
+  gpu::BarrierOp::create(b, loc);
+}
+
+/// Reads register tile `tileType` from the LDS array at `base`.
+Value readTile(OpBuilder &b, Location loc, RankedTensorType tileType,
+               Type vectorType, Value base, SharedAttr shared,
+               const TileDistribution &dist) {
+  Type element = tileType.getElementType();
+  unsigned g = ldsAccessWidth(dist, element, shared);
+  unsigned bytes = std::max(1u, element.getIntOrFloatBitWidth() / 8);
+  Type groupType =
+      g == 1 ? element : Type(VectorType::get({int64_t(g)}, element));
+  SmallVector<Value> entries;
+  for (Value offset : ldsGroupOffsets(b, loc, dist, shared, g)) {
+    Value group = LLVM::LoadOp::create(
+        b, loc, groupType, ldsElementPtr(b, loc, base, element, offset),
+        /*alignment=*/g * bytes);
+    if (g == 1) {
+      entries.push_back(group);
+      continue;
+    }
+    for (unsigned j = 0; j < g; ++j)
+      entries.push_back(vector::ExtractOp::create(b, loc, group, int64_t(j)));
+  }
+  return vector::FromElementsOp::create(b, loc, cast<VectorType>(vectorType),
+                                        entries);
+}
+
+/// Whether two mappings put every element in the same register of the
+/// same lane and wave (then a conversion moves nothing).
+bool sameMapping(const TileMapping &a, const TileMapping &b) {
+  if (a.getNumRegisters() != b.getNumRegisters() ||
+      a.getWarpSize() != b.getWarpSize() || a.getNumWarps() != b.getNumWarps())
+    return false;
+  for (unsigned w = 0; w < a.getNumWarps(); ++w)
+    for (unsigned l = 0; l < a.getWarpSize(); ++l)
+      for (unsigned r = 0; r < a.getNumRegisters(); ++r)
+        if (a.coordOf(r, l, w) != b.coordOf(r, l, w))
+          return false;
+  return true;
+}
+
+struct LocalAllocLowering : OpConversionPattern<LocalAllocOp> {
+  LocalAllocLowering(TileTypeConverter &converter, MLIRContext *ctx,
+                     gpu::GPUModuleOp gpuModule)
+      : OpConversionPattern(converter, ctx), gpuModule(gpuModule) {}
+  LogicalResult
+  matchAndRewrite(LocalAllocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    LdsTileType type = op.getType();
+    Value base = createLdsArray(rewriter, loc, gpuModule, "__rocdsl_lds_",
+                                type.getElementType(), type.getNumElements());
+    if (Value init = op.getInit()) {
+      auto dist = TileDistribution::get(cast<RankedTensorType>(init.getType()));
+      if (!dist)
+        return rewriter.notifyMatchFailure(op, "no register mapping");
+      writeTile(rewriter, loc, adaptor.getInit(),
+                cast<RankedTensorType>(init.getType()), base,
+                cast<SharedAttr>(type.getEncoding()), *dist);
+    }
+    rewriter.replaceOp(op, base);
+    return success();
+  }
+  gpu::GPUModuleOp gpuModule;
+};
+
+struct LocalStoreLowering : OpConversionPattern<LocalStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LocalStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto tileType = op.getValue().getType();
+    auto dist = TileDistribution::get(tileType);
+    if (!dist)
+      return rewriter.notifyMatchFailure(op, "no register mapping");
+    writeTile(rewriter, op.getLoc(), adaptor.getValue(), tileType,
+              adaptor.getDst(),
+              cast<SharedAttr>(op.getDst().getType().getEncoding()), *dist);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LocalLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto tileType = op.getType();
+    auto dist = TileDistribution::get(tileType);
+    if (!dist)
+      return rewriter.notifyMatchFailure(op, "no register mapping");
+    rewriter.replaceOp(
+        op, readTile(rewriter, op.getLoc(), tileType,
+                     getTypeConverter()->convertType(tileType),
+                     adaptor.getSrc(),
+                     cast<SharedAttr>(op.getSrc().getType().getEncoding()),
+                     *dist));
+    return success();
+  }
+};
+
+struct ConvertLayoutLowering : OpConversionPattern<ConvertLayoutOp> {
+  ConvertLayoutLowering(TileTypeConverter &converter, MLIRContext *ctx,
+                        gpu::GPUModuleOp gpuModule)
+      : OpConversionPattern(converter, ctx), gpuModule(gpuModule) {}
+  LogicalResult
+  matchAndRewrite(ConvertLayoutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = op.getSrc().getType(), dstType = op.getType();
+    auto src = TileDistribution::get(srcType),
+         dst = TileDistribution::get(dstType);
+    if (!src || !dst)
+      return rewriter.notifyMatchFailure(op, "no register mapping");
+    if (sameMapping(src->getMapping(), dst->getMapping())) {
+      rewriter.replaceOp(op, adaptor.getSrc());
+      return success();
+    }
+    Location loc = op.getLoc();
+    Value scratch = scratchFor(rewriter, op);
+    writeTile(rewriter, loc, adaptor.getSrc(), srcType, scratch, SharedAttr(),
+              *src);
+    rewriter.replaceOp(op, readTile(rewriter, loc, dstType,
+                                    getTypeConverter()->convertType(dstType),
+                                    scratch, SharedAttr(), *dst));
+    return success();
+  }
+
+  /// The kernel's conversion scratch (one i8 array, sized by the pass for
+  /// its largest conversion) as a pointer.
+  Value scratchFor(OpBuilder &b, ConvertLayoutOp op) const {
+    auto func = op->getParentOfType<FunctionOpInterface>();
+    std::string name = convertScratchName(func.getName());
+    return LLVM::AddressOfOp::create(
+        b, op.getLoc(), LLVM::LLVMPointerType::get(b.getContext(), 3), name);
+  }
+  gpu::GPUModuleOp gpuModule;
+};
+
+} // namespace
+
+std::string mlir::rocdsl::convertScratchName(StringRef kernel) {
+  return ("__rocdsl_convert_lds_" + kernel).str();
+}
+
+void mlir::rocdsl::createConvertScratch(ModuleOp module,
+                                        gpu::GPUModuleOp gpuModule) {
+  OpBuilder b(module.getContext());
+  for (FuncOp func : module.getOps<FuncOp>()) {
+    int64_t bytes = 0;
+    func.walk([&](ConvertLayoutOp op) {
+      auto type = op.getType();
+      int64_t size = type.getNumElements() *
+                     std::max(1u, type.getElementTypeBitWidth() / 8);
+      auto src = TileMapping::get(op.getSrc().getType());
+      auto dst = TileMapping::get(type);
+      if (src && dst && !sameMapping(*src, *dst))
+        bytes = std::max(bytes, size);
+    });
+    if (!bytes)
+      continue;
+    b.setInsertionPointToStart(gpuModule.getBody());
+    LLVM::GlobalOp::create(
+        b, func.getLoc(), LLVM::LLVMArrayType::get(b.getI8Type(), bytes),
+        /*isConstant=*/false, LLVM::Linkage::Internal,
+        convertScratchName(func.getName()), Attribute(), /*alignment=*/16,
+        /*addrSpace=*/3);
+  }
+}
+
+void mlir::rocdsl::populateLdsPatterns(TileTypeConverter &converter,
+                                       RewritePatternSet &patterns,
+                                       gpu::GPUModuleOp gpuModule) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<LocalAllocLowering, ConvertLayoutLowering>(converter, ctx,
+                                                          gpuModule);
+  patterns.add<LocalStoreLowering, LocalLoadLowering>(converter, ctx);
+}
