@@ -101,6 +101,9 @@ class Builder:
         # fastmath<afn> (the hardware exp2).
         self.fast_div = fast_div
         self.fast_exp = fast_exp
+        # "host", "hip" or "cuda": ops whose IR differs per target family
+        # (rl.dot's matrix-core layouts) read it.
+        self.target = "host"
         self.name = name
         self.num_warps = num_warps
         self.default_layout = default_layout

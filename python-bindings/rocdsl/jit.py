@@ -214,6 +214,7 @@ def _trace(kernel, device, dtypes, constexprs, facts):
     b = ir.Builder(kernel.symbol, chosen["warps"], default_layout,
                    kernel.waves_per_eu, fast_div=fast and kind == "cuda",
                    fast_exp=fast)
+    b.target = kind
     dtype_iter, constexpr_iter = iter(dtypes), iter(constexprs)
     call_args = []
     for i, p in enumerate(kernel.params):

@@ -19,10 +19,32 @@ from .creation import zeros
 from .values import Tile, make_tile
 
 _DOT_INPUTS = ("f16", "bf16")
-# (M, N, K) of the mfma instruction shapes the verifier accepts, largest
-# first.
+# (M, N, K) of the default instruction shapes, largest first: both run on
+# gfx942 and gfx950 (CDNA3's), so one traced kernel serves both chips.
 _INSTR_SHAPES = ((32, 32, 8), (16, 16, 16))
-_K_WIDTH = 4
+# Every 16-bit MFMA shape and the matrix-core version that introduced it
+# (CDNA4's 8-per-lane forms run on gfx950 only).
+_VERSION_OF = {(32, 32, 8): 3, (16, 16, 16): 3, (32, 32, 16): 4,
+               (16, 16, 32): 4}
+
+
+def _pick_instr(m, n, k, instr):
+    if instr is None:
+        instr = next((s for s in _INSTR_SHAPES
+                      if m % s[0] == 0 and n % s[1] == 0 and k % s[2] == 0),
+                     None)
+        if instr is None:
+            raise error(f"rl.dot of [{m}, {k}] x [{k}, {n}]: M and N must be "
+                        f"multiples of 32 (K of 8) or of 16 (K of 16)")
+        return instr
+    instr = tuple(instr)
+    if instr not in _VERSION_OF:
+        raise error(f"rl.dot instr={instr}: the 16-bit matrix instructions "
+                    f"are {', '.join(map(str, _VERSION_OF))}")
+    if m % instr[0] or n % instr[1] or k % instr[2]:
+        raise error(f"rl.dot of [{m}, {k}] x [{k}, {n}] is not a multiple of "
+                    f"the instruction's {instr[0]}x{instr[1]}x{instr[2]}")
+    return instr
 
 
 def _warps(num_warps):
@@ -40,9 +62,15 @@ def _convert(value, fixed_layout):
                                 " : ", t, " -> ", target)
 
 
-def dot(a, b, acc=None):
+def dot(a, b, acc=None, instr=None, k_width=None):
     """acc + a @ b for a [M, K] and b [K, N] f16/bf16 tiles and an f32
-    accumulator [M, N] (zeros when omitted); returns an f32 [M, N] tile."""
+    accumulator [M, N] (zeros when omitted); returns an f32 [M, N] tile.
+
+    instr=(M, N, K) picks the matrix instruction (default: 32x32x8, else
+    16x16x16; (16, 16, 32) and (32, 32, 16) are gfx950's). k_width is the
+    number of consecutive K elements each lane holds (default: what one
+    instruction reads, K * M / 64); a multiple of it makes the operand
+    loads wider."""
     for name, t in (("a", a), ("b", b)):
         if not isinstance(t, Tile) or t.ndim != 2:
             raise error(f"rl.dot operand {name} must be a 2-D tile")
@@ -61,19 +89,27 @@ def dot(a, b, acc=None):
     if not isinstance(acc, Tile) or acc.shape != (m, n) or acc.dtype != "f32":
         raise error(f"rl.dot accumulator must be an f32 [{m}, {n}] tile, got "
                     f"{getattr(acc, 'describe', lambda: repr(acc))()}")
-    instr = next((s for s in _INSTR_SHAPES
-                  if m % s[0] == 0 and n % s[1] == 0 and k % s[2] == 0), None)
-    if instr is None:
-        raise error(f"rl.dot of [{m}, {k}] x [{k}, {n}]: M and N must be "
-                    f"multiples of 32 (K of 8) or of 16 (K of 16)")
+    instr = _pick_instr(m, n, k, instr)
+    per_lane = instr[2] * instr[0] // 64
+    if k_width is None:
+        k_width = per_lane
+    if not isinstance(k_width, int) or k_width <= 0 or k_width % per_lane \
+            or k_width > 16 or k % (k_width * 64 // instr[0]):
+        raise error(f"rl.dot k_width={k_width!r}: a multiple of {per_lane} "
+                    f"(the instruction's K per lane), at most 16, with K = "
+                    f"{k} a multiple of k_width * {64 // instr[0]}")
     builder = tracing.builder()
+    if builder.target == "cuda":
+        raise error("rl.dot has no NVIDIA lowering yet (MFMA layouts are "
+                    "AMD's; mma.sync is not implemented): run it on hip or "
+                    "the host")
     wm, wn = _warps(builder.num_warps)
-    mfma = (f"#rocdsl.mfma<version = 3, instrShape = "
+    mfma = (f"#rocdsl.mfma<version = {_VERSION_OF[instr]}, instrShape = "
             f"[{instr[0]}, {instr[1]}, {instr[2]}], warpsPerCTA = [{wm}, {wn}]>")
     a_op = _convert(a.value, f"#rocdsl.dot_operand<opIdx = 0, parent = {mfma},"
-                             f" kWidth = {_K_WIDTH}>")
+                             f" kWidth = {k_width}>")
     b_op = _convert(b.value, f"#rocdsl.dot_operand<opIdx = 1, parent = {mfma},"
-                             f" kWidth = {_K_WIDTH}>")
+                             f" kWidth = {k_width}>")
     if layouts.find(acc.type.layout).term is None:
         # Free: the accumulator lives in the matrix layout from here on.
         layouts.unify(acc.type.layout, layouts.fixed(mfma))

@@ -1,0 +1,139 @@
+"""rl.dot on the matrix cores of emulated gfx942 and gfx950
+(librocdsl-hip-emu.so: hip = gfx942, hip:1 = gfx950) and on the host,
+against float64: every default and CDNA4 instruction shape, widened
+kWidth, ragged M/N/K (1, 17, ...), f16 and bf16, and the errors of shapes
+and chips that cannot run."""
+import numpy as np
+import pytest
+
+from hip_emulated import use_emulated_hip
+
+use_emulated_hip(["gfx942", "gfx950"])
+
+import rocdsl  # noqa: E402
+import rocdsl.language as rl  # noqa: E402
+from norm_reference import from_bf16, to_bf16  # noqa: E402
+
+CHIPS = {"hip": "gfx942", "hip:1": "gfx950"}
+
+
+@rocdsl.kernel(num_warps=4)
+def gemm(a: rl.ptr, b: rl.ptr, c: rl.ptr("f32"), M: rl.i32, N: rl.i32,
+         K: rl.i32, BM: rl.constexpr, BN: rl.constexpr, BK: rl.constexpr,
+         IM: rl.constexpr, IK: rl.constexpr, KW: rl.constexpr):
+    """c = a @ b, one [BM, BN] tile per program; instruction IM x IM x IK
+    with KW K elements per lane."""
+    m0 = rl.program_id(0) * BM
+    n0 = rl.program_id(1) * BN
+
+    def step(k, acc):
+        at = rl.load(a, [m0, k], shape=[BM, BK], strides=[K], bounds=[M, K])
+        bt = rl.load(b, [k, n0], shape=[BK, BN], strides=[N], bounds=[K, N])
+        return rl.dot(at, bt, acc, instr=(IM, IM, IK), k_width=KW)
+    acc = rl.for_loop(0, K, BK, rl.zeros([BM, BN]), step)
+    rl.store(acc, c, [m0, n0], strides=[N], bounds=[M, N])
+
+
+@pytest.fixture
+def rng():
+    seed = np.random.SeedSequence().entropy
+    print(f"seed {seed}")
+    return np.random.default_rng(seed)
+
+
+def operands(rng, dtype, m, n, k):
+    a = rng.standard_normal((m, k)).astype(np.float32)
+    b = rng.standard_normal((k, n)).astype(np.float32)
+    if dtype == "bf16":
+        a, b = to_bf16(a), to_bf16(b)
+        return a, b, from_bf16(a).astype(np.float64), from_bf16(b).astype(
+            np.float64)
+    a, b = a.astype(np.float16), b.astype(np.float16)
+    return a, b, a.astype(np.float64), b.astype(np.float64)
+
+
+def run(device, dtype, m, n, k, tile, instr, kw, rng):
+    a, b, a64, b64 = operands(rng, dtype, m, n, k)
+    bm, bn, bk = tile
+    grid = ((m + bm - 1) // bm, (n + bn - 1) // bn)
+    kwargs = dict(BM=bm, BN=bn, BK=bk, IM=instr[0], IK=instr[2], KW=kw)
+    if device == "host":
+        c = np.full((m, n), np.nan, np.float32)
+        gemm[grid]((a, dtype) if dtype == "bf16" else a,
+                   (b, dtype) if dtype == "bf16" else b, c, m, n, k, **kwargs)
+    else:
+        da = rocdsl.device_array(a, device, dtype)
+        db = rocdsl.device_array(b, device, dtype)
+        dc = rocdsl.device_array(np.full((m, n), np.nan, np.float32), device)
+        gemm[grid](da, db, dc, m, n, k, **kwargs)
+        c = dc.to_host()
+    ref = a64 @ b64
+    # f32 accumulation of exact products: error grows like sqrt(K).
+    tol = 2e-6 * np.sqrt(k) * np.abs(a64) @ np.abs(b64) + 1e-6
+    assert np.isfinite(c).all()
+    bad = np.abs(c - ref) > tol
+    assert not bad.any(), (f"{bad.sum()} of {c.size} outside tolerance; "
+                           f"worst {np.abs(c - ref).max()}")
+
+
+# (tile, instruction, kWidth): the defaults, a widened kWidth, and 16x16.
+CDNA3 = [((64, 64, 32), (32, 32, 8), 4),
+         ((32, 64, 16), (32, 32, 8), 8),
+         ((32, 32, 32), (16, 16, 16), 4),
+         ((64, 32, 32), (16, 16, 16), 8)]
+# CDNA4's 8-per-lane shapes (gfx950 only).
+CDNA4 = [((32, 32, 32), (16, 16, 32), 8),
+         ((64, 64, 32), (32, 32, 16), 8),
+         ((32, 32, 64), (16, 16, 32), 16)]
+
+
+@pytest.mark.parametrize("device", sorted(CHIPS))
+@pytest.mark.parametrize("tile,instr,kw", CDNA3)
+@pytest.mark.parametrize("dtype", ["bf16", "f16"])
+def test_cdna3_shapes(device, tile, instr, kw, dtype, rng):
+    run(device, dtype, 70, 50, 90, tile, instr, kw, rng)
+
+
+@pytest.mark.parametrize("tile,instr,kw", CDNA4)
+@pytest.mark.parametrize("dtype", ["bf16", "f16"])
+def test_cdna4_shapes_on_gfx950(tile, instr, kw, dtype, rng):
+    run("hip:1", dtype, 45, 67, 100, tile, instr, kw, rng)
+
+
+@pytest.mark.parametrize("device", sorted(CHIPS) + ["host"])
+@pytest.mark.parametrize("m,n,k", [(1, 17, 17), (17, 1, 255), (129, 65, 1),
+                                   (64, 64, 64)])
+def test_ragged_shapes(device, m, n, k, rng):
+    # The host unrolls the tile product: a smaller tile keeps its compile
+    # short.
+    tile = (32, 32, 16) if device == "host" else (64, 64, 32)
+    run(device, "bf16", m, n, k, tile, (32, 32, 8), 4, rng)
+
+
+def test_cdna4_shape_on_gfx942_is_an_error_naming_the_chip(rng):
+    with pytest.raises(rocdsl.CompilationError,
+                       match=r"needs a newer matrix core than gfx942's"):
+        run("hip", "bf16", 32, 32, 32, (32, 32, 32), (16, 16, 32), 8, rng)
+
+
+def test_the_isa_has_the_instruction_and_no_spills():
+    for chip, instr, name in [("gfx942", (32, 32, 8), "32x32x8_bf16"),
+                              ("gfx950", (32, 32, 8), "32x32x8_bf16"),
+                              ("gfx950", (16, 16, 32), "16x16x32_bf16")]:
+        compiled = gemm.compile(chip, a="bf16", b="bf16", BM=64, BN=64, BK=32,
+                                IM=instr[0], IK=instr[2],
+                                KW=instr[2] * instr[0] // 64)
+        assert f"v_mfma_f32_{name}" in compiled.asm, chip
+        assert compiled.stats["vgpr_spill"] == 0
+        assert compiled.stats["scratch_bytes"] == 0
+        assert compiled.hazards == [], compiled.hazards
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    (dict(IM=32, IK=16, KW=4), r"k_width=4: a multiple of 8"),
+    (dict(IM=8, IK=8, KW=4), r"instr=\(8, 8, 8\)"),
+])
+def test_bad_instruction_choices(kwargs, message):
+    with pytest.raises(rocdsl.CompilationError, match=message):
+        gemm.ir(device="hip", a="bf16", b="bf16", BM=64, BN=64, BK=32,
+                **kwargs)
