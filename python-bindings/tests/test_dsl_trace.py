@@ -46,7 +46,7 @@ def line_of(marker, path=THIS_FILE):
 
 
 # Specializations traced for the IR tests, with the pipelines they must
-# pass: every kernel lowers to the host and to AMD, all but dot to NVIDIA.
+# pass: every kernel lowers to the host, AMD and NVIDIA.
 TRACED = {
     "softmax": (K.softmax, dict(N=1024)),
     "softmax_masked": (K.softmax_masked,
@@ -81,19 +81,26 @@ def test_ir_lowers_to_gpus(name):
         rc, _, err = opt(kernel.ir(device="hip", **kwargs),
                          f"--rocdsl-to-rocdl=chip={chip}")
         assert rc == 0, err
-    if name == "matmul":
-        return
     rc, _, err = opt(kernel.ir(device="cuda", **kwargs),
                      "--rocdsl-to-nvvm=chip=sm_90")
     assert rc == 0, err
 
 
-def test_dot_without_an_nvidia_lowering_names_the_line():
+@needs_opt
+def test_dot_lowers_to_mma_sync_on_nvidia():
+    text = K.matmul.ir(device="cuda", a="f16", b="f16", BM=32, BN=32, BK=16)
+    assert "#rocdsl.mma<version = 2, instrShape = [16, 8, 16]" in text
+    rc, lowered, err = opt(text, "--rocdsl-to-nvvm=chip=sm_90")
+    assert rc == 0, err
+    assert "nvvm.mma.sync" in lowered
+
+
+def test_dot_shape_errors_on_nvidia_name_the_line():
     with pytest.raises(rocdsl.CompilationError) as info:
-        K.matmul.ir(device="cuda", a="f16", b="f16", BM=32, BN=32, BK=16)
+        K.matmul.ir(device="cuda", a="f16", b="f16", BM=32, BN=36, BK=16)
     dot_line = line_of("return rl.dot(at, bt, acc)", K.__file__)
     assert str(info.value).startswith(f"{K.__file__}:{dot_line}:"), info.value
-    assert "no NVIDIA lowering yet" in str(info.value)
+    assert "multiples of 16, 8 and 16" in str(info.value)
 
 
 def test_the_issue_example_traces_to_the_cpp_dsl_ops():

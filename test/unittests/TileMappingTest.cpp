@@ -163,3 +163,50 @@ TEST_F(TileMappingTest, ShapesALayoutCannotHold) {
 }
 
 } // namespace
+
+namespace {
+
+// NVIDIA mma.sync.aligned.m16n8k16 fragments (PTX ISA, "Matrix Fragments
+// for mma.m16n8k16"), groupID = lane / 4, t = lane % 4, checked through the
+// (row, K) entry each PTX register is gathered from in the lowering.
+class MmaMappingTest : public TileMappingTest {};
+
+TEST_F(MmaMappingTest, FragmentsMatchThePtxIsa) {
+  auto mma = NvidiaMmaAttr::get(&ctx, 2, {16, 8, 16}, {1, 1});
+  TileMapping c = mapping({16, 8}, mma);
+  TileMapping a = mapping({16, 16}, DotOperandAttr::get(&ctx, 0, mma, 2));
+  TileMapping b = mapping({16, 8}, DotOperandAttr::get(&ctx, 1, mma, 2));
+  EXPECT_EQ(c.getWarpSize(), 32u);
+  // Entries of each PTX register, as NvidiaDotLowering gathers them.
+  const unsigned cEntry[4][2] = {{0, 0}, {0, 1}, {1, 0}, {1, 1}};
+  const unsigned aEntry[8][2] = {{0, 0}, {0, 1}, {1, 0}, {1, 1},
+                                 {0, 2}, {0, 3}, {1, 2}, {1, 3}};
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    int64_t group = lane / 4, t = lane % 4;
+    for (unsigned i = 0; i < 4; ++i) {
+      SmallVector<int64_t> at =
+          c.coordOf(c.linearize({cEntry[i][0], cEntry[i][1]}), lane, 0);
+      EXPECT_EQ(at[0], group + 8 * (i / 2)) << "c" << i << " lane " << lane;
+      EXPECT_EQ(at[1], 2 * t + i % 2) << "c" << i << " lane " << lane;
+      // b_i: K = 2t + (i mod 2) + 8 floor(i / 2), N = groupID.
+      at = b.coordOf(b.linearize({i, 0}), lane, 0);
+      EXPECT_EQ(at[0], 2 * t + i % 2 + 8 * (i / 2)) << "b" << i;
+      EXPECT_EQ(at[1], group) << "b" << i;
+    }
+    for (unsigned i = 0; i < 8; ++i) {
+      SmallVector<int64_t> at =
+          a.coordOf(a.linearize({aEntry[i][0], aEntry[i][1]}), lane, 0);
+      EXPECT_EQ(at[0], group + 8 * ((i / 2) % 2)) << "a" << i;
+      EXPECT_EQ(at[1], 2 * t + i % 2 + 8 * (i / 4)) << "a" << i;
+    }
+  }
+  // Every element of each fragment has exactly one owner.
+  for (int64_t i = 0; i < 16; ++i)
+    for (int64_t j = 0; j < 16; ++j) {
+      EXPECT_EQ(a.ownersOf({i, j}).size(), 1u);
+      if (j < 8)
+        EXPECT_EQ(c.ownersOf({i, j}).size(), 1u);
+    }
+}
+
+} // namespace

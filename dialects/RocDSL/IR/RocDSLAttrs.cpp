@@ -185,8 +185,16 @@ DotOperandAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (opIdx > 1)
     return emitError() << "dot_operand opIdx must be 0 (A) or 1 (B), got "
                        << opIdx;
+  if (isa<NvidiaMmaAttr>(parent)) {
+    if (kWidth != 2)
+      return emitError() << "dot_operand of a #rocdsl.mma parent holds K in "
+                            "pairs: kWidth must be 2, got "
+                         << kWidth;
+    return success();
+  }
   if (!isa<MfmaAttr>(parent))
-    return emitError() << "dot_operand parent must be #rocdsl.mfma, got "
+    return emitError() << "dot_operand parent must be #rocdsl.mfma or "
+                          "#rocdsl.mma, got "
                        << parent;
   if (kWidth == 0 || kWidth > 16 || !llvm::isPowerOf2_32(kWidth))
     return emitError() << "dot_operand kWidth must be 1, 2, 4, 8 or 16, got "
@@ -204,9 +212,53 @@ DotOperandAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 unsigned DotOperandAttr::getLayoutRank() const { return 2; }
 unsigned DotOperandAttr::getLayoutNumWarps() const {
-  return cast<MfmaAttr>(getParent()).getLayoutNumWarps();
+  return cast<LayoutEncodingAttrInterface>(getParent()).getLayoutNumWarps();
 }
-unsigned DotOperandAttr::getLayoutWarpSize() const { return 64; }
+unsigned DotOperandAttr::getLayoutWarpSize() const {
+  return cast<LayoutEncodingAttrInterface>(getParent()).getLayoutWarpSize();
+}
+
+ArrayRef<unsigned> DotOperandAttr::getParentInstrShape() const {
+  if (auto mma = dyn_cast<NvidiaMmaAttr>(getParent()))
+    return mma.getInstrShape();
+  return cast<MfmaAttr>(getParent()).getInstrShape();
+}
+
+ArrayRef<unsigned> DotOperandAttr::getParentWarpsPerCTA() const {
+  if (auto mma = dyn_cast<NvidiaMmaAttr>(getParent()))
+    return mma.getWarpsPerCTA();
+  return cast<MfmaAttr>(getParent()).getWarpsPerCTA();
+}
+
+//===----------------------------------------------------------------------===//
+// NvidiaMmaAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+NvidiaMmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      unsigned version, ArrayRef<unsigned> instrShape,
+                      ArrayRef<unsigned> warpsPerCTA) {
+  if (version != 2)
+    return emitError() << "mma version must be 2 (mma.sync, sm_80 and "
+                          "later), got "
+                       << version;
+  if (instrShape.size() != 3 || instrShape[0] != 16 || instrShape[1] != 8 ||
+      instrShape[2] != 16)
+    return emitError() << "mma instrShape must be [16, 8, 16] "
+                          "(mma.sync.aligned.m16n8k16)";
+  if (warpsPerCTA.size() != 2)
+    return emitError() << "mma warpsPerCTA must have 2 entries";
+  for (unsigned w : warpsPerCTA)
+    if (w == 0 || !llvm::isPowerOf2_32(w))
+      return emitError() << "mma warpsPerCTA entries must be powers of two";
+  return success();
+}
+
+unsigned NvidiaMmaAttr::getLayoutRank() const { return 2; }
+unsigned NvidiaMmaAttr::getLayoutNumWarps() const {
+  return product(getWarpsPerCTA());
+}
+unsigned NvidiaMmaAttr::getLayoutWarpSize() const { return 32; }
 
 //===----------------------------------------------------------------------===//
 // SharedAttr

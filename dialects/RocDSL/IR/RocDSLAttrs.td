@@ -115,14 +115,36 @@ def RocDSL_MfmaAttr : RocDSL_LayoutAttr<"Mfma", "mfma"> {
   let genVerifyDecl = 1;
 }
 
+def RocDSL_NvidiaMmaAttr : RocDSL_LayoutAttr<"NvidiaMma", "mma"> {
+  let summary = "Result layout of NVIDIA warp-level MMA instructions";
+  let description = [{
+    Accumulator tiles of `mma.sync` with instruction shape `instrShape`
+    (M, N, K) repeated over `warpsPerCTA` warps of 32 lanes. `version` 2 is
+    the Ampere/Hopper `mma.sync.aligned.m16n8k16` generation.
+
+    ```mlir
+    #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [2, 2]>
+    ```
+  }];
+  let parameters = (ins "unsigned":$version,
+                        ArrayRefParameter<"unsigned">:$instrShape,
+                        ArrayRefParameter<"unsigned">:$warpsPerCTA);
+  let assemblyFormat = [{
+    `<` `version` `=` $version `,` `instrShape` `=` `[` $instrShape `]` `,`
+        `warpsPerCTA` `=` `[` $warpsPerCTA `]` `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
 def RocDSL_DotOperandAttr : RocDSL_LayoutAttr<"DotOperand", "dot_operand"> {
   let summary = "Layout of the A (opIdx 0) or B (opIdx 1) operand of a dot";
   let description = [{
     ```mlir
     #rocdsl.dot_operand<opIdx = 0, parent = #mfma, kWidth = 4>
     ```
-    `kWidth` is the number of consecutive K elements a lane feeds to one
-    matrix instruction.
+    `kWidth` is the number of consecutive K elements a lane holds: a
+    multiple of what one MFMA instruction reads (K * M / 64); 2 for an
+    NVIDIA `#rocdsl.mma` parent (its operands are pairs).
   }];
   let parameters = (ins "unsigned":$opIdx, "::mlir::Attribute":$parent,
                         "unsigned":$kWidth);
@@ -132,8 +154,12 @@ def RocDSL_DotOperandAttr : RocDSL_LayoutAttr<"DotOperand", "dot_operand"> {
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// K elements per lane one instruction of the parent shape reads
-    /// (K * M / 64): kWidth must be a multiple of it.
+    /// (K * M / 64 for MFMA, 2 for NVIDIA MMA): kWidth must be a multiple
+    /// of it.
     unsigned getInstrKPerLane() const;
+    /// The parent's instruction shape (M, N, K) and warpsPerCTA.
+    ::llvm::ArrayRef<unsigned> getParentInstrShape() const;
+    ::llvm::ArrayRef<unsigned> getParentWarpsPerCTA() const;
   }];
 }
 

@@ -65,10 +65,16 @@ LogicalResult DotOp::verify() {
     return emitOpError() << "result type " << getType()
                          << " must equal the accumulator type " << cType;
 
-  auto mfma = dyn_cast<MfmaAttr>(cType.getEncoding());
-  if (!mfma)
-    return emitOpError() << "accumulator must have a #rocdsl.mfma layout, got "
-                         << cType.getEncoding();
+  Attribute accLayout = cType.getEncoding();
+  ArrayRef<unsigned> instr;
+  if (auto mfma = dyn_cast_or_null<MfmaAttr>(accLayout))
+    instr = mfma.getInstrShape();
+  else if (auto mma = dyn_cast_or_null<NvidiaMmaAttr>(accLayout))
+    instr = mma.getInstrShape();
+  else
+    return emitOpError() << "accumulator must have a #rocdsl.mfma (AMD) or "
+                            "#rocdsl.mma (NVIDIA) layout, got "
+                         << accLayout;
   auto checkOperand = [&](RankedTensorType type, unsigned opIdx,
                           StringRef name) -> LogicalResult {
     auto operand = dyn_cast<DotOperandAttr>(type.getEncoding());
@@ -77,10 +83,11 @@ LogicalResult DotOp::verify() {
                            << " must have a #rocdsl.dot_operand<opIdx = "
                            << opIdx << ", ...> layout, got "
                            << type.getEncoding();
-    if (operand.getParent() != mfma)
+    if (operand.getParent() != accLayout)
       return emitOpError() << "operand " << name << " layout parent "
                            << operand.getParent()
-                           << " differs from the accumulator layout " << mfma;
+                           << " differs from the accumulator layout "
+                           << accLayout;
     return success();
   };
   if (failed(checkOperand(aType, 0, "a")) ||
@@ -106,11 +113,10 @@ LogicalResult DotOp::verify() {
   if (!cType.getElementType().isF32())
     return emitOpError() << "accumulator must be f32, got "
                          << cType.getElementType();
-  ArrayRef<unsigned> instr = mfma.getInstrShape();
   if (m % instr[0] != 0 || bType.getDimSize(1) % instr[1] != 0 ||
       k % instr[2] != 0)
     return emitOpError() << "tile " << m << "x" << bType.getDimSize(1) << "x"
-                         << k << " is not a multiple of the mfma instruction "
+                         << k << " is not a multiple of the matrix instruction "
                          << instr[0] << "x" << instr[1] << "x" << instr[2];
   return success();
 }

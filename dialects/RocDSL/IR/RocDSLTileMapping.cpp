@@ -209,21 +209,22 @@ SmallVector<unsigned> SliceAttr::getRegisterOrder() const {
 // N; a tile larger than instr*waves repeats, the repetitions being the
 // lane's further registers.
 
-/// Wave w's index along mfma dimension `dim` (dimension 1 fastest).
-static MappingTerm mfmaWaveTerm(ArrayRef<unsigned> warps, unsigned dim,
-                                int64_t mul) {
+/// Wave w's index along matrix dimension `dim` (dimension 1 fastest).
+static MappingTerm matrixWaveTerm(ArrayRef<unsigned> warps, unsigned dim,
+                                  int64_t mul) {
   return {dim == 1 ? 1u : warps[1], warps[dim], mul};
 }
 
 /// M (dim 0) or N (dim 1) of a matrix-core tile: the instruction tile
-/// repeated over the waves, whole repetitions or fewer (then waves hold
-/// copies). Lane and in-instruction register terms come from the caller.
+/// (`instr` elements) repeated over the waves, whole repetitions or fewer
+/// (then waves hold copies). Lane and in-instruction register terms come
+/// from the caller.
 static std::optional<DimMapping>
-matrixOuterDim(MfmaAttr mfma, unsigned dim, int64_t size, unsigned perInstr,
+matrixOuterDim(ArrayRef<unsigned> warpsPerCTA, unsigned dim, unsigned instr,
+               int64_t size, unsigned perInstr,
                ArrayRef<MappingTerm> inInstrReg,
                ArrayRef<MappingTerm> laneTerms) {
-  unsigned instr = mfma.getInstrShape()[dim];
-  unsigned warps = mfma.getWarpsPerCTA()[dim];
+  unsigned warps = warpsPerCTA[dim];
   int64_t cta = int64_t(instr) * warps;
   if (size % instr != 0 || (size > cta && size % cta != 0))
     return std::nullopt;
@@ -235,7 +236,7 @@ matrixOuterDim(MfmaAttr mfma, unsigned dim, int64_t size, unsigned perInstr,
   m.reg.push_back({perInstr, 0, cta});
   m.lane.assign(laneTerms.begin(), laneTerms.end());
   if (warps > 1)
-    m.wave = {mfmaWaveTerm(mfma.getWarpsPerCTA(), dim, instr)};
+    m.wave = {matrixWaveTerm(warpsPerCTA, dim, instr)};
   return m;
 }
 
@@ -244,47 +245,97 @@ std::optional<DimMapping> MfmaAttr::getDimMapping(unsigned dim,
   unsigned M = getInstrShape()[0], N = getInstrShape()[1];
   unsigned lanesPerRow = N, rowGroups = 64 / N;
   if (dim == 1)
-    return matrixOuterDim(*this, 1, size, 1, {}, {{1, lanesPerRow, 1}});
+    return matrixOuterDim(getWarpsPerCTA(), 1, N, size, 1, {},
+                          {{1, lanesPerRow, 1}});
   unsigned regs = M * N / 64;
   SmallVector<MappingTerm> reg = {{1, 4, 1}};
   if (regs > 4)
     reg.push_back({4, regs / 4, int64_t(4) * rowGroups});
-  return matrixOuterDim(*this, 0, size, regs, reg,
+  return matrixOuterDim(getWarpsPerCTA(), 0, M, size, regs, reg,
                         {{lanesPerRow, rowGroups, 4}});
 }
 
 SmallVector<unsigned> MfmaAttr::getRegisterOrder() const { return {0, 1}; }
 
 //===----------------------------------------------------------------------===//
+// mma (NVIDIA mma.sync.aligned.m16n8k16, f32 accumulators)
+//===----------------------------------------------------------------------===//
+//
+// PTX ISA, "Matrix Fragments for mma.m16n8k16": with groupID = lane / 4
+// and t = lane mod 4, accumulator ci is at row groupID + 8 floor(i / 2),
+// column 2t + (i mod 2); A's ai at row groupID + 8 (floor(i / 2) mod 2),
+// column (K) 2t + (i mod 2) + 8 floor(i / 4); B's bi at row (K) 2t +
+// (i mod 2) + 8 floor(i / 2), column groupID. Per dimension: two rows per
+// instruction (8 apart) and two columns (adjacent), K in two pairs 8 apart.
+
+/// groupID (lane / 4) and 2t (t = lane mod 4).
+static constexpr MappingTerm kMmaGroup{4, 8, 1}, kMmaPair{1, 4, 2};
+/// K of one 16-wide block: two adjacent elements, twice, 8 apart.
+static const MappingTerm kMmaK[] = {{1, 2, 1}, {2, 2, 8}};
+
+std::optional<DimMapping> NvidiaMmaAttr::getDimMapping(unsigned dim,
+                                                       int64_t size) const {
+  ArrayRef<unsigned> instr = getInstrShape();
+  if (dim == 0)
+    return matrixOuterDim(getWarpsPerCTA(), 0, instr[0], size, 2, {{1, 2, 8}},
+                          {kMmaGroup});
+  return matrixOuterDim(getWarpsPerCTA(), 1, instr[1], size, 2, {{1, 2, 1}},
+                        {kMmaPair});
+}
+
+SmallVector<unsigned> NvidiaMmaAttr::getRegisterOrder() const {
+  return {1, 0};
+}
+
+//===----------------------------------------------------------------------===//
 // dot_operand
 //===----------------------------------------------------------------------===//
 //
-// A[i][k] of v_mfma_{M}x{N}x{K} is in lane i + M*floor(k / KL), element
-// k mod KL, KL = K*M/64 (B likewise with j for i). With kWidth = n*KL a
-// lane holds kWidth consecutive k: k = kWidth*floor(lane/M) + (e mod
+// MFMA parent: A[i][k] of v_mfma_{M}x{N}x{K} is in lane i + M*floor(k / KL),
+// element k mod KL, KL = K*M/64 (B likewise with j for i). With kWidth =
+// n*KL a lane holds kWidth consecutive k: k = kWidth*floor(lane/M) + (e mod
 // kWidth) + G*kWidth*floor(e/kWidth), G = 64/M lane groups; the
 // instruction for step t of a group reads elements [t*KL, (t+1)*KL), and
 // since A and B agree on (lane, element) -> k, every product pairs the same
 // k. Waves split the non-K dimension as the accumulator does and hold
-// copies along the other.
+// copies along the other. NVIDIA parent: the PTX fragments above.
 
 unsigned DotOperandAttr::getInstrKPerLane() const {
+  if (isa<NvidiaMmaAttr>(getParent()))
+    return 2;
   ArrayRef<unsigned> instr = cast<MfmaAttr>(getParent()).getInstrShape();
   return instr[2] * instr[getOpIdx() == 0 ? 0 : 1] / 64;
 }
 
 std::optional<DimMapping> DotOperandAttr::getDimMapping(unsigned dim,
                                                         int64_t size) const {
-  auto mfma = cast<MfmaAttr>(getParent());
   unsigned opIdx = getOpIdx();
   unsigned outerDim = opIdx == 0 ? 0 : 1; // M of A, N of B
-  unsigned rows = mfma.getInstrShape()[outerDim];
+  ArrayRef<unsigned> instr = getParentInstrShape();
+  ArrayRef<unsigned> warps = getParentWarpsPerCTA();
+  if (isa<NvidiaMmaAttr>(getParent())) {
+    if (dim == outerDim)
+      return opIdx == 0 ? matrixOuterDim(warps, 0, instr[0], size, 2,
+                                         {{1, 2, 8}}, {kMmaGroup})
+                        : matrixOuterDim(warps, 1, instr[1], size, 1, {},
+                                         {kMmaGroup});
+    if (size % instr[2] != 0)
+      return std::nullopt;
+    DimMapping m;
+    m.size = size;
+    m.elems = unsigned(size / instr[2] * 4);
+    m.reg.assign(std::begin(kMmaK), std::end(kMmaK));
+    m.reg.push_back({4, 0, int64_t(instr[2])});
+    m.lane = {kMmaPair};
+    return m;
+  }
+  unsigned rows = instr[outerDim];
   unsigned groups = 64 / rows;
   unsigned kWidth = getKWidth();
   if (kWidth % getInstrKPerLane() != 0)
     return std::nullopt;
   if (dim == outerDim)
-    return matrixOuterDim(mfma, outerDim, size, 1, {}, {{1, rows, 1}});
+    return matrixOuterDim(warps, outerDim, rows, size, 1, {}, {{1, rows, 1}});
   int64_t kBlock = int64_t(groups) * kWidth;
   if (size % kBlock != 0)
     return std::nullopt;

@@ -69,7 +69,7 @@ def ConvertRocDSLToGPUPass : Pass<"convert-rocdsl-to-gpu", "::mlir::ModuleOp"> {
     "::mlir::gpu::GPUDialect", "::mlir::vector::VectorDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::ROCDL::ROCDLDialect",
     "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
-    "::mlir::amdgpu::AMDGPUDialect",
+    "::mlir::amdgpu::AMDGPUDialect", "::mlir::NVVM::NVVMDialect",
   ];
 }
 

@@ -8,6 +8,7 @@
 #include "rocdsl/Support/Log.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
@@ -152,14 +153,16 @@ struct ConvertRocDSLToGPUPass
                              StoreOptions{maxStoreBits, padWideStores});
     populateReducePatterns(converter, patterns, gpuModule);
     populateLdsPatterns(converter, patterns, gpuModule);
-    if (!nvidia)
+    if (nvidia)
+      populateNvidiaDotPatterns(converter, patterns);
+    else
       populateDotPatterns(converter, patterns);
 
     ConversionTarget target(*ctx);
     target.addIllegalDialect<RocDSLDialect>();
     target.addLegalDialect<gpu::GPUDialect, LLVM::LLVMDialect,
-                           ROCDL::ROCDLDialect, vector::VectorDialect,
-                           amdgpu::AMDGPUDialect>();
+                           ROCDL::ROCDLDialect, NVVM::NVVMDialect,
+                           vector::VectorDialect, amdgpu::AMDGPUDialect>();
     target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
         [&](Operation *op) { return converter.isLegal(op); });
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,

@@ -34,19 +34,24 @@ std::optional<MatrixOperand> mlir::rocdsl::matrixOperandOf(Type type) {
 LogicalResult mlir::rocdsl::checkMatrixOps(ModuleOp module,
                                            const ChipInfo &chip) {
   WalkResult result = module.walk([&](DotOp op) {
-    auto mfma = cast<MfmaAttr>(op.getC().getType().getEncoding());
-    ArrayRef<unsigned> shape = mfma.getInstrShape();
+    Attribute layout = op.getC().getType().getEncoding();
     Type element = op.getA().getType().getElementType();
-    if (chip.isNVIDIA()) {
-      op.emitError() << "rocdsl.dot with a #rocdsl.mfma layout runs on AMD "
-                        "matrix cores; "
-                     << chip.name
-                     << " has no MFMA (its matrix instructions: "
-                     << listMatrixInstrs(chip)
-                     << "; the NVIDIA mma lowering is not implemented yet)";
+    auto mma = dyn_cast<NvidiaMmaAttr>(layout);
+    if (chip.isNVIDIA() != bool(mma)) {
+      op.emitError() << "rocdsl.dot with a "
+                     << (mma ? "#rocdsl.mma layout runs on NVIDIA tensor "
+                               "cores"
+                             : "#rocdsl.mfma layout runs on AMD matrix cores")
+                     << "; " << chip.name << " has "
+                     << (mma ? "MFMA" : "no MFMA")
+                     << " (its matrix instructions: " << listMatrixInstrs(chip)
+                     << ")";
       return WalkResult::interrupt();
     }
-    if (mfma.getVersion() > chip.matrixCoreVersion) {
+    ArrayRef<unsigned> shape = mma ? mma.getInstrShape()
+                                   : cast<MfmaAttr>(layout).getInstrShape();
+    auto mfma = dyn_cast<MfmaAttr>(layout);
+    if (mfma && mfma.getVersion() > chip.matrixCoreVersion) {
       op.emitError() << "#rocdsl.mfma<version = " << mfma.getVersion()
                      << "> needs a newer matrix core than " << chip.name
                      << "'s (version " << chip.matrixCoreVersion << ")";

@@ -48,6 +48,9 @@ void populateReducePatterns(TileTypeConverter &converter,
 /// rocdsl.dot -> amdgpu.mfma (DotLowering.cpp).
 void populateDotPatterns(TileTypeConverter &converter,
                          RewritePatternSet &patterns);
+/// rocdsl.dot -> nvvm.mma.sync (NvidiaDotLowering.cpp).
+void populateNvidiaDotPatterns(TileTypeConverter &converter,
+                               RewritePatternSet &patterns);
 /// The matrix-operand kind of an element type, if matrix cores take it.
 std::optional<MatrixOperand> matrixOperandOf(Type type);
 /// One precise error for the first dot the chip cannot run (no such

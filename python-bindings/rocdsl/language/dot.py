@@ -9,8 +9,9 @@ rl.zeros, a loop-carried value), so a K loop keeps it in the matrix
 registers; otherwise it is converted in and the result back.
 
 The host target lowers rocdsl.dot to vector.contract, AMD chips to MFMA
-(gfx942 and gfx950: v_mfma_f32_32x32x8 / 16x16x16, f16 and bf16); NVIDIA
-chips stop at the rl.dot line with an error (no mma lowering yet).
+(gfx942 and gfx950: v_mfma_f32_32x32x8 / 16x16x16, f16 and bf16), NVIDIA
+chips to mma.sync.aligned.m16n8k16 (#rocdsl.mma; instr and k_width apply
+to AMD only).
 """
 from .. import ir, layouts
 from ..errors import error
@@ -89,33 +90,40 @@ def dot(a, b, acc=None, instr=None, k_width=None):
     if not isinstance(acc, Tile) or acc.shape != (m, n) or acc.dtype != "f32":
         raise error(f"rl.dot accumulator must be an f32 [{m}, {n}] tile, got "
                     f"{getattr(acc, 'describe', lambda: repr(acc))()}")
-    instr = _pick_instr(m, n, k, instr)
-    per_lane = instr[2] * instr[0] // 64
-    if k_width is None:
-        k_width = per_lane
-    if not isinstance(k_width, int) or k_width <= 0 or k_width % per_lane \
-            or k_width > 16 or k % (k_width * 64 // instr[0]):
-        raise error(f"rl.dot k_width={k_width!r}: a multiple of {per_lane} "
-                    f"(the instruction's K per lane), at most 16, with K = "
-                    f"{k} a multiple of k_width * {64 // instr[0]}")
     builder = tracing.builder()
-    if builder.target == "cuda":
-        raise error("rl.dot has no NVIDIA lowering yet (MFMA layouts are "
-                    "AMD's; mma.sync is not implemented): run it on hip or "
-                    "the host")
     wm, wn = _warps(builder.num_warps)
-    mfma = (f"#rocdsl.mfma<version = {_VERSION_OF[instr]}, instrShape = "
-            f"[{instr[0]}, {instr[1]}, {instr[2]}], warpsPerCTA = [{wm}, {wn}]>")
-    a_op = _convert(a.value, f"#rocdsl.dot_operand<opIdx = 0, parent = {mfma},"
+    if builder.target == "cuda":
+        # NVIDIA: mma.sync.aligned.m16n8k16, operands in K pairs.
+        if m % 16 or n % 8 or k % 16:
+            raise error(f"rl.dot of [{m}, {k}] x [{k}, {n}] on NVIDIA: M, N "
+                        f"and K must be multiples of 16, 8 and 16 (mma.sync "
+                        f"m16n8k16)")
+        acc_layout = (f"#rocdsl.mma<version = 2, instrShape = [16, 8, 16], "
+                f"warpsPerCTA = [{wm}, {wn}]>")
+        k_width = 2
+    else:
+        instr = _pick_instr(m, n, k, instr)
+        per_lane = instr[2] * instr[0] // 64
+        if k_width is None:
+            k_width = per_lane
+        if not isinstance(k_width, int) or k_width <= 0 or k_width % per_lane \
+                or k_width > 16 or k % (k_width * 64 // instr[0]):
+            raise error(f"rl.dot k_width={k_width!r}: a multiple of {per_lane} "
+                        f"(the instruction's K per lane), at most 16, with K = "
+                        f"{k} a multiple of k_width * {64 // instr[0]}")
+        acc_layout = (f"#rocdsl.mfma<version = {_VERSION_OF[instr]}, instrShape = "
+                f"[{instr[0]}, {instr[1]}, {instr[2]}], "
+                f"warpsPerCTA = [{wm}, {wn}]>")
+    a_op = _convert(a.value, f"#rocdsl.dot_operand<opIdx = 0, parent = {acc_layout},"
                              f" kWidth = {k_width}>")
-    b_op = _convert(b.value, f"#rocdsl.dot_operand<opIdx = 1, parent = {mfma},"
+    b_op = _convert(b.value, f"#rocdsl.dot_operand<opIdx = 1, parent = {acc_layout},"
                              f" kWidth = {k_width}>")
     if layouts.find(acc.type.layout).term is None:
         # Free: the accumulator lives in the matrix layout from here on.
-        layouts.unify(acc.type.layout, layouts.fixed(mfma))
+        layouts.unify(acc.type.layout, layouts.fixed(acc_layout))
         c_op = acc.value
     else:
-        c_op = _convert(acc.value, mfma)
+        c_op = _convert(acc.value, acc_layout)
     d = builder.op(c_op.type, "rocdsl.dot ", a_op, ", ", b_op, ", ", c_op,
                    " : ", a_op.type, ", ", b_op.type, " -> ", c_op.type)
     if c_op is acc.value:

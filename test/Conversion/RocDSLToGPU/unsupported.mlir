@@ -2,6 +2,7 @@
 // RUN: grep -v expected- %s | not rocdsl-opt --split-input-file --convert-rocdsl-to-gpu="chip=gfx1100" 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: grep -v expected- %s | not rocdsl-opt --split-input-file --convert-rocdsl-to-gpu="chip=gfx90a" 2>&1 | FileCheck %s --check-prefix=CHIP90A
 // RUN: not rocdsl-opt %S/Inputs/dot-32x32x8.mlir --convert-rocdsl-to-gpu="chip=sm_90" 2>&1 | FileCheck %s --check-prefix=SM90
+// RUN: not rocdsl-opt %S/Inputs/dot-mma.mlir --convert-rocdsl-to-gpu="chip=gfx942" 2>&1 | FileCheck %s --check-prefix=MMA942
 
 // Constructs without a lowering for the chip fail with one clear error
 // (the first problem found), not a generic "failed to legalize".
@@ -14,8 +15,10 @@
 // CHIP-NOT:     gpu.module
 // CHIP90A:      error: unsupported chip 'gfx90a' (supported: gfx942, gfx950, sm_90, sm_90a)
 
-// NVIDIA has no MFMA: the error names its own instructions.
-// SM90: error: rocdsl.dot with a #rocdsl.mfma layout runs on AMD matrix cores; sm_90 has no MFMA (its matrix instructions: mma.sync.aligned.m16n8k16.row.col.f32.bf16, mma.sync.aligned.m16n8k16.row.col.f32.f16; the NVIDIA mma lowering is not implemented yet)
+// Matrix layouts of the other vendor: the error names the chip's own
+// instructions.
+// SM90: error: rocdsl.dot with a #rocdsl.mfma layout runs on AMD matrix cores; sm_90 has no MFMA (its matrix instructions: mma.sync.aligned.m16n8k16.row.col.f32.bf16, mma.sync.aligned.m16n8k16.row.col.f32.f16)
+// MMA942: error: rocdsl.dot with a #rocdsl.mma layout runs on NVIDIA tensor cores; gfx942 has MFMA (its matrix instructions: v_mfma_f32_32x32x8_bf16, v_mfma_f32_32x32x8_f16,
 
 // CDNA4's 16x16x32 bf16 layout on gfx942 (CDNA3).
 #mfma = #rocdsl.mfma<version = 4, instrShape = [16, 16, 32], warpsPerCTA = [1, 1]>

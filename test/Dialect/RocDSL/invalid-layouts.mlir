@@ -177,12 +177,12 @@ func.func private @dot_operand_opidx_2(tensor<64x32xbf16, #rocdsl.dot_operand<op
 
 // -----
 
-// expected-error@+1 {{dot_operand parent must be #rocdsl.mfma, got #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]>}}
+// expected-error@+1 {{dot_operand parent must be #rocdsl.mfma or #rocdsl.mma, got #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]>}}
 func.func private @dot_operand_parent_blocked(tensor<64x32xbf16, #rocdsl.dot_operand<opIdx = 0, parent = #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]>, kWidth = 4>>)
 
 // -----
 
-// expected-error@+1 {{dot_operand parent must be #rocdsl.mfma, got #rocdsl.dot_operand<opIdx = 0, parent = #rocdsl.mfma<version = 3, instrShape = [32, 32, 8], warpsPerCTA = [2, 2]>, kWidth = 4>}}
+// expected-error@+1 {{dot_operand parent must be #rocdsl.mfma or #rocdsl.mma, got #rocdsl.dot_operand<opIdx = 0, parent = #rocdsl.mfma<version = 3, instrShape = [32, 32, 8], warpsPerCTA = [2, 2]>, kWidth = 4>}}
 func.func private @dot_operand_parent_dot_operand(tensor<64x32xbf16, #rocdsl.dot_operand<opIdx = 1, parent = #rocdsl.dot_operand<opIdx = 0, parent = #rocdsl.mfma<version = 3, instrShape = [32, 32, 8], warpsPerCTA = [2, 2]>, kWidth = 4>, kWidth = 4>>)
 
 // -----
@@ -315,3 +315,18 @@ func.func private @dot_operand_kwidth_below_instruction(tensor<64x32xbf16, #rocd
 // gfx950's 16x16x32 reads 8 per lane.
 // expected-error@+1 {{dot_operand kWidth 4 is not a multiple of the 8 K elements per lane that a 16x16x32 matrix instruction reads}}
 func.func private @dot_operand_kwidth_below_16x16x32(tensor<32x64xbf16, #rocdsl.dot_operand<opIdx = 1, parent = #rocdsl.mfma<version = 4, instrShape = [16, 16, 32], warpsPerCTA = [2, 2]>, kWidth = 4>>)
+
+// -----
+
+// expected-error@+1 {{mma instrShape must be [16, 8, 16] (mma.sync.aligned.m16n8k16)}}
+func.func private @mma_shape(tensor<16x16xf32, #rocdsl.mma<version = 2, instrShape = [16, 16, 16], warpsPerCTA = [1, 1]>>)
+
+// -----
+
+// expected-error@+1 {{mma version must be 2 (mma.sync, sm_80 and later), got 3}}
+func.func private @mma_version(tensor<16x8xf32, #rocdsl.mma<version = 3, instrShape = [16, 8, 16], warpsPerCTA = [1, 1]>>)
+
+// -----
+
+// expected-error@+1 {{dot_operand of a #rocdsl.mma parent holds K in pairs: kWidth must be 2, got 4}}
+func.func private @mma_kwidth(tensor<16x16xf16, #rocdsl.dot_operand<opIdx = 0, parent = #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [1, 1]>, kWidth = 4>>)

@@ -785,7 +785,7 @@ func.func @dot_accumulator_not_f32(%a: tensor<64x32xf16, #dotA>, %b: tensor<32x6
 #dotA = #rocdsl.dot_operand<opIdx = 0, parent = #mfma, kWidth = 4>
 #dotB = #rocdsl.dot_operand<opIdx = 1, parent = #mfma, kWidth = 4>
 func.func @dot_k_not_multiple_of_instr(%a: tensor<64x4xbf16, #dotA>, %b: tensor<4x64xbf16, #dotB>, %c: tensor<64x64xf32, #mfma>) {
-  // expected-error@+1 {{'rocdsl.dot' op tile 64x64x4 is not a multiple of the mfma instruction 32x32x8}}
+  // expected-error@+1 {{'rocdsl.dot' op tile 64x64x4 is not a multiple of the matrix instruction 32x32x8}}
   %d = rocdsl.dot %a, %b, %c : tensor<64x4xbf16, #dotA>, tensor<4x64xbf16, #dotB> -> tensor<64x64xf32, #mfma>
   return
 }
@@ -796,7 +796,7 @@ func.func @dot_k_not_multiple_of_instr(%a: tensor<64x4xbf16, #dotA>, %b: tensor<
 #dotA = #rocdsl.dot_operand<opIdx = 0, parent = #mfma, kWidth = 8>
 #dotB = #rocdsl.dot_operand<opIdx = 1, parent = #mfma, kWidth = 8>
 func.func @dot_m_not_multiple_of_instr(%a: tensor<16x32xbf16, #dotA>, %b: tensor<32x64xbf16, #dotB>, %c: tensor<16x64xf32, #mfma>) {
-  // expected-error@+1 {{'rocdsl.dot' op tile 16x64x32 is not a multiple of the mfma instruction 32x32x16}}
+  // expected-error@+1 {{'rocdsl.dot' op tile 16x64x32 is not a multiple of the matrix instruction 32x32x16}}
   %d = rocdsl.dot %a, %b, %c : tensor<16x32xbf16, #dotA>, tensor<32x64xbf16, #dotB> -> tensor<16x64xf32, #mfma>
   return
 }
@@ -808,7 +808,7 @@ func.func @dot_m_not_multiple_of_instr(%a: tensor<16x32xbf16, #dotA>, %b: tensor
 #dotA = #rocdsl.dot_operand<opIdx = 0, parent = #mfma, kWidth = 4>
 #dotB = #rocdsl.dot_operand<opIdx = 1, parent = #mfma, kWidth = 4>
 func.func @dot_accumulator_not_mfma(%a: tensor<64x32xbf16, #dotA>, %b: tensor<32x64xbf16, #dotB>, %c: tensor<64x64xf32, #blk>) {
-  // expected-error@+1 {{'rocdsl.dot' op accumulator must have a #rocdsl.mfma layout, got #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]>}}
+  // expected-error@+1 {{'rocdsl.dot' op accumulator must have a #rocdsl.mfma (AMD) or #rocdsl.mma (NVIDIA) layout, got #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]>}}
   %d = rocdsl.dot %a, %b, %c : tensor<64x32xbf16, #dotA>, tensor<32x64xbf16, #dotB> -> tensor<64x64xf32, #blk>
   return
 }
