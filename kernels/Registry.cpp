@@ -49,6 +49,21 @@ const KernelSpec *mlir::rocdsl::lookupKernel(llvm::StringRef name) {
   return nullptr;
 }
 
+bool mlir::rocdsl::definesParam(llvm::ArrayRef<std::string> definitions,
+                                llvm::StringRef name) {
+  return llvm::any_of(definitions, [&](const std::string &d) {
+    return llvm::StringRef(d).split('=').first == name;
+  });
+}
+
+LogicalResult mlir::rocdsl::applyTargetDefaults(
+    const KernelSpec &spec, const TargetFacts &facts,
+    std::vector<std::string> &definitions, std::string &error) {
+  if (!spec.targetDefaults)
+    return success();
+  return spec.targetDefaults(facts, definitions, error);
+}
+
 LogicalResult
 mlir::rocdsl::resolveKernelParams(const KernelSpec &spec,
                                   llvm::ArrayRef<std::string> definitions,

@@ -12,7 +12,9 @@
 #      max_programs x prefetch on the benchmark's backward shapes;
 #   5. (opt-in) kernels users write beside Triton and PyTorch
 #      (benchmarks/user_kernels_benchmark.py), and Triton's gfx942/gfx950
-#      code for them.
+#      code for them;
+#   6. (opt-in) GEMM with rl.dot beside cuBLAS and Triton
+#      (benchmarks/gemm_benchmark.py; GEMM_ARGS=--quick for one shape).
 # Logs and tables go to $OUT (default: a temporary directory). STEPS picks
 # steps by number (default "123"; e.g. STEPS=12 skips the benchmark, 1234
 # adds the sweep);
@@ -93,6 +95,12 @@ step "kernels users write, beside Triton and PyTorch (and Triton's AMD code)"
 python3 benchmarks/user_kernels_benchmark.py --out "$out/user-kernels.md" \
   --amd-asm "$out/triton-amd" ${USER_KERNELS:+--kernels "$USER_KERNELS"} \
   2>&1 | tee "$out/user-kernels.txt"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+fi
+if [[ $steps == *6* ]]; then
+step "GEMM beside cuBLAS and Triton"
+python3 benchmarks/gemm_benchmark.py --out "$out/gemm.md" ${GEMM_ARGS:-} \
+  2>&1 | tee "$out/gemm.txt"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 fi
 exit $status

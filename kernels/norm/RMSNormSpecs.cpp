@@ -133,6 +133,31 @@ using MagnitudeFn =
                        const Tensors &t, Tensors &magnitudes)>;
 } // namespace
 
+/// Every RMSNorm kernel is specialized for the target's wave size (the
+/// layouts name it): wave defaults to the chip's, and NVIDIA runs only 32.
+/// The backward's kernels, whose programs loop over row tiles, default to
+/// two programs per multiprocessor on NVIDIA, all resident at once
+/// (measured on an H200, docs/benchmarks.md).
+static LogicalResult rmsnormTargetDefaults(bool backward,
+                                           const TargetFacts &facts,
+                                           std::vector<std::string> &defs,
+                                           std::string &error) {
+  const ChipInfo *chip = facts.chip;
+  if (!definesParam(defs, "wave")) {
+    if (chip)
+      defs.insert(defs.begin(), "wave=" + std::to_string(chip->waveSize));
+  } else if (chip && chip->isNVIDIA() &&
+             !llvm::is_contained(defs, std::string("wave=32"))) {
+    error = "wave must be 32 on cuda (NVIDIA warps have 32 lanes)";
+    return failure();
+  }
+  if (backward && chip && chip->isNVIDIA() && facts.multiprocessors > 0 &&
+      !definesParam(defs, "max_programs"))
+    defs.insert(defs.begin(),
+                "max_programs=" + std::to_string(2 * facts.multiprocessors));
+  return success();
+}
+
 /// A registry entry over the shared parameters (and max_programs for the
 /// backward's kernels). `epsIndex`: where eps is among the scalar arguments
 /// (none: -1).
@@ -143,6 +168,11 @@ static KernelSpec makeSpec(std::string name, std::string summary, bool backward,
   spec.name = std::move(name);
   spec.summary = std::move(summary);
   spec.params = backward ? getRMSNormBackwardParams() : getRMSNormParams();
+  spec.targetDefaults = [backward](const TargetFacts &facts,
+                                   std::vector<std::string> &defs,
+                                   std::string &error) {
+    return rmsnormTargetDefaults(backward, facts, defs, error);
+  };
   spec.build = [build, backward](MLIRContext *ctx, const KernelParams &params,
                        std::string &error) -> OwningOpRef<ModuleOp> {
     RMSNormConfig config;

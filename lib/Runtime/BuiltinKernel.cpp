@@ -50,35 +50,16 @@ BuiltinKernel::create(llvm::StringRef name,
   llvm::Expected<std::string> targetChip = Runtime::resolveChip(device, chip);
   if (!targetChip)
     return targetChip.takeError();
+  // The kernel's own rules for this target (wave size, grid size).
+  TargetFacts facts;
+  facts.chip = lookupChip(*targetChip);
   if (device.kind == DeviceKind::CUDA) {
-    bool hasWave = llvm::any_of(k->spec->params, [](const KernelParamSpec &p) {
-      return p.name == "wave";
-    });
-    bool setsWave = llvm::any_of(defs, [](const std::string &d) {
-      return llvm::StringRef(d).starts_with("wave=");
-    });
-    if (hasWave && !setsWave)
-      defs.insert(defs.begin(), "wave=32");
-    if (hasWave && setsWave &&
-        !llvm::is_contained(defs, std::string("wave=32")))
-      return llvm::createStringError(
-          "wave must be 32 on cuda (NVIDIA warps have 32 lanes)");
-    // Kernels whose programs loop over row tiles (max_programs) run best
-    // with two programs per multiprocessor, all resident at once: measured
-    // on an H200 (docs/benchmarks.md).
-    bool hasPrograms =
-        llvm::any_of(k->spec->params, [](const KernelParamSpec &p) {
-          return p.name == "max_programs";
-        });
-    bool setsPrograms = llvm::any_of(defs, [](const std::string &d) {
-      return llvm::StringRef(d).starts_with("max_programs=");
-    });
     std::string why;
-    if (hasPrograms && !setsPrograms)
-      if (CudaDriver *driver = CudaDriver::get(why))
-        if (int sms = driver->multiprocessorCount(device.ordinal); sms > 0)
-          defs.insert(defs.begin(), "max_programs=" + std::to_string(2 * sms));
+    if (CudaDriver *driver = CudaDriver::get(why))
+      facts.multiprocessors = driver->multiprocessorCount(device.ordinal);
   }
+  if (failed(applyTargetDefaults(*k->spec, facts, defs, error)))
+    return llvm::createStringError(error);
   if (failed(resolveKernelParams(*k->spec, defs, k->params, error)) ||
       failed(k->spec->plan(k->params, k->plan, error)))
     return llvm::createStringError(error);

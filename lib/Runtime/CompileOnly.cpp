@@ -101,16 +101,12 @@ mlir::rocdsl::builtinKernelBuilder(llvm::StringRef name,
   if (!spec)
     return llvm::createStringError("unknown kernel '" + name.str() + "'");
   std::vector<std::string> defs(definitions.begin(), definitions.end());
-  const ChipInfo *info = lookupChip(chip);
-  bool hasWave = llvm::any_of(
-      spec->params, [](const KernelParamSpec &p) { return p.name == "wave"; });
-  bool setsWave = llvm::any_of(defs, [](const std::string &d) {
-    return llvm::StringRef(d).starts_with("wave=");
-  });
-  if (info && hasWave && !setsWave)
-    defs.insert(defs.begin(), "wave=" + std::to_string(info->waveSize));
-  KernelParams params;
+  TargetFacts facts;
+  facts.chip = lookupChip(chip);
   std::string error;
+  if (failed(applyTargetDefaults(*spec, facts, defs, error)))
+    return llvm::createStringError(error);
+  KernelParams params;
   if (failed(resolveKernelParams(*spec, defs, params, error)))
     return llvm::createStringError(error);
   return CompileRequest::BuildFn(

@@ -102,8 +102,13 @@ static OwningOpRef<ModuleOp> loadInput(MLIRContext &ctx, std::string &error) {
               "' (see rocdsl-compile --list-kernels)";
       return nullptr;
     }
+    // The kernel's own rules for the chip (its wave size, for one).
+    std::vector<std::string> defs(definitions.begin(), definitions.end());
+    rocdsl::TargetFacts facts;
+    facts.chip = rocdsl::lookupChip(chip);
     rocdsl::KernelParams params;
-    if (failed(rocdsl::resolveKernelParams(*spec, definitions, params, error)))
+    if (failed(rocdsl::applyTargetDefaults(*spec, facts, defs, error)) ||
+        failed(rocdsl::resolveKernelParams(*spec, defs, params, error)))
       return nullptr;
     OwningOpRef<ModuleOp> module = spec->build(&ctx, params, error);
     if (!module && error.empty())
@@ -171,12 +176,6 @@ int main(int argc, char **argv) {
       storeForm != rocdsl::StoreForm::Wide)
     return fail("--store-form applies to AMD chips only (the wide-store "
                 "hazard is an AMDGPU one)");
-  // Built-in kernels are specialized for the wave size of the chip.
-  if (nvidia && !kernelName.empty() &&
-      llvm::none_of(definitions, [](const std::string &d) {
-        return llvm::StringRef(d).starts_with("wave=");
-      }))
-    definitions.push_back("wave=32");
 
   DialectRegistry registry;
   rocdsl::registerRocDSLDialects(registry);

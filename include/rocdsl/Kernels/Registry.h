@@ -3,6 +3,7 @@
 #define ROCDSL_KERNELS_REGISTRY_H
 
 #include "rocdsl/DSL/DSL.h"
+#include "rocdsl/Support/ChipInfo.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -71,6 +72,15 @@ struct LaunchPlan {
   uint32_t grid[3] = {1, 1, 1};
 };
 
+/// What a kernel's per-target defaults may depend on.
+struct TargetFacts {
+  /// The chip compiled for; null for the host.
+  const ChipInfo *chip = nullptr;
+  /// Multiprocessors (SMs, CUs) of the launch device; 0 when unknown (a
+  /// compile without a device).
+  int multiprocessors = 0;
+};
+
 struct KernelSpec {
   std::string name;
   std::string summary;
@@ -99,10 +109,27 @@ struct KernelSpec {
                      const std::vector<double> &scalars,
                      std::vector<std::vector<double>> &magnitudes)>
       magnitudes;
+  /// Optional: definitions the kernel adds for a target before the user's
+  /// own (its wave size, a grid sized to the device), or an error where a
+  /// user's definition cannot run there. The runtime and tools call it
+  /// through applyTargetDefaults and know no kernel's rules themselves.
+  std::function<LogicalResult(const TargetFacts &,
+                              std::vector<std::string> &definitions,
+                              std::string &error)>
+      targetDefaults;
 };
 
 const std::vector<KernelSpec> &getBuiltinKernels();
 const KernelSpec *lookupKernel(llvm::StringRef name);
+
+/// Runs `spec.targetDefaults` (when the kernel has one) on `definitions`.
+LogicalResult applyTargetDefaults(const KernelSpec &spec,
+                                  const TargetFacts &facts,
+                                  std::vector<std::string> &definitions,
+                                  std::string &error);
+/// Whether `definitions` set parameter `name`.
+bool definesParam(llvm::ArrayRef<std::string> definitions,
+                  llvm::StringRef name);
 
 /// Applies `definitions` (NAME=VALUE) over the defaults; unknown names and
 /// malformed definitions set `error`.

@@ -83,10 +83,9 @@ llvm::Error launchRequest(DeviceId device, const CompileRequest &request,
 class BuiltinKernel {
 public:
   /// `chip` empty picks the device's (Runtime::resolveChip: the hip
-  /// device's own chip, else gfx942; sm_90 for cuda). On cuda, kernels with a `wave` parameter get wave=32 unless the
-  /// definitions set it (to 32; NVIDIA warps have 32 lanes), and kernels
-  /// with `max_programs` get twice the GPU's multiprocessor count unless the
-  /// definitions set it.
+  /// device's own chip, else gfx942; sm_90 for cuda). The kernel's own
+  /// target defaults (KernelSpec::targetDefaults: e.g. RMSNorm's wave size
+  /// and grid) apply before `definitions`.
   static llvm::Expected<std::unique_ptr<BuiltinKernel>>
   create(llvm::StringRef name, llvm::ArrayRef<std::string> definitions,
          DeviceId device, llvm::StringRef chip = "");

@@ -1,19 +1,16 @@
 //===- ConvertRocDSLToGPU.cpp - the convert-rocdsl-to-gpu pass ------------===//
-#include "PatternsInternal.h"
+#include "TargetInfo.h"
 #include "rocdsl/Conversion/Passes.h"
 #include "rocdsl/Conversion/TargetOperations.h"
 
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "rocdsl/Support/ChipInfo.h"
-#include "rocdsl/Support/Log.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::rocdsl {
 #define GEN_PASS_DEF_CONVERTROCDSLTOGPUPASS
@@ -80,38 +77,6 @@ LogicalResult checkLowerable(ModuleOp module, const ChipInfo &info) {
   return failure(result.wasInterrupted());
 }
 
-/// NVIDIA has no counterpart of AMDGPU's memory counters or scheduling
-/// barriers: its hardware tracks every register a load writes, so a wait
-/// orders nothing, and ptxas schedules on its own. The hatches are dropped
-/// (they would otherwise reach the NVPTX backend as AMDGPU intrinsics it
-/// cannot select), with one note per kind and kernel at ROCDSL_LOG=info.
-void dropAmdgpuOnlyHatches(ModuleOp module, StringRef chip) {
-  for (FuncOp func : module.getOps<FuncOp>()) {
-    unsigned waits = 0, schedBarriers = 0;
-    func.walk([&](Operation *op) {
-      if (isa<WaitOp>(op)) {
-        ++waits;
-        op->erase();
-      } else if (isa<SchedBarrierOp>(op)) {
-        ++schedBarriers;
-        op->erase();
-      }
-    });
-    if (waits)
-      logInfo("kernel '" + func.getName() + "': " + Twine(waits) +
-              " rocdsl.wait dropped for " + chip +
-              " (memory counters are AMDGPU-only; NVIDIA hardware waits on "
-              "registers by itself)");
-    if (schedBarriers)
-      logInfo("kernel '" + func.getName() + "': " + Twine(schedBarriers) +
-              " rocdsl.sched_barrier dropped for " + chip +
-              " (a hint for the AMDGPU scheduler only)");
-  }
-}
-
-/// NVIDIA: f32 rsqrt -> the rsqrt.approx.f32 instruction (what CUDA's
-/// rsqrtf does). The NVVM lowering of math.rsqrt calls libdevice, which is
-/// only linked where a CUDA toolkit is found; the intrinsic needs nothing.
 struct ConvertRocDSLToGPUPass
     : mlir::rocdsl::impl::ConvertRocDSLToGPUPassBase<ConvertRocDSLToGPUPass> {
   using Base::Base;
@@ -125,14 +90,17 @@ struct ConvertRocDSLToGPUPass
                          << "' (supported: " << listChips() << ")";
       return signalPassFailure();
     }
-    bool nvidia = info->isNVIDIA();
     unsigned waveSize = info->waveSize;
     if (module.getOps<FuncOp>().empty())
       return;
     if (failed(checkLowerable(module, *info)))
       return signalPassFailure();
-    if (nvidia)
-      dropAmdgpuOnlyHatches(module, chip);
+    std::unique_ptr<TargetInfo> targetInfo =
+        info->isNVIDIA()
+            ? createNVIDIATargetInfo(*info)
+            : createAMDGPUTargetInfo(*info,
+                                     StoreOptions{maxStoreBits, padWideStores});
+    targetInfo->prepare(module);
 
     OpBuilder builder(ctx);
     builder.setInsertionPointToEnd(module.getBody());
@@ -146,17 +114,10 @@ struct ConvertRocDSLToGPUPass
     RewritePatternSet patterns(ctx);
     populateKernelPatterns(converter, patterns, gpuModule, waveSize);
     populateElementwisePatterns(converter, patterns);
-    if (nvidia)
-      populateNvidiaMemoryPatterns(converter, patterns);
-    else
-      populateMemoryPatterns(converter, patterns,
-                             StoreOptions{maxStoreBits, padWideStores});
     populateReducePatterns(converter, patterns, gpuModule);
     populateLdsPatterns(converter, patterns, gpuModule);
-    if (nvidia)
-      populateNvidiaDotPatterns(converter, patterns);
-    else
-      populateDotPatterns(converter, patterns);
+    targetInfo->populateMemoryPatterns(converter, patterns);
+    targetInfo->populateDotPatterns(converter, patterns);
 
     ConversionTarget target(*ctx);
     target.addIllegalDialect<RocDSLDialect>();
@@ -184,20 +145,12 @@ struct ConvertRocDSLToGPUPass
                          << ldsLimit << " bytes " << chip << " offers";
       return signalPassFailure();
     }
-    // NVIDIA: cross-lane reductions become warp shuffles (shfl.sync); AMD
-    // keeps gpu.subgroup_reduce for rocdsl-lower-subgroup-reduce (DPP).
-    if (nvidia) {
-      RewritePatternSet shuffles(ctx);
-      populateGpuLowerSubgroupReduceToShufflePatterns(shuffles, waveSize);
-      populateGpuLowerClusteredSubgroupReduceToShufflePatterns(shuffles,
-                                                               waveSize);
-      if (failed(applyPatternsGreedily(gpuModule, std::move(shuffles))))
-        return signalPassFailure();
-    }
+    if (failed(targetInfo->lowerSubgroupReductions(gpuModule)))
+      return signalPassFailure();
     // One walk, no folding or dead-code removal: only the flagged ops
     // change.
     RewritePatternSet math(ctx);
-    populateTargetMathPatterns(math, nvidia);
+    targetInfo->populateMathPatterns(math);
     walkAndApplyPatterns(gpuModule, std::move(math));
   }
 };

@@ -91,7 +91,9 @@ struct DotLowering : OpConversionPattern<DotOp> {
          c = TileDistribution::get(cType);
     if (!a || !b || !c)
       return rewriter.notifyMatchFailure(op, "no register mapping");
-    auto mfma = cast<MfmaAttr>(cType.getEncoding());
+    auto mfma = dyn_cast<MfmaAttr>(cType.getEncoding());
+    if (!mfma)
+      return failure();
     auto operandA = cast<DotOperandAttr>(aType.getEncoding());
     ArrayRef<unsigned> instr = mfma.getInstrShape();
     unsigned kPerLane = operandA.getInstrKPerLane();
@@ -140,7 +142,7 @@ struct DotLowering : OpConversionPattern<DotOp> {
 
 } // namespace
 
-void mlir::rocdsl::populateDotPatterns(TileTypeConverter &converter,
-                                       RewritePatternSet &patterns) {
+void mlir::rocdsl::populateMfmaDotPatterns(TileTypeConverter &converter,
+                                           RewritePatternSet &patterns) {
   patterns.add<DotLowering>(converter, patterns.getContext());
 }

@@ -37,16 +37,21 @@ void populateMemoryPatterns(TileTypeConverter &converter,
 void populateNvidiaMemoryPatterns(TileTypeConverter &converter,
                                   RewritePatternSet &patterns);
 /// rocdsl.reduce: in lane, across lanes, across waves through LDS.
-/// Fast-math flags to each target's approximate instructions, applied to
-/// the lowered gpu.module (TargetMath.cpp).
-void populateTargetMathPatterns(RewritePatternSet &patterns, bool nvidia);
+/// Fast-math flags to approximate instructions, applied to the lowered
+/// gpu.module (TargetMath.cpp): exp and exp2 {afn} to the hardware exp2
+/// `intrinsic` (no libdevice or ocml call: those are not always there, and
+/// would add range fix-ups); PTX's div.full.f32 for divf {arcp} and
+/// rsqrt.approx.f32.
+void populateHardwareExp2Patterns(RewritePatternSet &patterns,
+                                  StringRef intrinsic);
+void populatePtxApproxMathPatterns(RewritePatternSet &patterns);
 
 void populateReducePatterns(TileTypeConverter &converter,
                             RewritePatternSet &patterns,
                             gpu::GPUModuleOp gpuModule);
 
 /// rocdsl.dot -> amdgpu.mfma (DotLowering.cpp).
-void populateDotPatterns(TileTypeConverter &converter,
+void populateMfmaDotPatterns(TileTypeConverter &converter,
                          RewritePatternSet &patterns);
 /// rocdsl.dot -> nvvm.mma.sync (NvidiaDotLowering.cpp).
 void populateNvidiaDotPatterns(TileTypeConverter &converter,

@@ -65,18 +65,12 @@ LogicalResult replaceByIntrinsic(PatternRewriter &rewriter, Operation *op,
   return success();
 }
 
-/// The hardware exp2 of each target (no libdevice or ocml call: those are
-/// not always there, and would add range fix-ups).
-StringRef hardwareExp2(bool nvidia) {
-  return nvidia ? "llvm.nvvm.ex2.approx.f32" : "llvm.amdgcn.exp2";
-}
-
 /// exp(x) = exp2(x * log2(e)), approximate: straight to the hardware
 /// instruction (the rewrite walk visits each op once).
 struct ApproxExpToExp2 : OpRewritePattern<math::ExpOp> {
-  ApproxExpToExp2(MLIRContext *ctx, bool nvidia)
-      : OpRewritePattern(ctx), nvidia(nvidia) {}
-  bool nvidia;
+  ApproxExpToExp2(MLIRContext *ctx, StringRef intrinsic)
+      : OpRewritePattern(ctx), intrinsic(intrinsic) {}
+  std::string intrinsic;
   LogicalResult matchAndRewrite(math::ExpOp op,
                                 PatternRewriter &rewriter) const override {
     if (!hasFlag(op.getFastmathAttr(), arith::FastMathFlags::afn) ||
@@ -93,20 +87,20 @@ struct ApproxExpToExp2 : OpRewritePattern<math::ExpOp> {
                                          op.getFastmathAttr());
     auto exp2 = rewriter.replaceOpWithNewOp<math::Exp2Op>(
         op, scaled, op.getFastmathAttr());
-    (void)replaceByIntrinsic(rewriter, exp2, hardwareExp2(nvidia));
+    (void)replaceByIntrinsic(rewriter, exp2, intrinsic);
     return success();
   }
 };
 
 struct ApproxExp2ToHardware : OpRewritePattern<math::Exp2Op> {
-  ApproxExp2ToHardware(MLIRContext *ctx, bool nvidia)
-      : OpRewritePattern(ctx), nvidia(nvidia) {}
-  bool nvidia;
+  ApproxExp2ToHardware(MLIRContext *ctx, StringRef intrinsic)
+      : OpRewritePattern(ctx), intrinsic(intrinsic) {}
+  std::string intrinsic;
   LogicalResult matchAndRewrite(math::Exp2Op op,
                                 PatternRewriter &rewriter) const override {
     if (!hasFlag(op.getFastmathAttr(), arith::FastMathFlags::afn))
       return failure();
-    return replaceByIntrinsic(rewriter, op, hardwareExp2(nvidia));
+    return replaceByIntrinsic(rewriter, op, intrinsic);
   }
 };
 
@@ -132,10 +126,12 @@ struct RsqrtToPTX : OpRewritePattern<math::RsqrtOp> {
 
 } // namespace
 
-void mlir::rocdsl::populateTargetMathPatterns(RewritePatternSet &patterns,
-                                              bool nvidia) {
+void mlir::rocdsl::populateHardwareExp2Patterns(RewritePatternSet &patterns,
+                                                StringRef intrinsic) {
   patterns.add<ApproxExpToExp2, ApproxExp2ToHardware>(patterns.getContext(),
-                                                     nvidia);
-  if (nvidia)
-    patterns.add<FullRangeDivToPTX, RsqrtToPTX>(patterns.getContext());
+                                                     intrinsic);
+}
+
+void mlir::rocdsl::populatePtxApproxMathPatterns(RewritePatternSet &patterns) {
+  patterns.add<FullRangeDivToPTX, RsqrtToPTX>(patterns.getContext());
 }

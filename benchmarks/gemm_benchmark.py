@@ -1,0 +1,184 @@
+"""GEMM written with rl.dot beside torch.matmul (cuBLAS) and a Triton
+tl.dot GEMM on one NVIDIA GPU, in one run (docs/benchmarks.md, "GEMM").
+
+    python3 benchmarks/gemm_benchmark.py --out table.md [--quick]
+
+The ROCDSL kernel is the plain tile loop a kernel author writes: blocked
+loads of an A and a B tile, rl.dot into an f32 accumulator, one store of C
+in the input dtype; no pipelining (that is the next step). Each side runs
+its best tile configuration of a few. Every result is compared with
+torch.matmul in float64 on sampled rows before anything is timed; times
+are the median of CUDA-event pairs, TFLOP/s = 2*M*N*K / time.
+"""
+import argparse
+import datetime
+import pathlib
+import sys
+
+import torch
+import triton
+import triton.language as tl
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from gpu_timing import median_event_us  # noqa: E402
+
+import rocdsl  # noqa: E402
+import rocdsl.language as rl  # noqa: E402
+
+SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (16, 8192, 8192),
+          (4096, 14336, 4096)]
+DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16}
+
+
+def rocdsl_gemm(a: rl.ptr, b: rl.ptr, c: rl.ptr, M: rl.i32, N: rl.i32,
+                K: rl.i32, BM: rl.constexpr, BN: rl.constexpr,
+                BK: rl.constexpr):
+    m0 = rl.program_id(0) * BM
+    n0 = rl.program_id(1) * BN
+
+    def step(k, acc):
+        at = rl.load(a, [m0, k], shape=[BM, BK], strides=[K], bounds=[M, K])
+        bt = rl.load(b, [k, n0], shape=[BK, BN], strides=[N], bounds=[K, N])
+        return rl.dot(at, bt, acc)
+    acc = rl.for_loop(0, K, BK, rl.zeros([BM, BN]), step)
+    rl.store(acc.to(c.dtype), c, [m0, n0], strides=[N], bounds=[M, N])
+
+
+@triton.jit
+def triton_gemm(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                BK: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        x = tl.load(a + rm[:, None] * K + (k + rk)[None, :],
+                    mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+        y = tl.load(b + (k + rk)[:, None] * N + rn[None, :],
+                    mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(x, y, acc)
+    tl.store(c + rm[:, None] * N + rn[None, :], acc.to(c.dtype.element_ty),
+             mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+ROCDSL_CONFIGS = [(128, 128, 32, 4), (128, 128, 32, 8), (64, 128, 32, 4),
+                  (64, 64, 32, 4), (16, 128, 64, 4)]
+TRITON_CONFIGS = [(128, 128, 32, 4, 3), (128, 256, 64, 8, 3),
+                  (128, 128, 64, 4, 4), (64, 128, 32, 4, 4),
+                  (16, 128, 128, 4, 4), (128, 64, 32, 4, 1)]
+
+
+def grid(m, n, bm, bn):
+    return (triton.cdiv(m, bm), triton.cdiv(n, bn))
+
+
+# One traced kernel per warp count (num_warps is a kernel option).
+KERNELS = {w: rocdsl.kernel(num_warps=w)(rocdsl_gemm) for w in (4, 8)}
+
+
+def rocdsl_run(cfg):
+    bm, bn, bk, warps = cfg
+    kernel = KERNELS[warps]
+
+    def run(a, b, c):
+        m, k = a.shape
+        n = b.shape[1]
+        kernel[grid(m, n, bm, bn)](a, b, c, m, n, k, BM=bm, BN=bn, BK=bk)
+    return run
+
+
+def triton_run(cfg):
+    bm, bn, bk, warps, stages = cfg
+
+    def run(a, b, c):
+        m, k = a.shape
+        n = b.shape[1]
+        triton_gemm[grid(m, n, bm, bn)](a, b, c, m, n, k, BM=bm, BN=bn,
+                                         BK=bk, num_warps=warps,
+                                         num_stages=stages)
+    return run
+
+
+def check(name, c, a, b):
+    """C against float64 on 64 sampled rows (all of them when M is small):
+    bf16/f16 rounding of C plus an f32-accumulation term growing with K."""
+    m, k = a.shape
+    rows = torch.randperm(m, device="cuda")[:64]
+    ref = a[rows].double() @ b.double()
+    got = c[rows].double()
+    bound = 1e-2 * ref.abs() + 2e-6 * k ** 0.5 * (
+        a[rows].double().abs() @ b.double().abs()) + 1e-3
+    bad = int(((got - ref).abs() > bound).sum())
+    if bad or not bool(torch.isfinite(got).all()):
+        raise AssertionError(f"{name}: {bad} elements off")
+
+
+def best(runs, a, b, c, flops):
+    out = None
+    for cfg, run in runs:
+        try:
+            c.fill_(float("nan"))
+            run(a, b, c)
+            torch.cuda.synchronize()
+            check(str(cfg), c, a, b)
+            us = median_event_us(lambda: run(a, b, c), reps=20, warmup=3)
+        except Exception as e:  # a config that does not compile or fit
+            print(f"  {cfg}: {type(e).__name__}: {str(e)[:200]}")
+            continue
+        tflops = flops / (us * 1e-6) / 1e12
+        if out is None or tflops > out[0]:
+            out = (tflops, cfg)
+    return out
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--out", default=None)
+    p.add_argument("--quick", action="store_true",
+                   help="one shape and dtype, for a smoke run")
+    args = p.parse_args()
+    gen = torch.Generator(device="cuda").manual_seed(
+        int(datetime.datetime.now().timestamp()))
+    shapes = SHAPES[:1] if args.quick else SHAPES
+    dtypes = ["bf16"] if args.quick else list(DTYPES)
+    lines = ["| dtype | M x N x K | cuBLAS TFLOP/s | Triton TFLOP/s (config) "
+             "| ROCDSL TFLOP/s (config) | ROCDSL/cuBLAS | ROCDSL/Triton |",
+             "|---|---|---|---|---|---|---|"]
+    for dtype in dtypes:
+        t = DTYPES[dtype]
+        for m, n, k in shapes:
+            a = torch.randn(m, k, generator=gen, device="cuda").to(t)
+            b = torch.randn(k, n, generator=gen, device="cuda").to(t)
+            c = torch.empty(m, n, device="cuda", dtype=t)
+            flops = 2.0 * m * n * k
+            cublas = best([("torch.matmul",
+                            lambda a, b, c: torch.matmul(a, b, out=c))],
+                          a, b, c, flops)
+            tri = best([(cfg, triton_run(cfg)) for cfg in TRITON_CONFIGS],
+                       a, b, c, flops)
+            roc = best([(cfg, rocdsl_run(cfg)) for cfg in ROCDSL_CONFIGS],
+                       a, b, c, flops)
+            fmt = lambda r: "failed" if r is None else f"{r[0]:.0f} {r[1]}"
+            ratio = lambda x, y: ("-" if x is None or y is None
+                                  else f"{x[0] / y[0]:.2f}")
+            line = (f"| {dtype} | {m}x{n}x{k} | {fmt(cublas).split()[0]} | "
+                    f"{fmt(tri)} | {fmt(roc)} | {ratio(roc, cublas)} | "
+                    f"{ratio(roc, tri)} |")
+            print(line, flush=True)
+            lines.append(line)
+    header = (f"GEMM on {torch.cuda.get_device_name()}, "
+              f"{datetime.date.today()}, torch {torch.__version__}, "
+              f"triton {triton.__version__}; command: python3 "
+              f"benchmarks/gemm_benchmark.py"
+              f"{' --quick' if args.quick else ''}")
+    text = header + "\n\n" + "\n".join(lines) + "\n"
+    print(text)
+    if args.out:
+        pathlib.Path(args.out).write_text(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,80 @@
+//===- NVIDIATargetInfo.cpp - sm_90 parts of the conversion ---------------===//
+//
+// Guarded global accesses, mma.sync, warp shuffles for cross-lane
+// reductions, PTX's approximate exp2, division and rsqrt; AMDGPU-only
+// escape hatches dropped with a note.
+//
+//===----------------------------------------------------------------------===//
+#include "TargetInfo.h"
+#include "rocdsl/Support/Log.h"
+
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+
+namespace {
+
+class NVIDIATargetInfo : public TargetInfo {
+public:
+  using TargetInfo::TargetInfo;
+
+  /// NVIDIA has no counterpart of AMDGPU's memory counters or scheduling
+  /// barriers: its hardware tracks every register a load writes, so a wait
+  /// orders nothing, and ptxas schedules on its own. The hatches are
+  /// dropped (they would otherwise reach the NVPTX backend as AMDGPU
+  /// intrinsics it cannot select), with one note per kind and kernel at
+  /// ROCDSL_LOG=info.
+  void prepare(ModuleOp module) const override {
+    for (FuncOp func : module.getOps<FuncOp>()) {
+      unsigned waits = 0, schedBarriers = 0;
+      func.walk([&](Operation *op) {
+        if (isa<WaitOp>(op)) {
+          ++waits;
+          op->erase();
+        } else if (isa<SchedBarrierOp>(op)) {
+          ++schedBarriers;
+          op->erase();
+        }
+      });
+      if (waits)
+        logInfo("kernel '" + func.getName() + "': " + Twine(waits) +
+                " rocdsl.wait dropped for " + chip.name +
+                " (memory counters are AMDGPU-only; NVIDIA hardware waits on "
+                "registers by itself)");
+      if (schedBarriers)
+        logInfo("kernel '" + func.getName() + "': " + Twine(schedBarriers) +
+                " rocdsl.sched_barrier dropped for " + chip.name +
+                " (a hint for the AMDGPU scheduler only)");
+    }
+  }
+  void populateMemoryPatterns(TileTypeConverter &converter,
+                              RewritePatternSet &patterns) const override {
+    populateNvidiaMemoryPatterns(converter, patterns);
+  }
+  void populateDotPatterns(TileTypeConverter &converter,
+                           RewritePatternSet &patterns) const override {
+    populateNvidiaDotPatterns(converter, patterns);
+  }
+  /// Cross-lane reductions become warp shuffles (shfl.sync).
+  LogicalResult
+  lowerSubgroupReductions(gpu::GPUModuleOp gpuModule) const override {
+    RewritePatternSet shuffles(gpuModule.getContext());
+    populateGpuLowerSubgroupReduceToShufflePatterns(shuffles, chip.waveSize);
+    populateGpuLowerClusteredSubgroupReduceToShufflePatterns(shuffles,
+                                                             chip.waveSize);
+    return applyPatternsGreedily(gpuModule, std::move(shuffles));
+  }
+  void populateMathPatterns(RewritePatternSet &patterns) const override {
+    populateHardwareExp2Patterns(patterns, "llvm.nvvm.ex2.approx.f32");
+    populatePtxApproxMathPatterns(patterns);
+  }
+};
+
+} // namespace
+
+std::unique_ptr<TargetInfo>
+mlir::rocdsl::createNVIDIATargetInfo(const ChipInfo &chip) {
+  return std::make_unique<NVIDIATargetInfo>(chip);
+}

@@ -1,0 +1,52 @@
+//===- TargetInfo.h - what the GPU conversion asks of each target -*- C++ -*-===//
+//
+// convert-rocdsl-to-gpu is target-neutral: kernels, elementwise ops, shape
+// ops, reductions and LDS lower the same everywhere. What differs per
+// target family (global memory, matrix products, the escape hatches a
+// target lacks, cross-lane reductions, approximate math) comes from one
+// TargetInfo, as in Triton's per-backend TargetInfo.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROCDSL_LIB_CONVERSION_TARGETINFO_H
+#define ROCDSL_LIB_CONVERSION_TARGETINFO_H
+
+#include "PatternsInternal.h"
+
+#include <memory>
+
+namespace mlir::rocdsl {
+
+class TargetInfo {
+public:
+  explicit TargetInfo(const ChipInfo &chip) : chip(chip) {}
+  virtual ~TargetInfo() = default;
+
+  const ChipInfo &getChip() const { return chip; }
+
+  /// Before conversion: removes constructs that mean nothing on the target
+  /// (with a note), after checks have rejected those it cannot run.
+  virtual void prepare(ModuleOp module) const {}
+  /// rocdsl.load/store on global memory.
+  virtual void populateMemoryPatterns(TileTypeConverter &converter,
+                                      RewritePatternSet &patterns) const = 0;
+  /// rocdsl.dot on the matrix units.
+  virtual void populateDotPatterns(TileTypeConverter &converter,
+                                   RewritePatternSet &patterns) const = 0;
+  /// After conversion: the gpu.subgroup_reduce ops reductions left.
+  virtual LogicalResult
+  lowerSubgroupReductions(gpu::GPUModuleOp gpuModule) const = 0;
+  /// Fast-math flags to the target's approximate instructions (applied by
+  /// one walk over the lowered module).
+  virtual void populateMathPatterns(RewritePatternSet &patterns) const = 0;
+
+protected:
+  const ChipInfo &chip;
+};
+
+std::unique_ptr<TargetInfo> createAMDGPUTargetInfo(const ChipInfo &chip,
+                                                   StoreOptions storeOptions);
+std::unique_ptr<TargetInfo> createNVIDIATargetInfo(const ChipInfo &chip);
+
+} // namespace mlir::rocdsl
+
+#endif
