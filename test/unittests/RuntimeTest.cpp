@@ -106,16 +106,17 @@ TEST(RuntimeTest, EveryKeyComponentChangeMissesAndNothingElseDoes) {
 }
 
 TEST(RuntimeTest, CompileErrorsCarryTheCompilerDiagnostics) {
-  // A kernel the AMDGPU lowering cannot handle yet (a matrix-core tile): the
-  // error returned by the API says why, not just that compiling failed.
+  // A kernel the AMDGPU lowering cannot handle (a matrix-core tile smaller
+  // than its instruction): the error returned by the API says why, not just
+  // that compiling failed.
   const char *source = R"mlir(
     #mfma = #rocdsl.mfma<version = 3, instrShape = [32, 32, 8], warpsPerCTA = [1, 1]>
     rocdsl.func @k(%x: !rocdsl.ptr<f32>) attributes {num_warps = 1 : i32} {
       %zero = arith.constant 0.0 : f32
       %c0 = arith.constant 0 : i32
       %c32 = arith.constant 32 : i32
-      %c = rocdsl.splat %zero : f32 -> tensor<32x32xf32, #mfma>
-      rocdsl.store %c, %x[%c0, %c0] strides [%c32] : tensor<32x32xf32, #mfma>, !rocdsl.ptr<f32>
+      %c = rocdsl.splat %zero : f32 -> tensor<16x32xf32, #mfma>
+      rocdsl.store %c, %x[%c0, %c0] strides [%c32] : tensor<16x32xf32, #mfma>, !rocdsl.ptr<f32>
       rocdsl.return
     })mlir";
   CacheKey key;
@@ -136,7 +137,7 @@ TEST(RuntimeTest, CompileErrorsCarryTheCompilerDiagnostics) {
   std::string message = llvm::toString(launcher.takeError());
   EXPECT_NE(message.find("lowering k for gfx942 failed"), std::string::npos)
       << message;
-  EXPECT_NE(message.find("uses a matrix-core layout"), std::string::npos)
+  EXPECT_NE(message.find("does not fit its matrix-core layout"), std::string::npos)
       << message;
 }
 
