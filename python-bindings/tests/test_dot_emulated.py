@@ -34,6 +34,31 @@ def gemm(a: rl.ptr, b: rl.ptr, c: rl.ptr("f32"), M: rl.i32, N: rl.i32,
     rl.store(acc, c, [m0, n0], strides=[N], bounds=[M, N])
 
 
+@rocdsl.kernel(num_warps=4)
+def gemm_at(a: rl.ptr, b: rl.ptr, c: rl.ptr("f32"), M: rl.i32, N: rl.i32,
+            K: rl.i32, BM: rl.constexpr, BN: rl.constexpr, BK: rl.constexpr):
+    """c = a^T @ b with a stored K x M (a column-major A): each A tile is
+    loaded as [BK, BM] and transposed in registers (or through LDS)."""
+    m0 = rl.program_id(0) * BM
+    n0 = rl.program_id(1) * BN
+
+    def step(k, acc):
+        at = rl.load(a, [k, m0], shape=[BK, BM], strides=[M], bounds=[K, M])
+        bt = rl.load(b, [k, n0], shape=[BK, BN], strides=[N], bounds=[K, N])
+        return rl.dot(at.T, bt, acc)
+    acc = rl.for_loop(0, K, BK, rl.zeros([BM, BN]), step)
+    rl.store(acc, c, [m0, n0], strides=[N], bounds=[M, N])
+
+
+@rocdsl.kernel(num_warps=2)
+def transpose(x: rl.ptr("f32"), y: rl.ptr("f32"), M: rl.i32, N: rl.i32,
+              BM: rl.constexpr, BN: rl.constexpr):
+    m0 = rl.program_id(0) * BM
+    n0 = rl.program_id(1) * BN
+    t = rl.load(x, [m0, n0], shape=[BM, BN], strides=[N], bounds=[M, N])
+    rl.store(rl.trans(t) * 2.0, y, [n0, m0], strides=[M], bounds=[N, M])
+
+
 @pytest.fixture
 def rng():
     seed = np.random.SeedSequence().entropy
@@ -137,3 +162,41 @@ def test_bad_instruction_choices(kwargs, message):
     with pytest.raises(rocdsl.CompilationError, match=message):
         gemm.ir(device="hip", a="bf16", b="bf16", BM=64, BN=64, BK=32,
                 **kwargs)
+
+
+@pytest.mark.parametrize("device", sorted(CHIPS) + ["host"])
+@pytest.mark.parametrize("m,n,k", [(70, 50, 90), (1, 33, 17)])
+def test_column_major_a_through_trans(device, m, n, k, rng):
+    a, b, a64, b64 = operands(rng, "bf16", m, n, k)
+    at = np.ascontiguousarray(a.T)  # stored K x M
+    bm, bn, bk = (32, 32, 16) if device == "host" else (64, 64, 32)
+    grid = ((m + bm - 1) // bm, (n + bn - 1) // bn)
+    if device == "host":
+        c = np.full((m, n), np.nan, np.float32)
+        gemm_at[grid]((at, "bf16"), (b, "bf16"), c, m, n, k, BM=bm, BN=bn,
+                      BK=bk)
+    else:
+        da = rocdsl.device_array(at, device, "bf16")
+        db = rocdsl.device_array(b, device, "bf16")
+        dc = rocdsl.device_array(np.full((m, n), np.nan, np.float32), device)
+        gemm_at[grid](da, db, dc, m, n, k, BM=bm, BN=bn, BK=bk)
+        c = dc.to_host()
+    ref = a64 @ b64
+    tol = 2e-6 * np.sqrt(k) * np.abs(a64) @ np.abs(b64) + 1e-6
+    assert np.isfinite(c).all() and (np.abs(c - ref) <= tol).all()
+
+
+@pytest.mark.parametrize("device", sorted(CHIPS) + ["host"])
+@pytest.mark.parametrize("m,n", [(100, 37), (64, 128), (1, 5)])
+def test_transpose(device, m, n, rng):
+    x = rng.standard_normal((m, n)).astype(np.float32)
+    bm, bn = 32, 64
+    grid = ((m + bm - 1) // bm, (n + bn - 1) // bn)
+    if device == "host":
+        y = np.full((n, m), np.nan, np.float32)
+        transpose[grid](x, y, m, n, BM=bm, BN=bn)
+    else:
+        dy = rocdsl.device_array(np.full((n, m), np.nan, np.float32), device)
+        transpose[grid](rocdsl.device_array(x, device), dy, m, n, BM=bm, BN=bn)
+        y = dy.to_host()
+    np.testing.assert_array_equal(y, 2.0 * x.T)

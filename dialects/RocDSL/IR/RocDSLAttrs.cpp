@@ -277,6 +277,21 @@ LogicalResult SharedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 // Queries
 //===----------------------------------------------------------------------===//
 
+Attribute mlir::rocdsl::getTransposedLayout(Attribute layout) {
+  auto blocked = dyn_cast_or_null<BlockedAttr>(layout);
+  if (!blocked || blocked.getLayoutRank() != 2)
+    return {};
+  auto swap = [](ArrayRef<unsigned> v) {
+    return SmallVector<unsigned>{v[1], v[0]};
+  };
+  SmallVector<unsigned> order = {1 - blocked.getOrder()[0],
+                                 1 - blocked.getOrder()[1]};
+  return BlockedAttr::get(layout.getContext(),
+                          swap(blocked.getSizePerThread()),
+                          swap(blocked.getThreadsPerWarp()),
+                          swap(blocked.getWarpsPerCTA()), order);
+}
+
 LayoutEncodingAttrInterface mlir::rocdsl::getTileLayout(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)

@@ -271,6 +271,36 @@ LogicalResult ConvertLayoutOp::verify() {
   return success();
 }
 
+LogicalResult TransOp::verify() {
+  auto srcType = getSrc().getType();
+  auto resType = getType();
+  if (failed(verifyTileType(*this, srcType, "operand")) ||
+      failed(verifyTileType(*this, resType, "result")))
+    return failure();
+  if (srcType.getRank() != 2)
+    return emitOpError() << "transposes 2-D tiles, got rank "
+                         << srcType.getRank();
+  if (resType.getRank() != 2 ||
+      resType.getDimSize(0) != srcType.getDimSize(1) ||
+      resType.getDimSize(1) != srcType.getDimSize(0) ||
+      resType.getElementType() != srcType.getElementType())
+    return emitOpError() << "result must be the operand with its dimensions "
+                            "swapped: "
+                         << srcType << " -> " << resType;
+  if (getTileLayout(srcType).getLayoutWarpSize() !=
+      getTileLayout(resType).getLayoutWarpSize())
+    return emitOpError() << "layouts assume different wave sizes";
+  return success();
+}
+
+OpFoldResult TransOp::fold(FoldAdaptor) {
+  // trans(trans(x)) is x when it comes back in x's type.
+  if (auto inner = getSrc().getDefiningOp<TransOp>())
+    if (inner.getSrc().getType() == getType())
+      return inner.getSrc();
+  return {};
+}
+
 OpFoldResult ConvertLayoutOp::fold(FoldAdaptor adaptor) {
   if (getSrc().getType() == getType())
     return getSrc();

@@ -136,6 +136,28 @@ def RocDSL_ConvertLayoutOp : RocDSL_Op<"convert_layout", [Pure]> {
   let hasCanonicalizer = 1;
 }
 
+def RocDSL_TransOp : RocDSL_Op<"trans", [Pure]> {
+  let summary = "Transpose a 2-D tile";
+  let description = [{
+    Element (i, j) of the result is element (j, i) of the operand. With the
+    result in the operand's layout with its dimensions swapped
+    (`getTransposedLayout`: for `#rocdsl.blocked`, the per-dimension entries
+    exchanged and `order` renamed) no data moves: each lane keeps its
+    registers. Any other result layout is reached through LDS, like
+    `convert_layout`. Attention's K^T and column-major GEMM operands use it
+    instead of a transposed copy in memory.
+
+    ```mlir
+    %t = rocdsl.trans %k : tensor<64x128xbf16, #kv> -> tensor<128x64xbf16, #kvT>
+    ```
+  }];
+  let arguments = (ins RocDSL_Tile:$src);
+  let results = (outs RocDSL_Tile:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Global memory
 //===----------------------------------------------------------------------===//

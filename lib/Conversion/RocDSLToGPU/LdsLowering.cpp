@@ -13,7 +13,8 @@
 // software pipelining.)
 //
 // convert_layout between layouts that place every element in the same
-// register of the same lane is free; otherwise it goes through one LDS
+// register of the same lane is free, and so is a transpose into the
+// swapped layout (a register renaming); otherwise both go through one LDS
 // scratch array per kernel, sized for its largest conversion (the barriers
 // above keep two conversions from overlapping).
 //
@@ -122,11 +123,14 @@ Value ldsOffset(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
 
 /// Elements per LDS access for a register tile `dist` of `elementType` in
 /// an LDS array laid out by `shared`: consecutive in the registers, in
-/// LDS (within one swizzle group) and at most 128 bits.
+/// LDS (within one swizzle group) and at most 128 bits. `transposed`: the
+/// tile's (i, j) is stored at (j, i) of a row-major array.
 unsigned ldsAccessWidth(const TileDistribution &dist, Type elementType,
-                        SharedAttr shared) {
+                        SharedAttr shared, bool transposed = false) {
   unsigned rank = dist.getRank();
   unsigned fast = shared ? shared.getOrder()[0] : rank - 1;
+  if (transposed)
+    fast = 0;
   unsigned g = dist.getMapping().contiguousAlong(fast);
   if (shared && rank >= 2 && shared.getMaxPhase() > 1)
     g = std::min<unsigned>(g, 1u << llvm::countr_zero(shared.getVec()));
@@ -134,20 +138,27 @@ unsigned ldsAccessWidth(const TileDistribution &dist, Type elementType,
   return std::max(1u, std::min(g, kMaxLdsAccessBytes / bytes));
 }
 
-/// The element offset in LDS of each group of `g` entries of a lane.
+/// The element offset in LDS of each group of `g` entries of a lane
+/// (`transposed`: of element (j, i) of the row-major array).
 SmallVector<Value> ldsGroupOffsets(OpBuilder &b, Location loc,
                                    const TileDistribution &dist,
-                                   SharedAttr shared, unsigned g) {
+                                   SharedAttr shared, unsigned g,
+                                   bool transposed = false) {
   SmallVector<Value> laneBase;
   for (unsigned d = 0; d < dist.getRank(); ++d)
     laneBase.push_back(dist.laneCoordBase(b, loc, d));
+  SmallVector<int64_t> shape(dist.getShape());
+  if (transposed)
+    std::reverse(shape.begin(), shape.end());
   SmallVector<Value> offsets;
   for (unsigned f = 0; f < dist.getNumElements(); f += g) {
     SmallVector<unsigned> index = dist.delinearize(f);
     SmallVector<Value> coord;
     for (unsigned d = 0; d < dist.getRank(); ++d)
       coord.push_back(dist.coord(b, loc, d, index[d], laneBase[d]));
-    offsets.push_back(ldsOffset(b, loc, dist.getShape(), shared, coord));
+    if (transposed)
+      std::reverse(coord.begin(), coord.end());
+    offsets.push_back(ldsOffset(b, loc, shape, shared, coord));
   }
   return offsets;
 }
@@ -185,17 +196,18 @@ void writeTile(OpBuilder &b, Location loc, Value value,
   gpu::BarrierOp::create(b, loc);
 }
 
-/// Reads register tile `tileType` from the LDS array at `base`.
+/// Reads register tile `tileType` from the LDS array at `base`
+/// (`transposed`: element (i, j) from (j, i) of a row-major array).
 Value readTile(OpBuilder &b, Location loc, RankedTensorType tileType,
                Type vectorType, Value base, SharedAttr shared,
-               const TileDistribution &dist) {
+               const TileDistribution &dist, bool transposed = false) {
   Type element = tileType.getElementType();
-  unsigned g = ldsAccessWidth(dist, element, shared);
+  unsigned g = ldsAccessWidth(dist, element, shared, transposed);
   unsigned bytes = std::max(1u, element.getIntOrFloatBitWidth() / 8);
   Type groupType =
       g == 1 ? element : Type(VectorType::get({int64_t(g)}, element));
   SmallVector<Value> entries;
-  for (Value offset : ldsGroupOffsets(b, loc, dist, shared, g)) {
+  for (Value offset : ldsGroupOffsets(b, loc, dist, shared, g, transposed)) {
     Value group = LLVM::LoadOp::create(
         b, loc, groupType, ldsElementPtr(b, loc, base, element, offset),
         /*alignment=*/g * bytes);
@@ -222,6 +234,36 @@ bool sameMapping(const TileMapping &a, const TileMapping &b) {
         if (a.coordOf(r, l, w) != b.coordOf(r, l, w))
           return false;
   return true;
+}
+
+/// For a transpose that moves no data: result register r' of every lane
+/// holds what source register perm[r'] holds (element (j, i) for (i, j)).
+std::optional<SmallVector<int64_t>> freeTransposePermutation(
+    const TileMapping &src, const TileMapping &dst) {
+  unsigned n = dst.getNumRegisters();
+  if (src.getNumRegisters() != n || src.getWarpSize() != dst.getWarpSize() ||
+      src.getNumWarps() != dst.getNumWarps())
+    return std::nullopt;
+  SmallVector<int64_t> perm(n, -1);
+  for (unsigned r = 0; r < n; ++r) {
+    SmallVector<int64_t> c = dst.coordOf(r, 0, 0);
+    for (unsigned q = 0; q < n && perm[r] < 0; ++q) {
+      SmallVector<int64_t> s = src.coordOf(q, 0, 0);
+      if (s[0] == c[1] && s[1] == c[0])
+        perm[r] = q;
+    }
+    if (perm[r] < 0)
+      return std::nullopt;
+  }
+  for (unsigned w = 0; w < dst.getNumWarps(); ++w)
+    for (unsigned l = 0; l < dst.getWarpSize(); ++l)
+      for (unsigned r = 0; r < n; ++r) {
+        SmallVector<int64_t> c = dst.coordOf(r, l, w);
+        SmallVector<int64_t> s = src.coordOf(perm[r], l, w);
+        if (s[0] != c[1] || s[1] != c[0])
+          return std::nullopt;
+      }
+  return perm;
 }
 
 struct LocalAllocLowering : OpConversionPattern<LocalAllocOp> {
@@ -322,6 +364,38 @@ struct ConvertLayoutLowering : OpConversionPattern<ConvertLayoutOp> {
   gpu::GPUModuleOp gpuModule;
 };
 
+struct TransLowering : OpConversionPattern<TransOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TransOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = op.getSrc().getType(), dstType = op.getType();
+    auto src = TileDistribution::get(srcType),
+         dst = TileDistribution::get(dstType);
+    if (!src || !dst)
+      return rewriter.notifyMatchFailure(op, "no register mapping");
+    Location loc = op.getLoc();
+    if (auto perm =
+            freeTransposePermutation(src->getMapping(), dst->getMapping())) {
+      rewriter.replaceOp(op, vector::ShuffleOp::create(
+                                 rewriter, loc, adaptor.getSrc(),
+                                 adaptor.getSrc(), *perm));
+      return success();
+    }
+    auto func = op->getParentOfType<FunctionOpInterface>();
+    Value scratch = LLVM::AddressOfOp::create(
+        rewriter, loc, LLVM::LLVMPointerType::get(getContext(), 3),
+        convertScratchName(func.getName()));
+    writeTile(rewriter, loc, adaptor.getSrc(), srcType, scratch, SharedAttr(),
+              *src);
+    rewriter.replaceOp(op, readTile(rewriter, loc, dstType,
+                                    getTypeConverter()->convertType(dstType),
+                                    scratch, SharedAttr(), *dst,
+                                    /*transposed=*/true));
+    return success();
+  }
+};
+
 } // namespace
 
 std::string mlir::rocdsl::convertScratchName(StringRef kernel) {
@@ -342,6 +416,16 @@ void mlir::rocdsl::createConvertScratch(ModuleOp module,
       if (src && dst && !sameMapping(*src, *dst))
         bytes = std::max(bytes, size);
     });
+    func.walk([&](TransOp op) {
+      auto type = op.getType();
+      auto src = TileMapping::get(op.getSrc().getType());
+      auto dst = TileMapping::get(type);
+      if (src && dst && !freeTransposePermutation(*src, *dst))
+        bytes = std::max(bytes,
+                         type.getNumElements() *
+                             int64_t(std::max(
+                                 1u, type.getElementTypeBitWidth() / 8)));
+    });
     if (!bytes)
       continue;
     b.setInsertionPointToStart(gpuModule.getBody());
@@ -359,5 +443,6 @@ void mlir::rocdsl::populateLdsPatterns(TileTypeConverter &converter,
   MLIRContext *ctx = patterns.getContext();
   patterns.add<LocalAllocLowering, ConvertLayoutLowering>(converter, ctx,
                                                           gpuModule);
-  patterns.add<LocalStoreLowering, LocalLoadLowering>(converter, ctx);
+  patterns.add<LocalStoreLowering, LocalLoadLowering, TransLowering>(converter,
+                                                                   ctx);
 }

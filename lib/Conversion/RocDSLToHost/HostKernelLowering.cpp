@@ -227,6 +227,12 @@ void mlir::rocdsl::populateHostTilePatterns(HostTypeConverter &converter,
          Rewriter &) -> Value {
         return a.getSrc(); // one thread holds the whole tile in any layout
       });
+  addLambda<TransOp>(
+      patterns, converter,
+      [](TransOp op, TransOp::Adaptor a, Type t, Rewriter &r) -> Value {
+        return vector::TransposeOp::create(r, op.getLoc(), a.getSrc(),
+                                           ArrayRef<int64_t>{1, 0});
+      });
   addLambda<ReduceOp>(
       patterns, converter,
       [](ReduceOp op, ReduceOp::Adaptor a, Type t, Rewriter &r) -> Value {

@@ -10,7 +10,7 @@ from .creation import barrier, full, iota, num_programs, program_id, zeros
 from .dot import dot
 from .functions import (abs, broadcast_to, div_rn, exp, exp2, exp_accurate,
                         expand_dims, fast_div, fast_exp, log, max, maximum,
-                        min, minimum, prod, rsqrt, sqrt, sum, where)
+                        min, minimum, prod, rsqrt, sqrt, sum, trans, where)
 from .memory import load, store
 from .types import (Layout, bf16, blocked, constexpr, dtype, f16, f32, i1, i32,
                     ptr)
@@ -22,5 +22,5 @@ __all__ = [
     "exp_accurate", "expand_dims", "fast_div", "fast_exp",
     "f16", "f32", "for_loop", "full", "i1", "i32", "iota", "load", "log", "max",
     "maximum", "min", "minimum", "num_programs", "prod", "program_id", "ptr",
-    "rsqrt", "sqrt", "store", "sum", "where", "zeros",
+    "rsqrt", "sqrt", "store", "sum", "trans", "where", "zeros",
 ]

@@ -1,6 +1,6 @@
 """Function forms of the elementwise math, reduction and shape methods."""
 from .values import (binary, broadcast_to as _broadcast_to,
-                     expand_dims as _expand, maximum, minimum,
+                     expand_dims as _expand, maximum, minimum, trans,
                      reduce as _reduce, unary, where)
 
 
@@ -48,4 +48,5 @@ def broadcast_to(x, shape): return _broadcast_to(x, shape)
 
 __all__ = ["exp", "exp2", "log", "sqrt", "rsqrt", "abs", "sum", "prod", "max",
            "div_rn", "fast_div", "exp_accurate", "fast_exp",
-           "min", "expand_dims", "broadcast_to", "maximum", "minimum", "where"]
+           "min", "expand_dims", "broadcast_to", "maximum", "minimum", "where",
+           "trans"]

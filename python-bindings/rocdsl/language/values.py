@@ -195,6 +195,10 @@ class Tile(_Traced):
     def broadcast_to(self, shape):
         return broadcast_to(self, shape)
 
+    @property
+    def T(self):
+        return trans(self)
+
     def __getitem__(self, index):
         """`t[:, None]` and `t[None, :]` insert unit dimensions."""
         if not isinstance(index, tuple):
@@ -329,6 +333,18 @@ def expand_dims(t, axis):
     return make_tile(tracing.builder().op(
         result, "rocdsl.expand_dims ", t.value,
         f" {{axis = {axis} : i32}} : ", t.type, " -> ", result))
+
+
+def trans(t):
+    """The transpose of a 2-D tile (t.T). The result takes its own layout;
+    where that is the source's with the dimensions swapped no data moves,
+    else the lowering goes through LDS."""
+    if not isinstance(t, Tile) or t.ndim != 2:
+        raise error(f"trans takes a 2-D tile, got "
+                    f"{getattr(t, 'describe', lambda: repr(t))()}")
+    result = ir.TileType((t.shape[1], t.shape[0]), t.type.dtype, layouts.Var())
+    return make_tile(tracing.builder().op(
+        result, "rocdsl.trans ", t.value, " : ", t.type, " -> ", result))
 
 
 def broadcast_to(t, shape):

@@ -978,3 +978,23 @@ rocdsl.func @empty_tile(%x: f32) attributes {num_warps = 1 : i32} {
   %t = rocdsl.splat %x : f32 -> tensor<0xf32, #b>
   rocdsl.return
 }
+
+// -----
+
+#b = #rocdsl.blocked<sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]>
+rocdsl.func @trans_rank1(%x: f32) attributes {num_warps = 1 : i32} {
+  %t = rocdsl.splat %x : f32 -> tensor<64xf32, #b>
+  // expected-error@+1 {{'rocdsl.trans' op transposes 2-D tiles, got rank 1}}
+  %u = rocdsl.trans %t : tensor<64xf32, #b> -> tensor<64xf32, #b>
+  rocdsl.return
+}
+
+// -----
+
+#b = #rocdsl.blocked<sizePerThread = [1, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 1], order = [1, 0]>
+rocdsl.func @trans_shape(%x: f32) attributes {num_warps = 1 : i32} {
+  %t = rocdsl.splat %x : f32 -> tensor<8x16xf32, #b>
+  // expected-error@+1 {{'rocdsl.trans' op result must be the operand with its dimensions swapped}}
+  %u = rocdsl.trans %t : tensor<8x16xf32, #b> -> tensor<8x16xf32, #b>
+  rocdsl.return
+}

@@ -36,6 +36,11 @@
 
 namespace mlir::rocdsl {
 
+/// The layout whose element (i, j) sits where `layout` keeps (j, i): a 2-D
+/// transpose into it moves no data. Null where no such layout is known
+/// (then a transpose goes through LDS).
+Attribute getTransposedLayout(Attribute layout);
+
 /// The layout of a tile type, or null when it has none.
 LayoutEncodingAttrInterface getTileLayout(Type type);
 
