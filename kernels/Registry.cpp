@@ -1,6 +1,7 @@
 //===- Registry.cpp - built-in kernels by name ----------------------------===//
 #include "rocdsl/Kernels/Registry.h"
 
+#include "gemm/Gemm.h"
 #include "norm/RMSNorm.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -38,6 +39,7 @@ const std::vector<KernelSpec> &mlir::rocdsl::getBuiltinKernels() {
       getRMSNormBackwardSpec(RMSNormVariant::Plain),
       getRMSNormBackwardSpec(RMSNormVariant::FusedAdd),
       getRMSNormWeightGradSpec(),
+      getGemmSpec(),
   };
   return kernels;
 }

@@ -173,6 +173,20 @@ Scalar Tile::sumAll() const {
                                ReduceKind::Add, value, 0)};
 }
 
+Tile Tile::convertTo(Layout layout) const {
+  if (layout == getLayout())
+    return *this;
+  auto type = RankedTensorType::get(getShape(), getType().getElementType(),
+                                    layout);
+  return {kb, ConvertLayoutOp::create(kb->builder, kb->loc, type, value)};
+}
+
+Tile Tile::transposed(Layout layout) const {
+  auto type = RankedTensorType::get({getShape()[1], getShape()[0]},
+                                    getType().getElementType(), layout);
+  return {kb, TransOp::create(kb->builder, kb->loc, type, value)};
+}
+
 Tile Tile::expandDims(unsigned axis) const {
   auto slice = dyn_cast<SliceAttr>(getLayout());
   if (!slice)
@@ -259,9 +273,29 @@ Scalar KernelBuilder::numPrograms(unsigned axis) {
           NumProgramsOp::create(builder, loc, builder.getI32Type(), axis)};
 }
 
-Layout KernelBuilder::defaultLayout(ArrayRef<int64_t> shape, DType dtype) {
-  return BlockedAttr::getDefault(getContext(), shape, numWarps, 64,
+Layout KernelBuilder::defaultLayout(ArrayRef<int64_t> shape, DType dtype,
+                                   unsigned waveSize) {
+  return BlockedAttr::getDefault(getContext(), shape, numWarps, waveSize,
                                  bitWidth(dtype));
+}
+
+Layout KernelBuilder::mfma(unsigned version, ArrayRef<unsigned> instrShape,
+                           ArrayRef<unsigned> warpsPerCTA) {
+  return MfmaAttr::get(getContext(), version, instrShape, warpsPerCTA);
+}
+
+Layout KernelBuilder::mma(ArrayRef<unsigned> warpsPerCTA) {
+  return NvidiaMmaAttr::get(getContext(), 2, {16, 8, 16}, warpsPerCTA);
+}
+
+Layout KernelBuilder::dotOperand(unsigned opIdx, Layout parent,
+                                 unsigned kWidth) {
+  return DotOperandAttr::get(getContext(), opIdx, parent, kWidth);
+}
+
+Tile KernelBuilder::dot(Tile a, Tile b, Tile c) {
+  return wrap(DotOp::create(builder, loc, c.getType(), a.getValue(),
+                            b.getValue(), c.getValue()));
 }
 
 Layout KernelBuilder::blocked(ArrayRef<unsigned> sizePerThread,

@@ -67,17 +67,19 @@ static const MatrixInstr kSm90Matrix[] = {
 llvm::ArrayRef<ChipInfo> mlir::rocdsl::getChips() {
   // CDNA3 (MI300X): 64 KiB LDS per CU in 32 banks; CDNA4 (MI355X): 160 KiB
   // in 64 banks (304 and 256 CUs); both 256 VGPRs + 256 AGPRs per lane.
-  // Direct-to-LDS loads: 1 dword on gfx942, 1, 3 or 4 on gfx950. Hopper:
+  // 8 XCDs each. Direct-to-LDS loads: 1 dword on gfx942, 1, 3 or 4 on
+  // gfx950. Hopper:
   // 48 KiB of static shared memory per block, 255 registers per thread.
   static const ChipInfo chips[] = {
       {"gfx942", ChipVendor::AMD, 64, 64 * 1024, 32, 304, ":sramecc+:xnack-",
-       true, 3, kGfx942Matrix, 256, 256, 1u << 1},
+       true, 3, kGfx942Matrix, 256, 256, 8, 1u << 1},
       {"gfx950", ChipVendor::AMD, 64, 160 * 1024, 64, 256, ":sramecc+:xnack-",
-       false, 4, kGfx950Matrix, 256, 256, (1u << 1) | (1u << 3) | (1u << 4)},
+       false, 4, kGfx950Matrix, 256, 256, 8,
+       (1u << 1) | (1u << 3) | (1u << 4)},
       {"sm_90", ChipVendor::NVIDIA, 32, 48 * 1024, 32, 132, "", false, 0,
-       kSm90Matrix, 255, 0, 0},
+       kSm90Matrix, 255, 0, 1, 0},
       {"sm_90a", ChipVendor::NVIDIA, 32, 48 * 1024, 32, 132, "", false, 0,
-       kSm90Matrix, 255, 0, 0},
+       kSm90Matrix, 255, 0, 1, 0},
   };
   return chips;
 }

@@ -106,8 +106,8 @@ TEST(RuntimeTest, EveryKeyComponentChangeMissesAndNothingElseDoes) {
 }
 
 TEST(RuntimeTest, CompileErrorsCarryTheCompilerDiagnostics) {
-  // A kernel the AMDGPU lowering cannot handle (a matrix-core tile smaller
-  // than its instruction): the error returned by the API says why, not just
+  // A kernel the AMDGPU lowering cannot handle (a matrix-core tile that is
+  // neither whole instructions nor a divisor of one): the error returned by the API says why, not just
   // that compiling failed.
   const char *source = R"mlir(
     #mfma = #rocdsl.mfma<version = 3, instrShape = [32, 32, 8], warpsPerCTA = [1, 1]>
@@ -115,8 +115,8 @@ TEST(RuntimeTest, CompileErrorsCarryTheCompilerDiagnostics) {
       %zero = arith.constant 0.0 : f32
       %c0 = arith.constant 0 : i32
       %c32 = arith.constant 32 : i32
-      %c = rocdsl.splat %zero : f32 -> tensor<16x32xf32, #mfma>
-      rocdsl.store %c, %x[%c0, %c0] strides [%c32] : tensor<16x32xf32, #mfma>, !rocdsl.ptr<f32>
+      %c = rocdsl.splat %zero : f32 -> tensor<48x32xf32, #mfma>
+      rocdsl.store %c, %x[%c0, %c0] strides [%c32] : tensor<48x32xf32, #mfma>, !rocdsl.ptr<f32>
       rocdsl.return
     })mlir";
   CacheKey key;

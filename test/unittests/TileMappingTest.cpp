@@ -157,7 +157,13 @@ TEST_F(TileMappingTest, ShapesALayoutCannotHold) {
   auto blocked = BlockedAttr::get(&ctx, {4}, {64}, {1}, {0});
   EXPECT_FALSE(TileMapping::get(RankedTensorType::get({384}, f32, blocked)));
   auto parent = mfma(32, 32, 8);
-  EXPECT_FALSE(TileMapping::get(RankedTensorType::get({16, 32}, f32, parent)));
+  EXPECT_FALSE(TileMapping::get(RankedTensorType::get({48, 32}, f32, parent)));
+  // A divisor of the instruction wraps (a broadcast bias row).
+  std::optional<TileMapping> row =
+      TileMapping::get(RankedTensorType::get({1, 32}, f32, parent));
+  ASSERT_TRUE(row);
+  // Every row of the instruction is row 0: 2 lane groups x 16 registers.
+  EXPECT_EQ(row->ownersOf({0, 5}).size(), 32u);
   EXPECT_FALSE(TileMapping::get(RankedTensorType::get(
       {32, 12}, f32, DotOperandAttr::get(&ctx, 0, parent, 4))));
 }

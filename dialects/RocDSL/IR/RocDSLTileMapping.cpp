@@ -216,8 +216,9 @@ static MappingTerm matrixWaveTerm(ArrayRef<unsigned> warps, unsigned dim,
 }
 
 /// M (dim 0) or N (dim 1) of a matrix-core tile: the instruction tile
-/// (`instr` elements) repeated over the waves, whole repetitions or fewer
-/// (then waves hold copies). Lane and in-instruction register terms come
+/// (`instr` elements) repeated over the waves, whole repetitions or a
+/// divisor of one (then lanes or waves hold copies; rocdsl.dot itself
+/// needs multiples of the instruction). Lane and in-instruction register terms come
 /// from the caller.
 static std::optional<DimMapping>
 matrixOuterDim(ArrayRef<unsigned> warpsPerCTA, unsigned dim, unsigned instr,
@@ -226,7 +227,9 @@ matrixOuterDim(ArrayRef<unsigned> warpsPerCTA, unsigned dim, unsigned instr,
                ArrayRef<MappingTerm> laneTerms) {
   unsigned warps = warpsPerCTA[dim];
   int64_t cta = int64_t(instr) * warps;
-  if (size % instr != 0 || (size > cta && size % cta != 0))
+  // Whole repetitions, or a divisor of one (a broadcast row of a bias, a
+  // tile smaller than the waves cover): then coordinates wrap.
+  if (size > cta ? size % cta != 0 : cta % size != 0)
     return std::nullopt;
   DimMapping m;
   m.size = size;

@@ -110,6 +110,11 @@ public:
   Scalar sumAll() const;
   Tile expandDims(unsigned axis) const;
   Tile broadcastTo(ArrayRef<int64_t> shape) const;
+  /// The same tile in another layout (rocdsl.convert_layout).
+  Tile convertTo(Layout layout) const;
+  /// The 2-D transpose in `layout` (rocdsl.trans; free into
+  /// getTransposedLayout of this tile's layout).
+  Tile transposed(Layout layout) const;
 
 private:
   KernelBuilder *kb = nullptr;
@@ -158,11 +163,18 @@ public:
   Scalar numPrograms(unsigned axis = 0);
 
   // Layouts.
-  Layout defaultLayout(ArrayRef<int64_t> shape, DType dtype);
+  Layout defaultLayout(ArrayRef<int64_t> shape, DType dtype,
+                       unsigned waveSize = 64);
   Layout blocked(ArrayRef<unsigned> sizePerThread,
                  ArrayRef<unsigned> threadsPerWarp,
                  ArrayRef<unsigned> warpsPerCTA, ArrayRef<unsigned> order);
   Layout slice(Layout parent, unsigned dim);
+  /// Matrix-core layouts: an AMD MFMA accumulator, an NVIDIA mma.sync
+  /// accumulator, and the A (opIdx 0) or B (opIdx 1) operand of either.
+  Layout mfma(unsigned version, ArrayRef<unsigned> instrShape,
+              ArrayRef<unsigned> warpsPerCTA);
+  Layout mma(ArrayRef<unsigned> warpsPerCTA);
+  Layout dotOperand(unsigned opIdx, Layout parent, unsigned kWidth);
 
   // Tiles.
   Tile full(ArrayRef<int64_t> shape, Layout layout, Scalar value);
@@ -172,6 +184,10 @@ public:
             Layout layout, const AccessOptions &options = {});
   void store(Tile value, Ptr ptr, ArrayRef<Scalar> origin,
              const AccessOptions &options = {});
+
+  /// d = a * b + c on the matrix units (rocdsl.dot): a and b in the
+  /// dot-operand layouts of c's.
+  Tile dot(Tile a, Tile b, Tile c);
 
   /// scf.for from `lb` to `ub` by `step` carrying `inits`; `body` returns
   /// the next values of the carried tiles.

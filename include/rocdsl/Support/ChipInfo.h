@@ -70,6 +70,9 @@ struct ChipInfo {
   /// Architectural VGPRs and AGPRs per lane a wave may use (AMD), or
   /// registers per thread (NVIDIA; no AGPRs).
   unsigned vgprs, agprs;
+  /// Dies that take workgroups round-robin (MI300X and MI355X: 8 XCDs,
+  /// each with its own L2); 1 where there is one L2.
+  unsigned xcds;
   /// Dword counts a direct global->LDS load (buffer_load ... lds) moves per
   /// lane, as a bit mask (bit n: n dwords); 0 where there is none.
   unsigned directToLdsDwordMask;

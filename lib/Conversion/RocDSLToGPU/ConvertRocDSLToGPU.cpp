@@ -60,9 +60,8 @@ LogicalResult checkLowerable(ModuleOp module, const ChipInfo &info) {
       if (isa_and_nonnull<MfmaAttr, DotOperandAttr>(tile.getEncoding()))
         op->emitError() << "tile " << tile
                         << " does not fit its matrix-core layout: M and N "
-                           "must be multiples of the instruction's, and "
-                           "either multiples of instruction x waves or "
-                           "smaller; K a multiple of kWidth x 64 / M";
+                           "must be multiples of instruction x waves or "
+                           "divide it; K a multiple of kWidth x 64 / M";
       else
         op->emitError() << "tile " << tile
                         << " has no register lowering: the layout must be "

@@ -79,11 +79,11 @@ rocdsl.func @swizzle(%p: !rocdsl.ptr<f32>, %a: f32) attributes {num_warps = 1 : 
 
 // -----
 
-// A matrix-core tile smaller than one instruction.
+// A matrix-core tile neither a multiple of the instruction nor a divisor.
 #mfma = #rocdsl.mfma<version = 3, instrShape = [32, 32, 8], warpsPerCTA = [1, 1]>
 rocdsl.func @mfma_small(%p: !rocdsl.ptr<f32>, %a: f32) attributes {num_warps = 1 : i32} {
-  // expected-error @below {{tile 'tensor<16x32xf32, #rocdsl.mfma<version = 3, instrShape = [32, 32, 8], warpsPerCTA = [1, 1]>>' does not fit its matrix-core layout: M and N must be multiples of the instruction's, and either multiples of instruction x waves or smaller; K a multiple of kWidth x 64 / M}}
-  %t = rocdsl.splat %a : f32 -> tensor<16x32xf32, #mfma>
+  // expected-error @below {{tile 'tensor<48x32xf32, #rocdsl.mfma<version = 3, instrShape = [32, 32, 8], warpsPerCTA = [1, 1]>>' does not fit its matrix-core layout: M and N must be multiples of instruction x waves or divide it; K a multiple of kWidth x 64 / M}}
+  %t = rocdsl.splat %a : f32 -> tensor<48x32xf32, #mfma>
   rocdsl.return
 }
 

@@ -1,0 +1,475 @@
+//===- Gemm.cpp - the GEMM family: configuration, kernel, plan, reference -===//
+//
+// One program computes a BM x BN tile of one batch entry: K is walked in
+// BK steps, each loading an A and a B tile in coalesced blocked layouts
+// (128-bit where the leading dimension allows), moving them into the
+// matrix units' operand layouts (through LDS; a column-major operand is
+// loaded as stored and transposed in registers first) and accumulating in
+// f32 in the accumulator layout, which the loop carries. The epilogue
+// scales by alpha, adds beta * C and the bias, rounds to the output type
+// and stores.
+//
+// Programs are ordered for L2 reuse (groups of GROUP_M row tiles walk
+// down M before moving along N) and, on chips with several XCDs that take
+// workgroups round-robin, renumbered so each XCD gets consecutive tiles.
+//
+//===----------------------------------------------------------------------===//
+#include "Gemm.h"
+
+#include "rocdsl/Dialect/RocDSL/IR/RocDSL.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+using namespace mlir::rocdsl::dsl;
+
+//===----------------------------------------------------------------------===//
+// Configuration
+//===----------------------------------------------------------------------===//
+
+static LogicalResult parseFlag(const KernelParams &params, StringRef name,
+                               bool &out, std::string &error) {
+  int64_t v = 0;
+  if (failed(params.getInt(name, v, error)))
+    return failure();
+  if (v != 0 && v != 1) {
+    error = name.str() + "=" + std::to_string(v) + " is not 0 or 1";
+    return failure();
+  }
+  out = v == 1;
+  return success();
+}
+
+static LogicalResult parseLayout(const KernelParams &params, StringRef name,
+                                 bool &colMajor, std::string &error) {
+  StringRef v = params.get(name);
+  if (v != "row" && v != "col") {
+    error = name.str() + "=" + v.str() + " is not row or col";
+    return failure();
+  }
+  colMajor = v == "col";
+  return success();
+}
+
+/// Largest power of two <= 128 bits of `dtype` that divides `n`.
+static unsigned accessWidth(int64_t n, DType dtype) {
+  unsigned vec = 128 / bitWidth(dtype);
+  while (vec > 1 && n % vec != 0)
+    vec /= 2;
+  return vec;
+}
+
+/// The matrix instruction for `dtype` on `chip`: the widest-K 32x32 form
+/// the chip has (fewer LDS reads per product), else 16x16.
+static const MatrixInstr *pickInstr(const ChipInfo &chip, DType dtype) {
+  MatrixOperand operand =
+      dtype == DType::F16 ? MatrixOperand::F16 : MatrixOperand::BF16;
+  const MatrixInstr *best = nullptr;
+  for (const MatrixInstr &instr : chip.matrixInstrs)
+    if (instr.operand == operand &&
+        (!best || instr.m > best->m || (instr.m == best->m && instr.k > best->k)))
+      best = &instr;
+  return best;
+}
+
+LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
+                                          GemmConfig &c, std::string &error) {
+  for (auto [name, out] : {std::pair<StringRef, int64_t *>{"M", &c.m},
+                           {"N", &c.n},
+                           {"K", &c.k},
+                           {"batch", &c.batch},
+                           {"BM", &c.bm},
+                           {"BN", &c.bn},
+                           {"BK", &c.bk}})
+    if (failed(params.getInt(name, *out, error)))
+      return failure();
+  for (auto [name, v] : {std::pair<StringRef, int64_t>{"M", c.m},
+                         {"N", c.n},
+                         {"K", c.k},
+                         {"batch", c.batch}})
+    if (v < 1 || v > (int64_t(1) << 30)) {
+      error = name.str() + "=" + std::to_string(v) + " must be in [1, 2^30]";
+      return failure();
+    }
+  for (auto [name, v] :
+       {std::pair<StringRef, int64_t>{"batch * M * K", c.batch * c.m * c.k},
+        {"batch * K * N", c.batch * c.k * c.n},
+        {"batch * M * N", c.batch * c.m * c.n}})
+    if (v >= (int64_t(1) << 31)) {
+      error = name.str() + " = " + std::to_string(v) +
+              " elements: offsets are 32-bit, at most 2^31 - 1";
+      return failure();
+    }
+  std::optional<DType> dtype = parseDType(params.get("dtype"));
+  if (!dtype || (*dtype != DType::BF16 && *dtype != DType::F16)) {
+    error = "dtype=" + params.get("dtype").str() +
+            " is not a matrix-core input type (bf16, f16)";
+    return failure();
+  }
+  c.dtype = *dtype;
+  StringRef out = params.get("out_dtype");
+  std::optional<DType> outDType =
+      out == "same" ? std::optional<DType>(c.dtype) : parseDType(out);
+  if (!outDType || (*outDType != DType::BF16 && *outDType != DType::F16 &&
+                    *outDType != DType::F32)) {
+    error = "out_dtype=" + out.str() + " is not bf16, f16, f32 or same";
+    return failure();
+  }
+  c.outDType = *outDType;
+  if (failed(parseLayout(params, "layout_a", c.aColMajor, error)) ||
+      failed(parseLayout(params, "layout_b", c.bColMajor, error)) ||
+      failed(parseFlag(params, "bias", c.bias, error)) ||
+      failed(parseFlag(params, "accumulate", c.accumulate, error)))
+    return failure();
+
+  const ChipInfo *chip = lookupChip(params.get("chip"));
+  if (!chip) {
+    error = "chip=" + params.get("chip").str() + " is not one of " +
+            listChips();
+    return failure();
+  }
+  c.nvidia = chip->isNVIDIA();
+  c.waveSize = chip->waveSize;
+  c.xcds = chip->xcds;
+  unsigned kBlock = 16;
+  if (!c.nvidia) {
+    const MatrixInstr *instr = pickInstr(*chip, c.dtype);
+    if (!instr) {
+      error = chip->name.str() + " has no matrix instruction for " +
+              toString(c.dtype).str();
+      return failure();
+    }
+    c.instr[0] = instr->m, c.instr[1] = instr->n, c.instr[2] = instr->k;
+    c.kWidth = instr->kPerLane(chip->waveSize);
+    c.matrixVersion = instr->k * instr->m / 64 > 4 ? 4 : 3;
+    kBlock = chip->waveSize / instr->m * c.kWidth;
+  }
+  // Default tiles: 128 x 128 x 32 on 4 waves; smaller M or N take the
+  // smallest tile that holds them (down to one instruction per wave).
+  unsigned minM = c.nvidia ? 16 : c.instr[0], minN = c.nvidia ? 8 : c.instr[1];
+  auto pick = [](int64_t given, int64_t extent, int64_t smallest) {
+    if (given)
+      return given;
+    int64_t t = 128;
+    while (t / 2 >= smallest && t / 2 >= extent)
+      t /= 2;
+    return t;
+  };
+  c.bm = pick(c.bm, c.m, minM);
+  c.bn = pick(c.bn, c.n, minN);
+  if (!c.bk)
+    c.bk = std::max<int64_t>(32, kBlock);
+  if (c.bm % minM || c.bn % minN || c.bk % kBlock || c.bm > 256 ||
+      c.bn > 256 || c.bk > 128) {
+    error = "tile BM=" + std::to_string(c.bm) + " BN=" + std::to_string(c.bn) +
+            " BK=" + std::to_string(c.bk) + " does not fit " +
+            chip->name.str() + "'s matrix instruction: BM a multiple of " +
+            std::to_string(minM) + ", BN of " + std::to_string(minN) +
+            ", BK of " + std::to_string(kBlock) + ", at most 256/256/128";
+    return failure();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Integer helpers on uniform scalars (rocdsl has no scalar ops of its own:
+/// arith on i32).
+struct Ints {
+  KernelBuilder &kb;
+  Scalar rem(Scalar a, int64_t b) {
+    return {&kb, arith::RemSIOp::create(kb.getBuilder(), kb.getLoc(),
+                                        a.getValue(), kb.i32(b).getValue())};
+  }
+  Scalar min(Scalar a, Scalar b) {
+    return {&kb, arith::MinSIOp::create(kb.getBuilder(), kb.getLoc(),
+                                        a.getValue(), b.getValue())};
+  }
+};
+
+/// Warps along M and N of the accumulator: M first, as square as the warp
+/// count allows.
+std::pair<unsigned, unsigned> splitWarps(unsigned warps) {
+  unsigned wm = 1;
+  while (wm * wm < warps)
+    wm *= 2;
+  return {wm, warps / wm};
+}
+
+} // namespace
+
+OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
+                                              const GemmConfig &c) {
+  SmallVector<ArgSpec> args = {ArgSpec::ptr("a", c.dtype),
+                               ArgSpec::ptr("b", c.dtype)};
+  if (c.accumulate)
+    args.push_back(ArgSpec::ptr("c", c.outDType));
+  if (c.bias)
+    args.push_back(ArgSpec::ptr("bias", c.outDType));
+  args.push_back(ArgSpec::ptr("out", c.outDType));
+  args.push_back(ArgSpec::scalar("alpha", DType::F32));
+  if (c.accumulate)
+    args.push_back(ArgSpec::scalar("beta", DType::F32));
+  KernelBuilder kb(ctx, "gemm", c.numWarps, args);
+  Ints ints{kb};
+
+  // Program -> (tile row, tile column, batch entry).
+  int64_t tilesM = llvm::divideCeil(c.m, c.bm);
+  int64_t tilesN = llvm::divideCeil(c.n, c.bn);
+  int64_t programs = tilesM * tilesN;
+  Scalar pid = kb.programId(0);
+  if (c.xcds > 1 && programs % c.xcds == 0)
+    pid = ints.rem(pid, c.xcds) * (programs / c.xcds) +
+          pid / kb.i32(c.xcds);
+  int64_t inGroup = int64_t(c.groupM) * tilesN;
+  Scalar group = pid / kb.i32(inGroup);
+  Scalar firstM = group * int64_t(c.groupM);
+  Scalar groupSize =
+      ints.min(kb.i32(tilesM) - firstM, kb.i32(c.groupM));
+  Scalar local = ints.rem(pid, inGroup);
+  Scalar rowTile = firstM + Scalar(&kb, arith::RemSIOp::create(
+                                            kb.getBuilder(), kb.getLoc(),
+                                            local.getValue(),
+                                            groupSize.getValue()));
+  Scalar colTile = local / groupSize;
+  Scalar batch = kb.programId(1);
+  Scalar m0 = rowTile * c.bm, n0 = colTile * c.bn;
+
+  // Layouts: coalesced loads, the accumulator and its operands.
+  auto [wm, wn] = splitWarps(c.numWarps);
+  Layout acc = c.nvidia ? kb.mma({wm, wn})
+                        : kb.mfma(c.matrixVersion,
+                                  {c.instr[0], c.instr[1], c.instr[2]},
+                                  {wm, wn});
+  unsigned kWidth = c.nvidia ? 2 : c.kWidth;
+  Layout opA = kb.dotOperand(0, acc, kWidth);
+  Layout opB = kb.dotOperand(1, acc, kWidth);
+  auto blocked = [&](int64_t rows, int64_t cols, DType dtype) {
+    return kb.defaultLayout({rows, cols}, dtype, c.waveSize);
+  };
+
+  Ptr a = kb.ptrArg("a"), b = kb.ptrArg("b");
+  // A tile of `rows` x `cols` of a [batch * outer, inner] row-major array:
+  // rows from `row0` of this batch entry, columns from `col0`.
+  auto loadTile = [&](Ptr p, int64_t outer, int64_t inner, Scalar row0,
+                      Scalar col0, int64_t rows, int64_t cols) {
+    AccessOptions o;
+    Scalar first = batch * outer;
+    o.strides = {kb.i32(inner)};
+    o.bounds = {first + outer, kb.i32(inner)};
+    o.vec = accessWidth(inner, c.dtype);
+    return kb.load(p, {first + row0, col0}, {rows, cols},
+                   blocked(rows, cols, c.dtype), o);
+  };
+  auto operandA = [&](Scalar k) {
+    if (!c.aColMajor)
+      return loadTile(a, c.m, c.k, m0, k, c.bm, c.bk).convertTo(opA);
+    Tile t = loadTile(a, c.k, c.m, k, m0, c.bk, c.bm);
+    return t.transposed(getTransposedLayout(t.getLayout())).convertTo(opA);
+  };
+  auto operandB = [&](Scalar k) {
+    if (!c.bColMajor)
+      return loadTile(b, c.k, c.n, k, n0, c.bk, c.bn).convertTo(opB);
+    Tile t = loadTile(b, c.n, c.k, n0, k, c.bn, c.bk);
+    return t.transposed(getTransposedLayout(t.getLayout())).convertTo(opB);
+  };
+  Tile zero = kb.zeros({c.bm, c.bn}, acc, DType::F32);
+  Tile sum = kb.forLoop(kb.i32(0), kb.i32(c.k), kb.i32(c.bk), {zero},
+                        [&](Scalar k, ArrayRef<Tile> carried) {
+                          return SmallVector<Tile>{
+                              kb.dot(operandA(k), operandB(k), carried[0])};
+                        })[0];
+
+  // Epilogue in the accumulator layout, in f32.
+  Scalar outRow = batch * c.m + m0;
+  AccessOptions outTile;
+  outTile.strides = {kb.i32(c.n)};
+  outTile.bounds = {batch * c.m + c.m, kb.i32(c.n)};
+  Tile result = sum * kb.scalarArg("alpha");
+  if (c.accumulate) {
+    Tile prior = kb.load(kb.ptrArg("c"), {outRow, n0}, {c.bm, c.bn}, acc,
+                         outTile);
+    result = result + prior.to(DType::F32) * kb.scalarArg("beta");
+  }
+  if (c.bias) {
+    AccessOptions o;
+    o.bounds = {kb.i32(c.n)};
+    Tile bias = kb.load(kb.ptrArg("bias"), {n0}, {c.bn}, kb.slice(acc, 0), o);
+    result = result + bias.to(DType::F32).expandDims(0).broadcastTo(
+                          {c.bm, c.bn});
+  }
+  Tile out = result.to(c.outDType);
+  // Stores from the accumulator layout are element-wise; through LDS into
+  // a coalesced layout they are 128-bit, where the tile fits the scratch.
+  int64_t tileBytes = c.bm * c.bn * bitWidth(c.outDType) / 8;
+  if (tileBytes <= 32 * 1024) {
+    out = out.convertTo(blocked(c.bm, c.bn, c.outDType));
+    outTile.vec = accessWidth(c.n, c.outDType);
+  }
+  kb.store(out, kb.ptrArg("out"), {outRow, n0}, outTile);
+  return kb.finish();
+}
+
+//===----------------------------------------------------------------------===//
+// Launch plan and reference
+//===----------------------------------------------------------------------===//
+
+LaunchPlan mlir::rocdsl::planGemm(const GemmConfig &c) {
+  auto shape = [&](int64_t rows, int64_t cols) {
+    return c.batch > 1 ? std::vector<int64_t>{c.batch, rows, cols}
+                       : std::vector<int64_t>{rows, cols};
+  };
+  auto tensor = [&](const char *name, DType dtype, std::vector<int64_t> s,
+                    int64_t inner, bool output) {
+    return ArgSignature{name,    ArgKind::Tensor,
+                        dtype,   std::move(s),
+                        accessWidth(inner, dtype) * bitWidth(dtype) / 8,
+                        output};
+  };
+  LaunchPlan plan;
+  plan.kernelName = "gemm";
+  plan.args.push_back(c.aColMajor ? tensor("a", c.dtype, shape(c.k, c.m), c.m,
+                                           false)
+                                  : tensor("a", c.dtype, shape(c.m, c.k), c.k,
+                                           false));
+  plan.args.push_back(c.bColMajor ? tensor("b", c.dtype, shape(c.n, c.k), c.k,
+                                           false)
+                                  : tensor("b", c.dtype, shape(c.k, c.n), c.n,
+                                           false));
+  if (c.accumulate)
+    plan.args.push_back(
+        tensor("c", c.outDType, shape(c.m, c.n), 1, false));
+  if (c.bias)
+    plan.args.push_back(tensor("bias", c.outDType, {c.n}, 1, false));
+  ArgSignature out = tensor("out", c.outDType, shape(c.m, c.n), c.n, true);
+  if (c.accumulate)
+    out.inPlaceOf = "c"; // each element of C is read before it is written
+  plan.args.push_back(out);
+  plan.args.push_back({"alpha", ArgKind::Float32, DType::F32, {}, 1, false});
+  if (c.accumulate)
+    plan.args.push_back({"beta", ArgKind::Float32, DType::F32, {}, 1, false});
+  plan.grid[0] = uint32_t(llvm::divideCeil(c.m, c.bm) *
+                          llvm::divideCeil(c.n, c.bn));
+  plan.grid[1] = uint32_t(c.batch);
+  return plan;
+}
+
+namespace {
+
+/// The float64 product, and the sums of |terms| that scale its rounding.
+void gemmReference(const GemmConfig &c,
+                   std::vector<std::vector<double>> &t,
+                   const std::vector<double> &scalars, bool magnitudes,
+                   std::vector<double> &out) {
+  unsigned i = 0;
+  const std::vector<double> &a = t[i++], &b = t[i++];
+  const std::vector<double> *prior = c.accumulate ? &t[i++] : nullptr;
+  const std::vector<double> *bias = c.bias ? &t[i++] : nullptr;
+  double alpha = scalars[0], beta = c.accumulate ? scalars[1] : 0.0;
+  out.assign(size_t(c.batch * c.m * c.n), 0.0);
+  for (int64_t e = 0; e < c.batch; ++e)
+    for (int64_t r = 0; r < c.m; ++r)
+      for (int64_t col = 0; col < c.n; ++col) {
+        double s = 0;
+        for (int64_t k = 0; k < c.k; ++k) {
+          double x = c.aColMajor ? a[(e * c.k + k) * c.m + r]
+                                 : a[(e * c.m + r) * c.k + k];
+          double y = c.bColMajor ? b[(e * c.n + col) * c.k + k]
+                                 : b[(e * c.k + k) * c.n + col];
+          s += magnitudes ? std::fabs(x * y) : x * y;
+        }
+        size_t o = size_t((e * c.m + r) * c.n + col);
+        double v = (magnitudes ? std::fabs(alpha) : alpha) * s;
+        if (prior)
+          v += magnitudes ? std::fabs(beta * (*prior)[o]) : beta * (*prior)[o];
+        if (bias)
+          v += magnitudes ? std::fabs((*bias)[col]) : (*bias)[col];
+        out[o] = v;
+      }
+}
+
+} // namespace
+
+KernelSpec mlir::rocdsl::getGemmSpec() {
+  KernelSpec spec;
+  spec.name = "gemm";
+  spec.summary = "out = alpha * A * B [+ beta * C] [+ bias], batched, on the "
+                 "matrix units (bf16/f16 in, f32 accumulation)";
+  spec.params = {
+      {"M", "512", "rows of A and out (specializes the kernel)", false},
+      {"N", "512", "columns of B and out", false},
+      {"K", "512", "the reduction length", false},
+      {"batch", "1", "independent products (leading dimension)", false},
+      {"dtype", "bf16", "A and B element type: bf16, f16", false},
+      {"out_dtype", "same", "C, bias and out element type: bf16, f16, f32 "
+                            "(same: as dtype)", false},
+      {"layout_a", "row", "A row-major (M x K) or col (stored K x M)", false},
+      {"layout_b", "row", "B row-major (K x N) or col (stored N x K)", false},
+      {"accumulate", "0", "1: read C and add beta * C (out may be C)", false},
+      {"bias", "0", "1: add a bias vector of N elements", false},
+      {"BM", "0", "program tile rows (0: the chip's default)", false},
+      {"BN", "0", "program tile columns (0: the chip's default)", false},
+      {"BK", "0", "K step (0: the chip's default)", false},
+      {"chip", "gfx942",
+       "target whose matrix instruction and tiles the kernel uses; set from "
+       "the device or --chip",
+       false},
+      {"alpha", "1", "scale of A * B (launch-time)", true},
+      {"beta", "1", "scale of C with accumulate=1 (launch-time)", true},
+  };
+  spec.targetDefaults = [](const TargetFacts &facts,
+                           std::vector<std::string> &defs, std::string &) {
+    if (facts.chip && !definesParam(defs, "chip"))
+      defs.insert(defs.begin(), "chip=" + facts.chip->name.str());
+    // The host unrolls each tile product into vector code whose compile
+    // time grows with the tile (minutes at 128 x 128 x 32): small tiles.
+    if (!facts.chip)
+      for (const char *def : {"BM=32", "BN=32", "BK=16"})
+        if (!definesParam(defs, StringRef(def).split('=').first))
+          defs.insert(defs.begin(), def);
+    return success();
+  };
+  spec.build = [](MLIRContext *ctx, const KernelParams &params,
+                  std::string &error) -> OwningOpRef<ModuleOp> {
+    GemmConfig c;
+    if (failed(configureGemm(params, c, error)))
+      return nullptr;
+    return buildGemm(ctx, c);
+  };
+  spec.plan = [](const KernelParams &params, LaunchPlan &plan,
+                 std::string &error) -> LogicalResult {
+    GemmConfig c;
+    if (failed(configureGemm(params, c, error)))
+      return failure();
+    plan = planGemm(c);
+    return success();
+  };
+  spec.reference = [](const KernelParams &params,
+                      std::vector<std::vector<double>> &tensors,
+                      const std::vector<double> &scalars) {
+    GemmConfig c;
+    std::string error;
+    if (failed(configureGemm(params, c, error)))
+      return;
+    gemmReference(c, tensors, scalars, false, tensors.back());
+  };
+  spec.magnitudes = [](const KernelParams &params,
+                       const std::vector<std::vector<double>> &tensors,
+                       const std::vector<double> &scalars,
+                       std::vector<std::vector<double>> &magnitudes) {
+    GemmConfig c;
+    std::string error;
+    if (failed(configureGemm(params, c, error)))
+      return;
+    std::vector<std::vector<double>> inputs = tensors;
+    magnitudes.assign(tensors.size(), {});
+    gemmReference(c, inputs, scalars, true, magnitudes.back());
+  };
+  return spec;
+}

@@ -1,0 +1,46 @@
+//===- Gemm.h - the GEMM family ---------------------------------*- C++ -*-===//
+//
+// out = alpha * op(A) * op(B) [+ beta * C] [+ bias], batched, on the
+// matrix units of every target (MFMA on gfx942/gfx950, mma.sync on sm_90;
+// vector.contract on the host). The tile configuration and the matrix
+// instruction come from the chip table (ChipInfo) for the `chip` the
+// kernel is built for.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROCDSL_KERNELS_GEMM_GEMM_H
+#define ROCDSL_KERNELS_GEMM_GEMM_H
+
+#include "rocdsl/Kernels/Registry.h"
+
+namespace mlir::rocdsl {
+
+struct GemmConfig {
+  int64_t m = 0, n = 0, k = 0, batch = 1;
+  dsl::DType dtype = dsl::DType::BF16, outDType = dsl::DType::BF16;
+  /// Column-major operands are stored transposed: A as K x M, B as N x K.
+  bool aColMajor = false, bColMajor = false;
+  bool bias = false, accumulate = false;
+  /// Program tile and workgroup.
+  int64_t bm = 128, bn = 128, bk = 32;
+  unsigned numWarps = 4, waveSize = 64;
+  /// Matrix instruction (M, N, K) and K elements per lane (AMD), from the
+  /// chip table; NVIDIA uses mma.sync m16n8k16.
+  unsigned instr[3] = {32, 32, 8};
+  unsigned kWidth = 4, matrixVersion = 3;
+  bool nvidia = false;
+  /// AMD chips with several dies (XCDs) that take workgroups round-robin.
+  unsigned xcds = 1;
+  /// Programs of one group walk down M before moving along N (L2 reuse).
+  unsigned groupM = 8;
+};
+
+/// Reads and checks the parameters (dtypes, layouts, shapes, tiles).
+LogicalResult configureGemm(const KernelParams &params, GemmConfig &config,
+                            std::string &error);
+OwningOpRef<ModuleOp> buildGemm(MLIRContext *ctx, const GemmConfig &config);
+LaunchPlan planGemm(const GemmConfig &config);
+KernelSpec getGemmSpec();
+
+} // namespace mlir::rocdsl
+
+#endif
