@@ -3,10 +3,11 @@ tl.dot GEMM on one NVIDIA GPU, in one run (docs/benchmarks.md, "GEMM").
 
     python3 benchmarks/gemm_benchmark.py --out table.md [--quick]
 
-The ROCDSL kernel is the plain tile loop a kernel author writes: blocked
+The ROCDSL side is the plain tile loop a kernel author writes (blocked
 loads of an A and a B tile, rl.dot into an f32 accumulator, one store of C
-in the input dtype; no pipelining (that is the next step). Each side runs
-its best tile configuration of a few. Every result is compared with
+in the input dtype) at a few tile configurations, and the built-in gemm
+kernel (kernels/gemm) at its default tile; no pipelining yet. Each side
+reports its best configuration. Every result is compared with
 torch.matmul in float64 on sampled rows before anything is timed; times
 are the median of CUDA-event pairs, TFLOP/s = 2*M*N*K / time.
 """
@@ -90,6 +91,21 @@ def rocdsl_run(cfg):
     return run
 
 
+def builtin_run(dtype):
+    """The built-in gemm kernel (kernels/gemm, the chip's default tile),
+    launched on torch's current stream."""
+    def run(a, b, c):
+        m, k = a.shape
+        n = b.shape[1]
+        kernel = rocdsl.runtime.builtin(
+            "gemm", [f"M={m}", f"N={n}", f"K={k}", f"dtype={dtype}"], "cuda")
+        kernel.launch([(a.data_ptr(), dtype, (m, k)),
+                       (b.data_ptr(), dtype, (k, n)),
+                       (c.data_ptr(), dtype, (m, n)), 1.0],
+                      stream=torch.cuda.current_stream().cuda_stream)
+    return run
+
+
 def triton_run(cfg):
     bm, bn, bk, warps, stages = cfg
 
@@ -159,8 +175,8 @@ def main():
                           a, b, c, flops)
             tri = best([(cfg, triton_run(cfg)) for cfg in TRITON_CONFIGS],
                        a, b, c, flops)
-            roc = best([(cfg, rocdsl_run(cfg)) for cfg in ROCDSL_CONFIGS],
-                       a, b, c, flops)
+            roc = best([(cfg, rocdsl_run(cfg)) for cfg in ROCDSL_CONFIGS] +
+                       [("builtin gemm", builtin_run(dtype))], a, b, c, flops)
             fmt = lambda r: "failed" if r is None else f"{r[0]:.0f} {r[1]}"
             ratio = lambda x, y: ("-" if x is None or y is None
                                   else f"{x[0] / y[0]:.2f}")

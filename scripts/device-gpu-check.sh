@@ -55,6 +55,14 @@ done
 # each launch (all finite here, so the run passes).
 ROCDSL_CHECK_FINITE=1 "$root/bin/rocdsl-run" --kernel rmsnorm_add_bwd \
   -D M=256 -D N=4096 -D dtype=bf16 --device cuda --check || status=1
+# The gemm family on mma.sync: ragged shapes, both layouts, epilogue.
+for args in "gemm -D M=1000 -D N=1000 -D K=1000" \
+            "gemm -D M=1 -D N=17 -D K=255 -D layout_a=col -D dtype=f16" \
+            "gemm -D M=129 -D N=130 -D K=96 -D layout_b=col -D out_dtype=f32" \
+            "gemm -D M=48 -D N=64 -D K=64 -D batch=3 -D accumulate=1 -D bias=1 -D alpha=0.5 -D beta=-2"; do
+  "$root/bin/rocdsl-run" --kernel $args --device cuda --check --repeat 5 \
+    || status=1
+done
 # The second process finds the kernel in the disk cache.
 "$root/bin/rocdsl-run" --kernel rmsnorm_fwd -D M=4096 -D N=4096 -D dtype=bf16 \
   --device cuda --check | grep cache || status=1

@@ -110,3 +110,28 @@ def many_ops(x: rl.ptr("f32"), i: rl.ptr("i32"), y: rl.ptr("bf16"),
     rl.barrier()
     out = (w + total + t.prod() + t.sum()).to("bf16")
     rl.store(out, y, [base], bounds=[n], mask=inside)
+
+
+@rocdsl.kernel(num_warps=4)
+def gemm_at(a: rl.ptr, b: rl.ptr, c: rl.ptr("f32"), M: rl.i32, N: rl.i32,
+            K: rl.i32, BM: rl.constexpr, BN: rl.constexpr, BK: rl.constexpr):
+    """c = a^T @ b with a stored K x M (a column-major A): each A tile is
+    loaded as [BK, BM] and transposed in registers (or through LDS)."""
+    m0 = rl.program_id(0) * BM
+    n0 = rl.program_id(1) * BN
+
+    def step(k, acc):
+        at = rl.load(a, [k, m0], shape=[BK, BM], strides=[M], bounds=[K, M])
+        bt = rl.load(b, [k, n0], shape=[BK, BN], strides=[N], bounds=[K, N])
+        return rl.dot(at.T, bt, acc)
+    acc = rl.for_loop(0, K, BK, rl.zeros([BM, BN]), step)
+    rl.store(acc, c, [m0, n0], strides=[N], bounds=[M, N])
+
+
+@rocdsl.kernel(num_warps=2)
+def transpose(x: rl.ptr("f32"), y: rl.ptr("f32"), M: rl.i32, N: rl.i32,
+              BM: rl.constexpr, BN: rl.constexpr):
+    m0 = rl.program_id(0) * BM
+    n0 = rl.program_id(1) * BN
+    t = rl.load(x, [m0, n0], shape=[BM, BN], strides=[N], bounds=[M, N])
+    rl.store(rl.trans(t) * 2.0, y, [n0, m0], strides=[M], bounds=[N, M])

@@ -3,6 +3,11 @@
 against float64: every default and CDNA4 instruction shape, widened
 kWidth, ragged M/N/K (1, 17, ...), f16 and bf16, and the errors of shapes
 and chips that cannot run."""
+import os
+import pathlib
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -13,6 +18,7 @@ use_emulated_hip(["gfx942", "gfx950"])
 import rocdsl  # noqa: E402
 import rocdsl.language as rl  # noqa: E402
 from norm_reference import from_bf16, to_bf16  # noqa: E402
+import dsl_kernels as K  # noqa: E402
 
 CHIPS = {"hip": "gfx942", "hip:1": "gfx950"}
 
@@ -32,31 +38,6 @@ def gemm(a: rl.ptr, b: rl.ptr, c: rl.ptr("f32"), M: rl.i32, N: rl.i32,
         return rl.dot(at, bt, acc, instr=(IM, IM, IK), k_width=KW)
     acc = rl.for_loop(0, K, BK, rl.zeros([BM, BN]), step)
     rl.store(acc, c, [m0, n0], strides=[N], bounds=[M, N])
-
-
-@rocdsl.kernel(num_warps=4)
-def gemm_at(a: rl.ptr, b: rl.ptr, c: rl.ptr("f32"), M: rl.i32, N: rl.i32,
-            K: rl.i32, BM: rl.constexpr, BN: rl.constexpr, BK: rl.constexpr):
-    """c = a^T @ b with a stored K x M (a column-major A): each A tile is
-    loaded as [BK, BM] and transposed in registers (or through LDS)."""
-    m0 = rl.program_id(0) * BM
-    n0 = rl.program_id(1) * BN
-
-    def step(k, acc):
-        at = rl.load(a, [k, m0], shape=[BK, BM], strides=[M], bounds=[K, M])
-        bt = rl.load(b, [k, n0], shape=[BK, BN], strides=[N], bounds=[K, N])
-        return rl.dot(at.T, bt, acc)
-    acc = rl.for_loop(0, K, BK, rl.zeros([BM, BN]), step)
-    rl.store(acc, c, [m0, n0], strides=[N], bounds=[M, N])
-
-
-@rocdsl.kernel(num_warps=2)
-def transpose(x: rl.ptr("f32"), y: rl.ptr("f32"), M: rl.i32, N: rl.i32,
-              BM: rl.constexpr, BN: rl.constexpr):
-    m0 = rl.program_id(0) * BM
-    n0 = rl.program_id(1) * BN
-    t = rl.load(x, [m0, n0], shape=[BM, BN], strides=[N], bounds=[M, N])
-    rl.store(rl.trans(t) * 2.0, y, [n0, m0], strides=[M], bounds=[N, M])
 
 
 @pytest.fixture
@@ -173,13 +154,13 @@ def test_column_major_a_through_trans(device, m, n, k, rng):
     grid = ((m + bm - 1) // bm, (n + bn - 1) // bn)
     if device == "host":
         c = np.full((m, n), np.nan, np.float32)
-        gemm_at[grid]((at, "bf16"), (b, "bf16"), c, m, n, k, BM=bm, BN=bn,
+        K.gemm_at[grid]((at, "bf16"), (b, "bf16"), c, m, n, k, BM=bm, BN=bn,
                       BK=bk)
     else:
         da = rocdsl.device_array(at, device, "bf16")
         db = rocdsl.device_array(b, device, "bf16")
         dc = rocdsl.device_array(np.full((m, n), np.nan, np.float32), device)
-        gemm_at[grid](da, db, dc, m, n, k, BM=bm, BN=bn, BK=bk)
+        K.gemm_at[grid](da, db, dc, m, n, k, BM=bm, BN=bn, BK=bk)
         c = dc.to_host()
     ref = a64 @ b64
     tol = 2e-6 * np.sqrt(k) * np.abs(a64) @ np.abs(b64) + 1e-6
@@ -194,9 +175,28 @@ def test_transpose(device, m, n, rng):
     grid = ((m + bm - 1) // bm, (n + bn - 1) // bn)
     if device == "host":
         y = np.full((n, m), np.nan, np.float32)
-        transpose[grid](x, y, m, n, BM=bm, BN=bn)
+        K.transpose[grid](x, y, m, n, BM=bm, BN=bn)
     else:
         dy = rocdsl.device_array(np.full((n, m), np.nan, np.float32), device)
-        transpose[grid](rocdsl.device_array(x, device), dy, m, n, BM=bm, BN=bn)
+        K.transpose[grid](rocdsl.device_array(x, device), dy, m, n, BM=bm, BN=bn)
         y = dy.to_host()
     np.testing.assert_array_equal(y, 2.0 * x.T)
+
+
+EXAMPLE = (pathlib.Path(__file__).resolve().parents[1] / "examples" /
+           "gemm.py")
+
+
+@pytest.mark.parametrize("device,chip,dtype", [("hip", "gfx942", "bf16"),
+                                               ("hip", "gfx950", "f16"),
+                                               ("host", "", "bf16")])
+def test_gemm_example_script(device, chip, dtype):
+    env = dict(os.environ, ROCDSL_EMU_CHIP=chip or "gfx942")
+    out = subprocess.run(
+        [sys.executable, str(EXAMPLE), "--device", device, "--m", "130",
+         "--n", "67", "--k", "45", "--dtype", dtype],
+        env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert (f"gemm 130x67x45 {dtype} on {device}: max abs error" in
+            out.stdout), out.stdout
+    assert out.stdout.rstrip().endswith("0 of 8710 outside tolerance")

@@ -160,3 +160,47 @@ def test_argument_errors():
         K.softmax[(4,)](np.zeros((4, 256), np.float32),
                         np.zeros((4, 256), np.float32), 4, N=256,
                         device="cuda")
+
+
+@pytest.mark.parametrize("m,n,k", [(70, 50, 90), (1, 33, 17), (300, 129, 64)])
+def test_column_major_a_through_trans_on_cuda(m, n, k):
+    """rl.dot(a.T, b) with a stored K x M: the transpose in registers or
+    through shared memory, then mma.sync."""
+    require_cuda()
+    gen = fresh_generator()
+    at = randn((k, m), torch.bfloat16, gen)
+    b = randn((k, n), torch.bfloat16, gen)
+    c = torch.full((m, n), float("nan"), device="cuda")
+    K.gemm_at[((m + 63) // 64, (n + 63) // 64)](at, b, c, m, n, k, BM=64,
+                                                 BN=64, BK=32)
+    torch.cuda.synchronize()
+    a64, b64 = at.to(torch.float64).T, b.to(torch.float64)
+    ref = a64 @ b64
+    bound = 2e-6 * k ** 0.5 * (a64.abs() @ b64.abs()) + 1e-6
+    err = (c.to(torch.float64) - ref).abs()
+    assert bool(torch.isfinite(c).all())
+    assert int((err > bound).sum()) == 0, float(err.max())
+
+
+@pytest.mark.parametrize("m,n", [(100, 37), (64, 128)])
+def test_transpose_on_cuda(m, n):
+    require_cuda()
+    x = randn((m, n), torch.float32, fresh_generator())
+    y = torch.full((n, m), float("nan"), device="cuda")
+    K.transpose[((m + 31) // 32, (n + 63) // 64)](x, y, m, n, BM=32, BN=64)
+    torch.cuda.synchronize()
+    assert torch.equal(y, 2.0 * x.T)
+
+
+def test_gemm_example_on_cuda():
+    require_cuda()
+    import pathlib
+    import subprocess
+    import sys
+    example = (pathlib.Path(__file__).resolve().parents[1] / "examples" /
+               "gemm.py")
+    out = subprocess.run([sys.executable, str(example), "--device", "cuda",
+                          "--m", "1000", "--n", "777", "--k", "333"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.rstrip().endswith("0 of 777000 outside tolerance")
