@@ -28,7 +28,7 @@ import torch
 from . import runtime
 from .args import torch_device_name
 
-__all__ = ["rms_norm", "fused_add_rms_norm"]
+__all__ = ["rms_norm", "fused_add_rms_norm", "matmul"]
 
 _DTYPES = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16"}
 
@@ -351,3 +351,7 @@ def fused_add_rms_norm(x, residual, weight, eps=1e-6):
     if _needs_grad(x, residual, weight):
         return _FusedAddRMSNorm.apply(x, residual, weight, eps)
     return _fused_forward(x, residual, weight, eps)
+
+
+# The GEMM family (rocdsl/torch_gemm.py).
+from .torch_gemm import matmul  # noqa: E402
