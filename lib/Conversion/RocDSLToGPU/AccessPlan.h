@@ -28,6 +28,14 @@ struct AccessPlan {
 /// The integer type one group of `vec` elements travels as.
 Type groupTransferType(MLIRContext *ctx, unsigned bits);
 
+/// `raw` (the integer transfer type) as a group of tile elements, and back.
+/// Element types LLVM has no type for (the 8-bit floats) go through a
+/// vector of integers of their width and arith.bitcast, which the LLVM
+/// lowering resolves.
+Value bitcastToGroup(OpBuilder &b, Location loc, VectorType groupType,
+                     Value raw);
+Value bitcastFromGroup(OpBuilder &b, Location loc, Type transfer, Value group);
+
 /// Plans a tile access. A mask makes it one element wide unless
 /// `uniformMask` (the op's promise that it is constant per group). With
 /// `bufferResource` (AMDGPU), also builds a raw

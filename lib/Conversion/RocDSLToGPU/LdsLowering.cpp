@@ -163,9 +163,33 @@ SmallVector<Value> ldsGroupOffsets(OpBuilder &b, Location loc,
   return offsets;
 }
 
+/// How an element sits in LDS: itself, or as an integer of its width where
+/// LLVM has no type for it (the 8-bit floats).
+Type ldsStorageType(Type element) {
+  if (LLVM::isCompatibleType(element))
+    return element;
+  return IntegerType::get(element.getContext(),
+                          element.getIntOrFloatBitWidth());
+}
+
+/// `value` (an element or a vector of them) retyped to or from its storage.
+Value toStorage(OpBuilder &b, Location loc, Value value) {
+  Type type = value.getType();
+  Type element = getElementTypeOrSelf(type);
+  Type storage = ldsStorageType(element);
+  if (storage == element)
+    return value;
+  Type target = isa<VectorType>(type)
+                    ? Type(VectorType::get(cast<VectorType>(type).getShape(),
+                                           storage))
+                    : storage;
+  return arith::BitcastOp::create(b, loc, target, value);
+}
+
 Value ldsElementPtr(OpBuilder &b, Location loc, Value base, Type elementType,
                     Value offset) {
-  return LLVM::GEPOp::create(b, loc, base.getType(), elementType, base,
+  return LLVM::GEPOp::create(b, loc, base.getType(),
+                             ldsStorageType(elementType), base,
                              ValueRange{offset});
 }
 
@@ -189,7 +213,7 @@ void writeTile(OpBuilder &b, Location loc, Value value,
                         : vector::ShuffleOp::create(b, loc, value, value,
                                                     lanes)
                               .getResult();
-    LLVM::StoreOp::create(b, loc, data,
+    LLVM::StoreOp::create(b, loc, toStorage(b, loc, data),
                           ldsElementPtr(b, loc, base, element, offset),
                           /*alignment=*/g * bytes);
   }
@@ -204,13 +228,18 @@ Value readTile(OpBuilder &b, Location loc, RankedTensorType tileType,
   Type element = tileType.getElementType();
   unsigned g = ldsAccessWidth(dist, element, shared, transposed);
   unsigned bytes = std::max(1u, element.getIntOrFloatBitWidth() / 8);
+  Type storage = ldsStorageType(element);
   Type groupType =
       g == 1 ? element : Type(VectorType::get({int64_t(g)}, element));
+  Type storedType =
+      g == 1 ? storage : Type(VectorType::get({int64_t(g)}, storage));
   SmallVector<Value> entries;
   for (Value offset : ldsGroupOffsets(b, loc, dist, shared, g, transposed)) {
     Value group = LLVM::LoadOp::create(
-        b, loc, groupType, ldsElementPtr(b, loc, base, element, offset),
+        b, loc, storedType, ldsElementPtr(b, loc, base, element, offset),
         /*alignment=*/g * bytes);
+    if (storedType != groupType)
+      group = arith::BitcastOp::create(b, loc, groupType, group);
     if (g == 1) {
       entries.push_back(group);
       continue;
@@ -276,7 +305,8 @@ struct LocalAllocLowering : OpConversionPattern<LocalAllocOp> {
     Location loc = op.getLoc();
     LdsTileType type = op.getType();
     Value base = createLdsArray(rewriter, loc, gpuModule, "__rocdsl_lds_",
-                                type.getElementType(), type.getNumElements());
+                                ldsStorageType(type.getElementType()),
+                                type.getNumElements());
     if (Value init = op.getInit()) {
       auto dist = TileDistribution::get(cast<RankedTensorType>(init.getType()));
       if (!dist)

@@ -30,6 +30,34 @@ Type mlir::rocdsl::groupTransferType(MLIRContext *ctx, unsigned bits) {
                          IntegerType::get(ctx, 32));
 }
 
+/// The same-width integer vector of a group whose elements LLVM has no
+/// type for, else null.
+static VectorType integerGroupType(VectorType groupType) {
+  Type element = groupType.getElementType();
+  if (LLVM::isCompatibleType(element))
+    return {};
+  return VectorType::get(
+      groupType.getShape(),
+      IntegerType::get(groupType.getContext(),
+                       element.getIntOrFloatBitWidth()));
+}
+
+Value mlir::rocdsl::bitcastToGroup(OpBuilder &b, Location loc,
+                                   VectorType groupType, Value raw) {
+  VectorType ints = integerGroupType(groupType);
+  if (!ints)
+    return LLVM::BitcastOp::create(b, loc, groupType, raw);
+  return arith::BitcastOp::create(
+      b, loc, groupType, LLVM::BitcastOp::create(b, loc, ints, raw));
+}
+
+Value mlir::rocdsl::bitcastFromGroup(OpBuilder &b, Location loc,
+                                     Type transfer, Value group) {
+  if (VectorType ints = integerGroupType(cast<VectorType>(group.getType())))
+    group = arith::BitcastOp::create(b, loc, ints, group);
+  return LLVM::BitcastOp::create(b, loc, transfer, group);
+}
+
 namespace {
 
 /// A raw buffer resource starting at `base`.
@@ -172,7 +200,7 @@ struct LoadLowering : OpConversionPattern<LoadOp> {
               b, loc, transfer, plan.rsrc, group.voffset, zero32, zero32,
               /*alias_scopes=*/nullptr, /*noalias_scopes=*/nullptr,
               /*tbaa=*/nullptr);
-          Value value = LLVM::BitcastOp::create(b, loc, groupType, raw);
+          Value value = bitcastToGroup(b, loc, groupType, raw);
           if (other && group.valid)
             value = arith::SelectOp::create(b, loc, group.valid, value, other);
           return value;
@@ -221,8 +249,7 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
           lanes.push_back(group.firstEntry + first + j);
         Value slice = vector::ShuffleOp::create(
             rewriter, loc, adaptor.getValue(), adaptor.getValue(), lanes);
-        Value data =
-            LLVM::BitcastOp::create(rewriter, loc, partTransfer, slice);
+        Value data = bitcastFromGroup(rewriter, loc, partTransfer, slice);
         ROCDL::RawPtrBufferStoreOp::create(rewriter, loc, data,
                                            partResources[first / part],
                                            group.voffset, zero32, zero32,

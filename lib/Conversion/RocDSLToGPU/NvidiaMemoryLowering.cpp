@@ -40,7 +40,7 @@ struct NvidiaLoadLowering : OpConversionPattern<LoadOp> {
             unsigned bytes = groupType.getNumElements() *
                              groupType.getElementTypeBitWidth() / 8;
             Value raw = LLVM::LoadOp::create(b, l, transfer, pointer, bytes);
-            return LLVM::BitcastOp::create(b, l, groupType, raw);
+            return bitcastToGroup(b, l, groupType, raw);
           };
           if (!group.valid)
             return load(rewriter, loc);
@@ -84,7 +84,7 @@ struct NvidiaStoreLowering : OpConversionPattern<StoreOp> {
         lanes.push_back(group.firstEntry + j);
       Value part = vector::ShuffleOp::create(rewriter, loc, adaptor.getValue(),
                                              adaptor.getValue(), lanes);
-      Value data = LLVM::BitcastOp::create(rewriter, loc, transfer, part);
+      Value data = bitcastFromGroup(rewriter, loc, transfer, part);
       Value pointer = groupPointer(rewriter, loc, *plan, group);
       auto store = [&](OpBuilder &b, Location l) {
         LLVM::StoreOp::create(b, l, data, pointer, bits / 8);
