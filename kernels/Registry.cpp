@@ -33,14 +33,11 @@ LogicalResult KernelParams::getFloat(llvm::StringRef name, double &out,
 }
 
 const std::vector<KernelSpec> &mlir::rocdsl::getBuiltinKernels() {
-  static const std::vector<KernelSpec> kernels = {
-      getRMSNormForwardSpec(RMSNormVariant::Plain),
-      getRMSNormForwardSpec(RMSNormVariant::FusedAdd),
-      getRMSNormBackwardSpec(RMSNormVariant::Plain),
-      getRMSNormBackwardSpec(RMSNormVariant::FusedAdd),
-      getRMSNormWeightGradSpec(),
-      getGemmSpec(),
-  };
+  static const std::vector<KernelSpec> kernels = [] {
+    std::vector<KernelSpec> all = getRMSNormSpecs();
+    all.push_back(getGemmSpec());
+    return all;
+  }();
   return kernels;
 }
 

@@ -170,6 +170,9 @@ LogicalResult getRMSNormMaxPrograms(const KernelParams &params,
 KernelSpec getRMSNormForwardSpec(RMSNormVariant variant);
 KernelSpec getRMSNormBackwardSpec(RMSNormVariant variant);
 KernelSpec getRMSNormWeightGradSpec();
+/// The family in registry order: forward, fused-add forward, both
+/// backwards, the weight-gradient reduction.
+std::vector<KernelSpec> getRMSNormSpecs();
 
 } // namespace mlir::rocdsl
 

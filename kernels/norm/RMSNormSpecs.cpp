@@ -334,3 +334,11 @@ KernelSpec mlir::rocdsl::getRMSNormWeightGradSpec() {
             out[1][col] += std::fabs(t[0][p * c.n + col]);
       });
 }
+
+std::vector<KernelSpec> mlir::rocdsl::getRMSNormSpecs() {
+  return {getRMSNormForwardSpec(RMSNormVariant::Plain),
+          getRMSNormForwardSpec(RMSNormVariant::FusedAdd),
+          getRMSNormBackwardSpec(RMSNormVariant::Plain),
+          getRMSNormBackwardSpec(RMSNormVariant::FusedAdd),
+          getRMSNormWeightGradSpec()};
+}

@@ -25,6 +25,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -273,16 +274,20 @@ std::optional<SmallVector<int64_t>> freeTransposePermutation(
   if (src.getNumRegisters() != n || src.getWarpSize() != dst.getWarpSize() ||
       src.getNumWarps() != dst.getNumWarps())
     return std::nullopt;
+  // Lane 0 of wave 0 fixes the candidate permutation (by coordinate, in
+  // one pass); every other lane must agree with it.
+  llvm::DenseMap<std::pair<int64_t, int64_t>, unsigned> srcRegOf;
+  for (unsigned q = 0; q < n; ++q) {
+    SmallVector<int64_t> s = src.coordOf(q, 0, 0);
+    srcRegOf.try_emplace({s[0], s[1]}, q);
+  }
   SmallVector<int64_t> perm(n, -1);
   for (unsigned r = 0; r < n; ++r) {
     SmallVector<int64_t> c = dst.coordOf(r, 0, 0);
-    for (unsigned q = 0; q < n && perm[r] < 0; ++q) {
-      SmallVector<int64_t> s = src.coordOf(q, 0, 0);
-      if (s[0] == c[1] && s[1] == c[0])
-        perm[r] = q;
-    }
-    if (perm[r] < 0)
+    auto it = srcRegOf.find({c[1], c[0]});
+    if (it == srcRegOf.end())
       return std::nullopt;
+    perm[r] = it->second;
   }
   for (unsigned w = 0; w < dst.getNumWarps(); ++w)
     for (unsigned l = 0; l < dst.getWarpSize(); ++l)
@@ -357,10 +362,31 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
   }
 };
 
+/// The kernel's conversion scratch (one i8 array, sized by
+/// createConvertScratch for its largest conversion).
+Value convertScratch(OpBuilder &b, Operation *op) {
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  return LLVM::AddressOfOp::create(
+      b, op->getLoc(), LLVM::LLVMPointerType::get(b.getContext(), 3),
+      convertScratchName(func.getName()));
+}
+
+/// `value` (layout `src`) written to the scratch and read back in layout
+/// `dst` (`transposed`: element (i, j) from (j, i)).
+Value throughScratch(ConversionPatternRewriter &rewriter, Operation *op,
+                     const TypeConverter &converter, Value value,
+                     RankedTensorType srcType, const TileDistribution &src,
+                     RankedTensorType dstType, const TileDistribution &dst,
+                     bool transposed) {
+  Location loc = op->getLoc();
+  Value scratch = convertScratch(rewriter, op);
+  writeTile(rewriter, loc, value, srcType, scratch, SharedAttr(), src);
+  return readTile(rewriter, loc, dstType, converter.convertType(dstType),
+                  scratch, SharedAttr(), dst, transposed);
+}
+
 struct ConvertLayoutLowering : OpConversionPattern<ConvertLayoutOp> {
-  ConvertLayoutLowering(TileTypeConverter &converter, MLIRContext *ctx,
-                        gpu::GPUModuleOp gpuModule)
-      : OpConversionPattern(converter, ctx), gpuModule(gpuModule) {}
+  using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(ConvertLayoutOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -373,25 +399,12 @@ struct ConvertLayoutLowering : OpConversionPattern<ConvertLayoutOp> {
       rewriter.replaceOp(op, adaptor.getSrc());
       return success();
     }
-    Location loc = op.getLoc();
-    Value scratch = scratchFor(rewriter, op);
-    writeTile(rewriter, loc, adaptor.getSrc(), srcType, scratch, SharedAttr(),
-              *src);
-    rewriter.replaceOp(op, readTile(rewriter, loc, dstType,
-                                    getTypeConverter()->convertType(dstType),
-                                    scratch, SharedAttr(), *dst));
+    rewriter.replaceOp(op, throughScratch(rewriter, op, *getTypeConverter(),
+                                          adaptor.getSrc(), srcType, *src,
+                                          dstType, *dst,
+                                          /*transposed=*/false));
     return success();
   }
-
-  /// The kernel's conversion scratch (one i8 array, sized by the pass for
-  /// its largest conversion) as a pointer.
-  Value scratchFor(OpBuilder &b, ConvertLayoutOp op) const {
-    auto func = op->getParentOfType<FunctionOpInterface>();
-    std::string name = convertScratchName(func.getName());
-    return LLVM::AddressOfOp::create(
-        b, op.getLoc(), LLVM::LLVMPointerType::get(b.getContext(), 3), name);
-  }
-  gpu::GPUModuleOp gpuModule;
 };
 
 struct TransLowering : OpConversionPattern<TransOp> {
@@ -412,16 +425,10 @@ struct TransLowering : OpConversionPattern<TransOp> {
                                  adaptor.getSrc(), *perm));
       return success();
     }
-    auto func = op->getParentOfType<FunctionOpInterface>();
-    Value scratch = LLVM::AddressOfOp::create(
-        rewriter, loc, LLVM::LLVMPointerType::get(getContext(), 3),
-        convertScratchName(func.getName()));
-    writeTile(rewriter, loc, adaptor.getSrc(), srcType, scratch, SharedAttr(),
-              *src);
-    rewriter.replaceOp(op, readTile(rewriter, loc, dstType,
-                                    getTypeConverter()->convertType(dstType),
-                                    scratch, SharedAttr(), *dst,
-                                    /*transposed=*/true));
+    rewriter.replaceOp(op, throughScratch(rewriter, op, *getTypeConverter(),
+                                          adaptor.getSrc(), srcType, *src,
+                                          dstType, *dst,
+                                          /*transposed=*/true));
     return success();
   }
 };
@@ -471,8 +478,7 @@ void mlir::rocdsl::populateLdsPatterns(TileTypeConverter &converter,
                                        RewritePatternSet &patterns,
                                        gpu::GPUModuleOp gpuModule) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<LocalAllocLowering, ConvertLayoutLowering>(converter, ctx,
-                                                          gpuModule);
-  patterns.add<LocalStoreLowering, LocalLoadLowering, TransLowering>(converter,
-                                                                   ctx);
+  patterns.add<LocalAllocLowering>(converter, ctx, gpuModule);
+  patterns.add<LocalStoreLowering, LocalLoadLowering, ConvertLayoutLowering,
+               TransLowering>(converter, ctx);
 }
