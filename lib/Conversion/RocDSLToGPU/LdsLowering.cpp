@@ -80,28 +80,64 @@ std::optional<std::string> mlir::rocdsl::checkSharedLayout(LdsTileType type) {
 
 namespace {
 
-/// Element offset of tile coordinate `coord` in an LDS array laid out by
-/// `shared` (null: row-major, no swizzle): dimensions strided along
-/// `order`, and the fastest dimension's groups of `vec` XORed with the
-/// phase (row / perPhase) % maxPhase of the next dimension.
-Value ldsOffset(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
-                SharedAttr shared, ArrayRef<Value> coord) {
-  unsigned rank = shape.size();
+/// How a tile sits in an LDS array: dimensions strided along `order`
+/// (fastest first), rows of the fastest dimension padded by `pad`
+/// elements, and the optional XOR swizzle of #rocdsl.shared (groups of
+/// `vec` along the fastest dimension XORed with (row / perPhase) %
+/// maxPhase of the next).
+struct LdsLayout {
   SmallVector<unsigned> order;
-  if (shared)
-    order.assign(shared.getOrder().begin(), shared.getOrder().end());
-  else
-    for (unsigned d = 0; d < rank; ++d)
-      order.push_back(rank - 1 - d);
+  int64_t pad = 0;
+  unsigned vec = 1, perPhase = 1, maxPhase = 1;
+
+  static LdsLayout of(SharedAttr shared) {
+    LdsLayout l;
+    l.order.assign(shared.getOrder().begin(), shared.getOrder().end());
+    l.vec = shared.getVec();
+    l.perPhase = shared.getPerPhase();
+    l.maxPhase = shared.getMaxPhase();
+    return l;
+  }
+  /// The conversion scratch of a 2-D (or 1-D) tile: fastest along `fast`;
+  /// with `padRows`, rows padded by 16 bytes where they are a multiple of
+  /// 16 bytes. Rows of a power-of-two size put the lanes of a
+  /// matrix-operand read (8 rows x 4 pairs) on a few banks; 16 more bytes
+  /// spread them over all 32 and keep 128-bit accesses aligned.
+  static LdsLayout scratch(ArrayRef<int64_t> shape, unsigned fast,
+                           unsigned elementBytes, bool padRows) {
+    LdsLayout l;
+    l.order.push_back(fast);
+    for (unsigned d = shape.size(); d-- > 0;)
+      if (d != fast)
+        l.order.push_back(d);
+    if (padRows && shape.size() >= 2 &&
+        (shape[fast] * elementBytes) % 16 == 0)
+      l.pad = 16 / elementBytes;
+    return l;
+  }
+  bool swizzled() const { return order.size() >= 2 && maxPhase > 1; }
+  int64_t numElements(ArrayRef<int64_t> shape) const {
+    int64_t n = 1;
+    for (unsigned d : order)
+      n *= shape[d] + (d == order[0] ? pad : 0);
+    return n;
+  }
+};
+
+/// Element offset of tile coordinate `coord` in an LDS array of `shape`
+/// laid out by `layout`.
+Value ldsOffset(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                const LdsLayout &layout, ArrayRef<Value> coord) {
+  ArrayRef<unsigned> order = layout.order;
   SmallVector<Value> c(coord.begin(), coord.end());
-  if (shared && rank >= 2 && shared.getMaxPhase() > 1) {
+  if (layout.swizzled()) {
     unsigned fast = order[0], next = order[1];
     Value phase = arith::RemUIOp::create(
         b, loc,
         arith::DivUIOp::create(b, loc, c[next],
-                               constI32(b, loc, shared.getPerPhase())),
-        constI32(b, loc, shared.getMaxPhase()));
-    Value vec = constI32(b, loc, shared.getVec());
+                               constI32(b, loc, layout.perPhase)),
+        constI32(b, loc, layout.maxPhase));
+    Value vec = constI32(b, loc, layout.vec);
     Value group = arith::DivUIOp::create(b, loc, c[fast], vec);
     Value within = arith::RemUIOp::create(b, loc, c[fast], vec);
     Value swizzled = arith::XOrIOp::create(b, loc, group, phase);
@@ -117,33 +153,42 @@ Value ldsOffset(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                                    .getResult();
     offset = offset ? arith::AddIOp::create(b, loc, offset, term).getResult()
                     : term;
-    stride *= shape[d];
+    stride *= shape[d] + (d == order[0] ? layout.pad : 0);
   }
   return offset;
 }
 
 /// Elements per LDS access for a register tile `dist` of `elementType` in
-/// an LDS array laid out by `shared`: consecutive in the registers, in
+/// an LDS array laid out by `layout`: consecutive in the registers, in
 /// LDS (within one swizzle group) and at most 128 bits. `transposed`: the
-/// tile's (i, j) is stored at (j, i) of a row-major array.
+/// tile's (i, j) is stored at (j, i).
 unsigned ldsAccessWidth(const TileDistribution &dist, Type elementType,
-                        SharedAttr shared, bool transposed = false) {
+                        const LdsLayout &layout, bool transposed = false) {
   unsigned rank = dist.getRank();
-  unsigned fast = shared ? shared.getOrder()[0] : rank - 1;
+  unsigned fast = layout.order[0];
   if (transposed)
-    fast = 0;
+    fast = rank - 1 - fast;
   unsigned g = dist.getMapping().contiguousAlong(fast);
-  if (shared && rank >= 2 && shared.getMaxPhase() > 1)
-    g = std::min<unsigned>(g, 1u << llvm::countr_zero(shared.getVec()));
+  if (layout.swizzled())
+    g = std::min<unsigned>(g, 1u << llvm::countr_zero(layout.vec));
   unsigned bytes = std::max(1u, elementType.getIntOrFloatBitWidth() / 8);
-  return std::max(1u, std::min(g, kMaxLdsAccessBytes / bytes));
+  g = std::max(1u, std::min(g, kMaxLdsAccessBytes / bytes));
+  // A group starts g-aligned within its row; the rows must keep that
+  // alignment too (the access is emitted with alignment g * bytes).
+  SmallVector<int64_t> shape(dist.getShape());
+  if (transposed)
+    std::reverse(shape.begin(), shape.end());
+  int64_t row = shape[layout.order[0]] + layout.pad;
+  while (g > 1 && layout.order.size() > 1 && row % g != 0)
+    g /= 2;
+  return g;
 }
 
 /// The element offset in LDS of each group of `g` entries of a lane
 /// (`transposed`: of element (j, i) of the row-major array).
 SmallVector<Value> ldsGroupOffsets(OpBuilder &b, Location loc,
                                    const TileDistribution &dist,
-                                   SharedAttr shared, unsigned g,
+                                   const LdsLayout &layout, unsigned g,
                                    bool transposed = false) {
   SmallVector<Value> laneBase;
   for (unsigned d = 0; d < dist.getRank(); ++d)
@@ -159,7 +204,7 @@ SmallVector<Value> ldsGroupOffsets(OpBuilder &b, Location loc,
       coord.push_back(dist.coord(b, loc, d, index[d], laneBase[d]));
     if (transposed)
       std::reverse(coord.begin(), coord.end());
-    offsets.push_back(ldsOffset(b, loc, shape, shared, coord));
+    offsets.push_back(ldsOffset(b, loc, shape, layout, coord));
   }
   return offsets;
 }
@@ -197,13 +242,13 @@ Value ldsElementPtr(OpBuilder &b, Location loc, Value base, Type elementType,
 /// Writes register tile `value` (type `tileType`) to the LDS array at
 /// `base`, between barriers (see the file comment).
 void writeTile(OpBuilder &b, Location loc, Value value,
-               RankedTensorType tileType, Value base, SharedAttr shared,
+               RankedTensorType tileType, Value base, const LdsLayout &layout,
                const TileDistribution &dist) {
   Type element = tileType.getElementType();
-  unsigned g = ldsAccessWidth(dist, element, shared);
+  unsigned g = ldsAccessWidth(dist, element, layout);
   unsigned bytes = std::max(1u, element.getIntOrFloatBitWidth() / 8);
   gpu::BarrierOp::create(b, loc);
-  SmallVector<Value> offsets = ldsGroupOffsets(b, loc, dist, shared, g);
+  SmallVector<Value> offsets = ldsGroupOffsets(b, loc, dist, layout, g);
   for (auto [i, offset] : llvm::enumerate(offsets)) {
     SmallVector<int64_t> lanes;
     for (unsigned j = 0; j < g; ++j)
@@ -224,10 +269,10 @@ void writeTile(OpBuilder &b, Location loc, Value value,
 /// Reads register tile `tileType` from the LDS array at `base`
 /// (`transposed`: element (i, j) from (j, i) of a row-major array).
 Value readTile(OpBuilder &b, Location loc, RankedTensorType tileType,
-               Type vectorType, Value base, SharedAttr shared,
+               Type vectorType, Value base, const LdsLayout &layout,
                const TileDistribution &dist, bool transposed = false) {
   Type element = tileType.getElementType();
-  unsigned g = ldsAccessWidth(dist, element, shared, transposed);
+  unsigned g = ldsAccessWidth(dist, element, layout, transposed);
   unsigned bytes = std::max(1u, element.getIntOrFloatBitWidth() / 8);
   Type storage = ldsStorageType(element);
   Type groupType =
@@ -235,7 +280,7 @@ Value readTile(OpBuilder &b, Location loc, RankedTensorType tileType,
   Type storedType =
       g == 1 ? storage : Type(VectorType::get({int64_t(g)}, storage));
   SmallVector<Value> entries;
-  for (Value offset : ldsGroupOffsets(b, loc, dist, shared, g, transposed)) {
+  for (Value offset : ldsGroupOffsets(b, loc, dist, layout, g, transposed)) {
     Value group = LLVM::LoadOp::create(
         b, loc, storedType, ldsElementPtr(b, loc, base, element, offset),
         /*alignment=*/g * bytes);
@@ -318,7 +363,7 @@ struct LocalAllocLowering : OpConversionPattern<LocalAllocOp> {
         return rewriter.notifyMatchFailure(op, "no register mapping");
       writeTile(rewriter, loc, adaptor.getInit(),
                 cast<RankedTensorType>(init.getType()), base,
-                cast<SharedAttr>(type.getEncoding()), *dist);
+                LdsLayout::of(cast<SharedAttr>(type.getEncoding())), *dist);
     }
     rewriter.replaceOp(op, base);
     return success();
@@ -337,7 +382,8 @@ struct LocalStoreLowering : OpConversionPattern<LocalStoreOp> {
       return rewriter.notifyMatchFailure(op, "no register mapping");
     writeTile(rewriter, op.getLoc(), adaptor.getValue(), tileType,
               adaptor.getDst(),
-              cast<SharedAttr>(op.getDst().getType().getEncoding()), *dist);
+              LdsLayout::of(cast<SharedAttr>(op.getDst().getType().getEncoding())),
+              *dist);
     rewriter.eraseOp(op);
     return success();
   }
@@ -356,7 +402,8 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
         op, readTile(rewriter, op.getLoc(), tileType,
                      getTypeConverter()->convertType(tileType),
                      adaptor.getSrc(),
-                     cast<SharedAttr>(op.getSrc().getType().getEncoding()),
+                     LdsLayout::of(
+                         cast<SharedAttr>(op.getSrc().getType().getEncoding())),
                      *dist));
     return success();
   }
@@ -371,6 +418,28 @@ Value convertScratch(OpBuilder &b, Operation *op) {
       convertScratchName(func.getName()));
 }
 
+/// The scratch layout of a conversion from `src` to `dst` of a tile of
+/// `srcShape` (a transpose is stored in the source's coordinates): fastest
+/// along the dimension the source's registers run along, unless the reads
+/// run along another one and are wider there (reads outnumber writes: every
+/// wave that shares an operand reads it). Rows are padded for reads into
+/// matrix-operand layouts only (other conversions keep the smaller array).
+LdsLayout scratchLayout(const TileMapping &src, const TileMapping &dst,
+                        ArrayRef<int64_t> srcShape, unsigned elementBytes,
+                        bool transposed, bool padRows) {
+  unsigned rank = srcShape.size();
+  unsigned fast = src.getOrder()[0];
+  unsigned readFast = dst.getOrder()[0];
+  unsigned stored = transposed ? rank - 1 - readFast : readFast;
+  if (stored != fast && dst.contiguousAlong(readFast) > 1)
+    fast = stored;
+  return LdsLayout::scratch(srcShape, fast, elementBytes, padRows);
+}
+
+unsigned elementBytes(RankedTensorType type) {
+  return std::max(1u, type.getElementTypeBitWidth() / 8);
+}
+
 /// `value` (layout `src`) written to the scratch and read back in layout
 /// `dst` (`transposed`: element (i, j) from (j, i)).
 Value throughScratch(ConversionPatternRewriter &rewriter, Operation *op,
@@ -380,9 +449,13 @@ Value throughScratch(ConversionPatternRewriter &rewriter, Operation *op,
                      bool transposed) {
   Location loc = op->getLoc();
   Value scratch = convertScratch(rewriter, op);
-  writeTile(rewriter, loc, value, srcType, scratch, SharedAttr(), src);
+  LdsLayout layout = scratchLayout(
+      src.getMapping(), dst.getMapping(), srcType.getShape(),
+      elementBytes(srcType), transposed,
+      isa<DotOperandAttr>(dstType.getEncoding()));
+  writeTile(rewriter, loc, value, srcType, scratch, layout, src);
   return readTile(rewriter, loc, dstType, converter.convertType(dstType),
-                  scratch, SharedAttr(), dst, transposed);
+                  scratch, layout, dst, transposed);
 }
 
 struct ConvertLayoutLowering : OpConversionPattern<ConvertLayoutOp> {
@@ -444,24 +517,25 @@ void mlir::rocdsl::createConvertScratch(ModuleOp module,
   OpBuilder b(module.getContext());
   for (FuncOp func : module.getOps<FuncOp>()) {
     int64_t bytes = 0;
+    auto need = [&](RankedTensorType srcType, RankedTensorType dstType,
+                    bool transposed) {
+      auto src = TileMapping::get(srcType);
+      auto dst = TileMapping::get(dstType);
+      if (!src || !dst ||
+          (transposed ? bool(freeTransposePermutation(*src, *dst))
+                      : sameMapping(*src, *dst)))
+        return;
+      LdsLayout layout = scratchLayout(
+          *src, *dst, srcType.getShape(), elementBytes(srcType), transposed,
+          isa<DotOperandAttr>(dstType.getEncoding()));
+      bytes = std::max(bytes, layout.numElements(srcType.getShape()) *
+                                  elementBytes(srcType));
+    };
     func.walk([&](ConvertLayoutOp op) {
-      auto type = op.getType();
-      int64_t size = type.getNumElements() *
-                     std::max(1u, type.getElementTypeBitWidth() / 8);
-      auto src = TileMapping::get(op.getSrc().getType());
-      auto dst = TileMapping::get(type);
-      if (src && dst && !sameMapping(*src, *dst))
-        bytes = std::max(bytes, size);
+      need(op.getSrc().getType(), op.getType(), /*transposed=*/false);
     });
     func.walk([&](TransOp op) {
-      auto type = op.getType();
-      auto src = TileMapping::get(op.getSrc().getType());
-      auto dst = TileMapping::get(type);
-      if (src && dst && !freeTransposePermutation(*src, *dst))
-        bytes = std::max(bytes,
-                         type.getNumElements() *
-                             int64_t(std::max(
-                                 1u, type.getElementTypeBitWidth() / 8)));
+      need(op.getSrc().getType(), op.getType(), /*transposed=*/true);
     });
     if (!bytes)
       continue;
