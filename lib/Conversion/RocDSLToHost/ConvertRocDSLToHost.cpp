@@ -16,6 +16,34 @@ using namespace mlir;
 using namespace mlir::rocdsl;
 
 namespace {
+
+/// 8-bit floats have no host lowering (the CPU has no such type and the
+/// LLVM translation would abort on one): one error at the first op that
+/// uses them.
+LogicalResult checkHostElementTypes(ModuleOp module) {
+  auto isFloat8 = [](Type type) {
+    Type element = getElementTypeOrSelf(type);
+    if (auto ptr = dyn_cast<PtrType>(type))
+      element = ptr.getElementType();
+    if (auto lds = dyn_cast<LdsTileType>(type))
+      element = lds.getElementType();
+    auto f = dyn_cast<FloatType>(element);
+    return f && f.getWidth() == 8;
+  };
+  WalkResult result = module.walk([&](Operation *op) {
+    for (Type type :
+         llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+      if (isFloat8(type)) {
+        op->emitError() << "8-bit float " << type
+                        << " has no host lowering (run it on gfx942 or "
+                           "gfx950, or convert to f16/bf16 first)";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 struct ConvertRocDSLToHostPass
     : mlir::rocdsl::impl::ConvertRocDSLToHostPassBase<ConvertRocDSLToHostPass> {
   void runOnOperation() override {
@@ -24,6 +52,8 @@ struct ConvertRocDSLToHostPass
     // meaning; the host backend would abort on their intrinsics.
     if (failed(checkTargetOperations(getOperation(), TargetFamily::Host,
                                      "the host")))
+      return signalPassFailure();
+    if (failed(checkHostElementTypes(getOperation())))
       return signalPassFailure();
     HostTypeConverter converter(ctx);
     RewritePatternSet patterns(ctx);

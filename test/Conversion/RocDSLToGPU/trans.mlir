@@ -29,16 +29,14 @@ rocdsl.func @free(%p: !rocdsl.ptr<f32>, %q: !rocdsl.ptr<f32>) attributes {num_wa
 // -----
 
 // Into any other layout: written in the source layout to the kernel's
-// scratch, read back as element (j, i). The scratch runs along the
-// dimension the reads are contiguous in (the result's columns are the
-// source's rows), so the reads are 128-bit and the writes element-wise.
+// scratch (row-major), read back as element (j, i).
 // CHECK-LABEL: gpu.module
 // CHECK:       llvm.mlir.global internal @__rocdsl_convert_lds_staged() {{.*}} : !llvm.array<8192 x i8>
 // CHECK-LABEL: gpu.func @staged(
 // CHECK:         gpu.barrier
-// CHECK:         llvm.store {{.*}} : f32, !llvm.ptr<3>
+// CHECK:         llvm.store {{.*}} : vector<4xf32>, !llvm.ptr<3>
 // CHECK:         gpu.barrier
-// CHECK:         llvm.load {{.*}} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK:         llvm.load {{.*}} : !llvm.ptr<3> -> f32
 #a = #rocdsl.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 32], warpsPerCTA = [2, 1], order = [1, 0]>
 rocdsl.func @staged(%p: !rocdsl.ptr<f32>, %q: !rocdsl.ptr<f32>) attributes {num_warps = 2 : i32} {
   %c0 = arith.constant 0 : i32
