@@ -178,21 +178,10 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
       if (d != axis)
         resultElems *= srcType.getShape()[d];
 
-    auto arrayType = LLVM::LLVMArrayType::get(elementType, waves * resultElems);
-    std::string name;
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(gpuModule.getBody());
-      unsigned id = 0;
-      do
-        name = "__rocdsl_reduce_lds_" + std::to_string(id++);
-      while (SymbolTable::lookupSymbolIn(gpuModule, name));
-      LLVM::GlobalOp::create(rewriter, loc, arrayType, /*isConstant=*/false,
-                             LLVM::Linkage::Internal, name, Attribute(),
-                             /*alignment=*/16, /*addrSpace=*/3);
-    }
     auto ldsPtrType = LLVM::LLVMPointerType::get(getContext(), 3);
-    Value lds = LLVM::AddressOfOp::create(rewriter, loc, ldsPtrType, name);
+    Value lds = createLdsArray(rewriter, loc, gpuModule,
+                               "__rocdsl_reduce_lds_", elementType,
+                               waves * resultElems);
 
     // Linear index of each partial's result element in the whole tile.
     SmallVector<Value> laneBase;
