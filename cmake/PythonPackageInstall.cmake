@@ -20,6 +20,11 @@ set_target_properties(${ROCDSL_PACKAGE_TOOLS} PROPERTIES
 install(TARGETS ${ROCDSL_PACKAGE_TOOLS} RUNTIME DESTINATION rocdsl/bin
         COMPONENT python)
 
+# rocdsl.torch compiles rocdsl/native/torch_ops.cpp (package data) against
+# this header where PyTorch runs (rocdsl/torch_native.py).
+install(FILES ${PROJECT_SOURCE_DIR}/include/rocdsl/API.h
+        DESTINATION rocdsl/native/include/rocdsl COMPONENT python)
+
 # The targets setup.py builds before installing them.
 add_custom_target(rocdsl-python-install-deps
   DEPENDS _rocdsl rocdsl rocdsl-hip-emu ${ROCDSL_PACKAGE_TOOLS})

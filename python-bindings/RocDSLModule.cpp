@@ -466,6 +466,16 @@ PYBIND11_MODULE(_rocdsl, m) {
         return py::make_tuple(ok, why);
       },
       py::arg("device"), "(available, why not) for host, hip or cuda.");
+  m.def(
+      "log",
+      [](const std::string &level, const std::string &message) {
+        if (!api::logMessage(level, message))
+          throw py::value_error("unknown log level '" + level +
+                                "' (warning, info, debug)");
+      },
+      py::arg("level"), py::arg("message"),
+      "Writes `message` to ROCDSL's log (stderr, 'rocdsl: LEVEL: ...') when "
+      "ROCDSL_LOG lets LEVEL through.");
   m.def("wave_size", &api::waveSize, py::arg("device"),
         "Lanes per wave the device's layouts use.");
   m.def("default_layout", &api::defaultLayout, py::arg("shape"),

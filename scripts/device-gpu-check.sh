@@ -14,11 +14,16 @@
 #      (benchmarks/user_kernels_benchmark.py), and Triton's gfx942/gfx950
 #      code for them;
 #   6. (opt-in) GEMM with rl.dot beside cuBLAS and Triton
-#      (benchmarks/gemm_benchmark.py; GEMM_ARGS=--quick for one shape).
+#      (benchmarks/gemm_benchmark.py; GEMM_ARGS=--quick for one shape);
+#   7. (opt-in) where the host time of a call goes: rocdsl.torch and
+#      @rocdsl.kernel launches by stage, beside torch, Triton and a raw
+#      cuLaunchKernel (benchmarks/host_overhead.py, with torch.profiler).
 # Logs and tables go to $OUT (default: a temporary directory). STEPS picks
 # steps by number (default "123"; e.g. STEPS=12 skips the benchmark, 1234
 # adds the sweep);
 # PYTEST_TARGETS narrows step 2 (default: python-bindings/tests).
+# DEVICE_CMD, when set, runs first (bash -c) in the same environment: a
+# one-off check with the bundle's extension on PYTHONPATH.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-$(mktemp -d)}
@@ -35,12 +40,19 @@ ldd "$root/bin/rocdsl-run" "$root/lib/librocdsl.so"
 step "building the Python extension against librocdsl.so"
 mkdir -p "$root/python/rocdsl"
 cp -r python-bindings/rocdsl/. "$root/python/rocdsl/"
+mkdir -p "$root/python/rocdsl/native/include/rocdsl"
+cp "$root/include/rocdsl/API.h" "$root/python/rocdsl/native/include/rocdsl/"
 ext=$(python3 -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
 g++ -std=c++17 -O2 -shared -fPIC $(python3 -m pybind11 --includes) \
   -I "$root/include" python-bindings/RocDSLModule.cpp \
   -L "$root/lib" -lrocdsl -Wl,-rpath,"$root/lib" \
   -o "$root/python/rocdsl/_rocdsl$ext" || exit 1
 export PYTHONPATH="$root/python" ROCDSL_CACHE_DIR="$root/cache"
+
+if [ -n "${DEVICE_CMD:-}" ]; then
+step "DEVICE_CMD"
+bash -c "$DEVICE_CMD" || status=1
+fi
 
 if [[ $steps == *1* ]]; then
 step "rocdsl-run on the GPU"
@@ -109,6 +121,17 @@ if [[ $steps == *6* ]]; then
 step "GEMM beside cuBLAS and Triton"
 python3 benchmarks/gemm_benchmark.py --out "$out/gemm.md" ${GEMM_ARGS:-} \
   2>&1 | tee "$out/gemm.txt"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+fi
+if [[ $steps == *7* ]]; then
+step "host time per call, by stage"
+python3 benchmarks/host_overhead.py --profile --markdown "$out/host-overhead.md" \
+  2>&1 | tee "$out/host-overhead.txt"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+# The same with rocdsl.torch's operators defined in Python.
+ROCDSL_TORCH_NATIVE=0 python3 benchmarks/host_overhead.py \
+  --markdown "$out/host-overhead-python-ops.md" \
+  2>&1 | tee "$out/host-overhead-python-ops.txt"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 fi
 exit $status

@@ -8,6 +8,7 @@
 #include "rocdsl/Runtime/DeviceMemory.h"
 #include "rocdsl/Runtime/HipRuntime.h"
 #include "rocdsl/Runtime/SourceKernel.h"
+#include "rocdsl/Support/Log.h"
 
 #include "norm/RMSNormConfigs.h"
 
@@ -208,6 +209,17 @@ std::vector<api::KernelInfo> api::listKernels() {
 bool api::deviceAvailable(const std::string &device, std::string &why) {
   std::optional<DeviceId> id = deviceOf(device, why);
   return id && Runtime::isAvailable(*id, why);
+}
+
+bool api::logMessage(const std::string &level, const std::string &message) {
+  // parseLogLevel reads "" as the default level; a message needs a named one.
+  if (llvm::StringRef(level).trim().empty())
+    return false;
+  std::optional<LogLevel> parsed = parseLogLevel(level);
+  if (!parsed)
+    return false;
+  log(*parsed, message);
+  return true;
 }
 
 std::string api::normalizeDevice(const std::string &device,

@@ -241,6 +241,8 @@ static void dump(llvm::StringRef kernel, llvm::StringRef digest,
   logDebug("wrote " + path);
 }
 
+void Runtime::countMemoryHit() { impl->memory.countHit(); }
+
 llvm::Expected<std::shared_ptr<Launcher>>
 Runtime::getLauncher(DeviceId deviceId, const CompileRequest &request,
                      CacheTier &tier, double &compileMs) {

@@ -203,6 +203,6 @@ llvm::Error SourceKernel::run(llvm::ArrayRef<ArgValue> values, LaunchGrid grid,
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return llvm::createStringError("the grid must have at least one program "
                                    "along each axis");
-  return launchRequest(device, request, values, grid, stream, wait, info,
-                       outputs, options);
+  return launchRequest(device, request, launcher, values, grid, stream, wait,
+                       info, outputs, options);
 }

@@ -62,9 +62,25 @@ def _named_array(name, pair):
 
 
 _torch_dtypes = None
+# (dtype, is_cuda, device index) -> (tag, tag when 16-byte aligned): a
+# launch only looks its tensors' tags up.
+_torch_tags = {}
 
 
 def _torch(name, t):
+    tags = _torch_tags.get((t.dtype, t.is_cuda, t.get_device()))
+    if tags is None:
+        tags = _torch_tags_for(name, t)
+    if not t.is_contiguous():
+        raise _error(name, f"expected a contiguous tensor, got strides "
+                           f"{tuple(t.stride())} for shape {tuple(t.shape)}; "
+                           f"pass t.contiguous() (tensors are never copied "
+                           f"implicitly)")
+    address = t.data_ptr()
+    return address, tags[address % 16 == 0]
+
+
+def _torch_tags_for(name, t):
     global _torch_dtypes
     torch = sys.modules["torch"]
     if _torch_dtypes is None:
@@ -74,19 +90,16 @@ def _torch(name, t):
     if tag is None:
         raise _error(name, f"unsupported tensor dtype {t.dtype} (float32, "
                            f"float16, bfloat16, int32)")
-    if not t.is_contiguous():
-        raise _error(name, f"expected a contiguous tensor, got strides "
-                           f"{tuple(t.stride())} for shape {tuple(t.shape)}; "
-                           f"pass t.contiguous() (tensors are never copied "
-                           f"implicitly)")
-    address = t.data_ptr()
     if t.is_cuda:
         tag += "@" + torch_device_name(torch, t.device)
-        if address % 16 == 0:
-            tag += ALIGNED
+        tags = (tag, tag + ALIGNED)
     elif t.device.type != "cpu":
         raise _error(name, f"tensors on {t.device} are not supported")
-    return address, tag
+    else:
+        tags = (tag, tag)  # host memory carries no alignment fact
+    _torch_tags[(t.dtype, t.is_cuda, t.get_device())] = tags
+    _torch_classes.add(type(t))
+    return tags
 
 
 def torch_device_name(torch, device):
@@ -127,8 +140,22 @@ def _other(name, a):
                        f"{type(a).__name__}")
 
 
+# Tensor classes seen by _torch (torch.Tensor, nn.Parameter, ...): a
+# pointer converter takes its shortest path for them.
+_torch_classes = set()
+
+
 def pointer(name):
     def convert(a, values):
+        if type(a) in _torch_classes:
+            tags = _torch_tags.get((a.dtype, a.is_cuda, a.get_device()))
+            if tags is not None and a.is_contiguous():
+                address = a.data_ptr()
+                values.append(address)
+                return tags[address % 16 == 0]
+            address, tag = _torch(name, a)  # first sight, or the error
+            values.append(address)
+            return tag
         if type(a) is np.ndarray:
             tag = _NUMPY_DTYPES.get(a.dtype)
             flags = a.flags

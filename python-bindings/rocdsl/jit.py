@@ -156,18 +156,39 @@ def _current_stream(device):
     """The framework's current stream on `device` ("hip:1"): PyTorch's, when
     it is loaded and its build matches the device kind (a ROCm build for
     hip, a CUDA build for cuda); else 0, the device's null stream. Runs on
-    every GPU launch: attribute checks only, no device query."""
+    every GPU launch: a dictionary lookup and, with PyTorch, its raw stream
+    query (no Stream object is built)."""
+    query = _stream_queries.get(device)
+    if query is None:
+        query = _stream_query(device)
+        if query is None:  # PyTorch not imported (yet): ask again next time
+            return 0
+        _stream_queries[device] = query
+    return query()
+
+
+_stream_queries = {}
+
+
+def _stream_query(device):
+    """The function giving the current stream on `device`, or None while
+    PyTorch is not imported (once it is, its build cannot change)."""
     import sys
     torch = sys.modules.get("torch")
     if torch is None:
-        return 0
+        return None
     kind, _, index = device.partition(":")
     version = torch.version
     built_for = ("hip" if getattr(version, "hip", None)
                  else "cuda" if getattr(version, "cuda", None) else None)
     if built_for != kind:
-        return 0
-    return torch.cuda.current_stream(int(index or 0)).cuda_stream
+        return lambda: 0
+    ordinal = int(index or 0)
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is not None:
+        return lambda: raw(ordinal)
+    current = torch.cuda.current_stream
+    return lambda: current(ordinal).cuda_stream
 
 
 _FACT_ATTRS = {"ptr": "rocdsl.alignment", "scalar": "rocdsl.divisibility"}

@@ -1,6 +1,12 @@
 """rocdsl.torch's RMSNorm ops on a CUDA GPU: the whole config matrix against
-float64, forward and autograd against torch eager, torch.compile, a short
-training loop, and the argument errors. Skipped where there is no GPU."""
+float64, forward and autograd against torch eager, torch.compile, CUDA
+graphs, a short training loop, and the argument errors; the native
+operators by default, and the Python ones (ROCDSL_TORCH_NATIVE=0) in a
+child process. Skipped where there is no GPU."""
+import os
+import subprocess
+import sys
+
 import pytest
 
 from gpu_support import (TORCH_DTYPES, assert_close, fresh_generator,
@@ -13,6 +19,21 @@ import rocdsl.torch as rt  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 EPS = 1e-5
+OPS = {0: "fwd", 1: "addfwd", 2: "bwd", 3: "addbwd"}
+TIERS = {-1: None, 0: "miss", 1: "memory", 2: "disk"}
+
+
+def launch_records(device_index):
+    """(op, rows, cols, launcher id, tier of the last launch) of every
+    kernel rocdsl.torch planned on one device, on either path."""
+    if rt.NATIVE:
+        flat = torch.ops.rocdsl._launch_records(device_index)
+        return [(OPS[flat[i]], flat[i + 1], flat[i + 2], flat[i + 3],
+                 TIERS[flat[i + 4]]) for i in range(0, len(flat), 5)]
+    from rocdsl import _torch_python as tp
+    return [(key[0], e.m, e.n, k.launcher_id, k.last_tier)
+            for key, e in tp._launches.items() if key[1][2] == device_index
+            for k in e.kernels]
 CASES = [(m, n, dtype, wdtype) for n, dtype, wdtype in _rocdsl.rmsnorm_cases()
          for m in _rocdsl.rmsnorm_row_counts()]
 
@@ -167,12 +188,81 @@ def test_registered_ops_and_their_autograd(fused):
 def test_second_call_reuses_the_launcher():
     gen = fresh_generator()
     x, w = make(16, 1024, "bf16", "same", gen)
+
+    def record():
+        found = [r for r in launch_records(0) if r[:3] == ("fwd", 16, 1024)]
+        assert len(found) == 1, found
+        return found[0]
     rt.rms_norm(x, w, EPS)
-    k = rt.runtime.builtin("rmsnorm_fwd", rt._defs(16, 1024, x, w), "cuda")
-    first = k.launcher_id
+    first = record()
     rt.rms_norm(x, w, EPS)
-    assert k.last_tier == "memory"
-    assert k.launcher_id == first
+    second = record()
+    assert second[4] == "memory"
+    assert second[3] == first[3] != 0
+
+
+def test_native_operators_are_in_use():
+    """On a GPU machine with a compiler the native operators must build: a
+    silent fall back to the Python path would hide a broken build."""
+    if os.environ.get("ROCDSL_TORCH_NATIVE", "auto") == "0":
+        assert rt.NATIVE is False
+        pytest.skip("the Python path was asked for")
+    assert rt.NATIVE is True
+    assert torch.ops.rocdsl.rms_norm.default._schema.name == "rocdsl::rms_norm"
+
+
+def test_the_python_path_in_a_child_process():
+    """The operators defined in Python (ROCDSL_TORCH_NATIVE=0) pass the
+    same tests, minus the full config matrix."""
+    if os.environ.get("ROCDSL_TORCH_NATIVE", "auto") == "0":
+        pytest.skip("this process is the Python path already")
+    env = dict(os.environ, ROCDSL_TORCH_NATIVE="0")
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+         __file__, "-k", "not float64 and not child_process"],
+        env=env, capture_output=True, text=True, timeout=900)
+    print(done.stdout[-3000:], done.stderr[-3000:])
+    assert done.returncode == 0
+    assert " passed" in done.stdout
+
+
+@pytest.mark.parametrize("fused", [False, True], ids=["plain", "fused_add"])
+def test_cuda_graph_replays_forward_and_backward(fused):
+    """Captured once, replayed on new inputs: the kernels read the inputs'
+    current contents and write fresh outputs, on the capturing stream."""
+    gen = fresh_generator()
+    m, n = 96, 2048
+    x = randn((m, n), torch.bfloat16, gen).requires_grad_(True)
+    r = randn((m, n), torch.bfloat16, gen).requires_grad_(True)
+    w = randn((n,), torch.bfloat16, gen).requires_grad_(True)
+    dy, dh = randn((m, n), x.dtype, gen), randn((m, n), x.dtype, gen)
+
+    def step():
+        if fused:
+            y, h = rt.fused_add_rms_norm(x, r, w, EPS)
+            return (y, h) + torch.autograd.grad((y, h), (x, r, w), (dy, dh))
+        y = rt.rms_norm(x, w, EPS)
+        return (y,) + torch.autograd.grad(y, (x, w), dy)
+
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        for _ in range(2):
+            step()
+    torch.cuda.current_stream().wait_stream(stream)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        outs = step()
+    with torch.no_grad():
+        for t in (x, r, w, dy, dh):
+            t.copy_(randn(t.shape, t.dtype, gen))
+    graph.replay()
+    torch.cuda.synchronize()
+    want = [o.detach().clone() for o in step()]
+    for i, (got, ref) in enumerate(zip(outs, want)):
+        scale = max(1.0, float(ref.abs().max())) if ref.dim() == 1 else 1.0
+        torch.testing.assert_close(got / scale, ref / scale, rtol=1e-2,
+                                   atol=1e-2, msg=lambda e: f"output {i}: {e}")
 
 
 def test_inside_torch_compile():
@@ -260,8 +350,7 @@ def test_every_device_index_runs_on_its_own_device():
         assert_close(f"y on {device}", y, ref, torch.bfloat16)
         assert torch.isfinite(x.grad).all() and torch.isfinite(w.grad).all()
         assert torch.cuda.current_device() == current
-        kernels[index] = {id(k) for key, e in rt._launches.items()
-                          if key[1][2] == index for k in e.kernels}
+        kernels[index] = {r[3] for r in launch_records(index) if r[3]}
         assert kernels[index]
     if count > 1:
         assert not kernels[0] & kernels[1], "devices share loaded kernels"

@@ -18,6 +18,7 @@ torch = fake.install(HipApi(LIBRARY), device_count=2)
 import rocdsl  # noqa: E402
 import rocdsl.language as rl  # noqa: E402
 import rocdsl.torch as rt  # noqa: E402
+import rocdsl._torch_python as tp  # noqa: E402
 import norm_reference as R  # noqa: E402
 
 
@@ -59,7 +60,7 @@ def test_ops_run_on_the_tensors_device_and_stream(index, dtype, wdtype, rng):
     # The backward as autograd calls it: two launches on the same stream.
     dy, dy64 = tensor((m, n), dtype, index, rng)
     fake.stream_queries.clear()
-    dx, dw = rt._backward(dy, x, w, eps)
+    dx, dw = tp._backward(dy, x, w, eps)
     assert fake.stream_queries == [index]
     dx_ref, dw_ref, dw_scale = R.backward(dy64, x64, w64, eps)
     R.assert_close("dx", value(dx), dx_ref, dtype.rocdsl,
@@ -67,7 +68,7 @@ def test_ops_run_on_the_tensors_device_and_stream(index, dtype, wdtype, rng):
     R.assert_close("dw", value(dw), dw_ref, wdtype.rocdsl, scale=dw_scale)
 
     dh, dh64 = tensor((m, n), dtype, index, rng)
-    dx, dw = rt._fused_backward(dy, dh, x, w, eps)
+    dx, dw = tp._fused_backward(dy, dh, x, w, eps)
     R.assert_close("dx", value(dx), dx_ref + dh64, dtype.rocdsl,
                    scale=np.abs(dx_ref + dh64).max())
     R.assert_close("dw", value(dw), dw_ref, wdtype.rocdsl, scale=dw_scale)
@@ -83,10 +84,17 @@ def test_each_device_gets_kernels_for_its_chip(rng):
     ref = R.forward(x64, np.ones(640), 1e-6)
     R.assert_close("y on cuda:0", value(y0), ref, "f32")
     R.assert_close("y on cuda:1", value(y1), ref, "f32")
-    k0 = [k for key, k in rt._launches.items() if key[1][2] == 0]
-    k1 = [k for key, k in rt._launches.items() if key[1][2] == 1]
+    k0 = [k for key, k in tp._launches.items() if key[1][2] == 0]
+    k1 = [k for key, k in tp._launches.items() if key[1][2] == 1]
     assert k0 and k1
     assert k0[0].kernels[0] is not k1[0].kernels[0]
+
+
+def test_a_torch_without_cpp_extensions_takes_the_python_path():
+    # The stand-in has no torch.utils.cpp_extension: rocdsl.torch defines
+    # its operators in Python.
+    assert rt.NATIVE is False
+    assert rt.rms_norm is tp.rms_norm
 
 
 def test_mixed_devices_and_dtypes_are_refused(rng):

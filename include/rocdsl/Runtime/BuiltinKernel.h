@@ -73,11 +73,12 @@ struct OutputArg {
 /// launches it with `args` on `grid`: waiting and timed when `wait`, else
 /// queued on `stream`; then, if asked, checks the `outputs` (those args
 /// with a known shape) are finite. Shared by built-in and source kernels,
-/// after their own argument checks.
+/// after their own argument checks. `slot` (the kernel object's) keeps the
+/// launcher after the first launch, so later ones skip the cache lookup.
 llvm::Error launchRequest(DeviceId device, const CompileRequest &request,
-                          llvm::ArrayRef<ArgValue> args, LaunchGrid grid,
-                          void *stream, bool wait, RunInfo &info,
-                          llvm::ArrayRef<OutputArg> outputs = {},
+                          LauncherSlot &slot, llvm::ArrayRef<ArgValue> args,
+                          LaunchGrid grid, void *stream, bool wait,
+                          RunInfo &info, llvm::ArrayRef<OutputArg> outputs = {},
                           const LaunchOptions &options = {});
 
 class BuiltinKernel {
@@ -120,6 +121,7 @@ private:
   LaunchPlan plan;
   DeviceId device;
   CompileRequest request;
+  LauncherSlot launcher;
   std::vector<OutputArg> outputs;
 };
 

@@ -112,6 +112,8 @@ public:
   }
 
   uint64_t hits() const { return hitCount.load(); }
+  /// A hit served without a lookup (a caller that kept the entry).
+  void countHit() { ++hitCount; }
   uint64_t misses() const { return missCount.load(); }
 
 private:

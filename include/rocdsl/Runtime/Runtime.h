@@ -24,8 +24,10 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
+#include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -118,6 +120,27 @@ private:
   std::string canonicalKey;
 };
 
+/// The launcher one kernel object found on its first launch, so that later
+/// launches skip the memory tier's lookup (hashing the canonical key, which
+/// holds a source kernel's whole IR, and taking the cache's lock). Safe to
+/// read from several threads; set once.
+class LauncherSlot {
+public:
+  Launcher *get() const { return fast.load(std::memory_order_acquire); }
+  void set(std::shared_ptr<Launcher> launcher) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (kept)
+      return;
+    kept = std::move(launcher);
+    fast.store(kept.get(), std::memory_order_release);
+  }
+
+private:
+  std::mutex mutex;
+  std::shared_ptr<Launcher> kept;
+  std::atomic<Launcher *> fast{nullptr};
+};
+
 struct RuntimeStats {
   uint64_t memoryHits = 0, diskHits = 0, compiles = 0;
   double compileMilliseconds = 0; // sum over compiles in this process
@@ -134,6 +157,10 @@ public:
   llvm::Expected<std::shared_ptr<Launcher>>
   getLauncher(DeviceId device, const CompileRequest &request, CacheTier &tier,
               double &compileMs);
+
+  /// Counts a memory-tier hit served from a LauncherSlot (getStats reports
+  /// it like a lookup that found its entry).
+  void countMemoryHit();
 
   RuntimeStats getStats() const;
   /// ROCDSL's version string.

@@ -56,6 +56,7 @@ private:
   std::vector<SourceArg> args;
   DeviceId device;
   CompileRequest request;
+  LauncherSlot launcher;
   std::vector<OutputArg> outputs;
 };
 

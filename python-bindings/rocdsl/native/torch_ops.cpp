@@ -1,0 +1,633 @@
+//===- torch_ops.cpp - rocdsl.torch's RMSNorm ops as native PyTorch ops ---===//
+//
+// The operators rocdsl.torch registers (rocdsl::rms_norm, ...), written
+// against PyTorch's C++ API so that a call is one trip through the
+// dispatcher: argument checks, output allocation, the stream query and the
+// launches happen in C++, and the autograd node is a C++ node (a Python
+// autograd.Function costs the engine a GIL round trip and tens of
+// microseconds per backward).
+//
+// rocdsl/torch_native.py compiles this file on first use against the
+// PyTorch it runs with (its headers and libraries) and librocdsl.so (the
+// runtime the _rocdsl extension uses, so both share one launcher cache),
+// and loads it with torch.ops.load_library. ROCDSL_TORCH_DEVICE_KIND
+// ("cuda" or "hip") names ROCDSL's device for torch's "cuda" tensors.
+//
+//===----------------------------------------------------------------------===//
+#include "rocdsl/API.h"
+
+#include <ATen/core/Tensor.h>
+#include <ATen/core/grad_mode.h>
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/empty_like.h>
+#include <c10/core/impl/DeviceGuardImplInterface.h>
+#include <torch/csrc/autograd/custom_function.h>
+#include <torch/library.h>
+
+#include <atomic>
+#include <shared_mutex>
+#include <string_view>
+#include <unordered_map>
+
+#ifndef ROCDSL_TORCH_DEVICE_KIND
+#error "ROCDSL_TORCH_DEVICE_KIND must name ROCDSL's device kind (cuda, hip)"
+#endif
+
+namespace api = mlir::rocdsl::api;
+using at::Tensor;
+using torch::autograd::AutogradContext;
+using torch::autograd::tensor_list;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Argument checks (the messages of the Python path, as ValueError)
+//===----------------------------------------------------------------------===//
+
+bool dtypeOf(at::ScalarType type, api::DType &out, const char *&text) {
+  switch (type) {
+  case at::kFloat:
+    out = api::DType::F32, text = "f32";
+    return true;
+  case at::kHalf:
+    out = api::DType::F16, text = "f16";
+    return true;
+  case at::kBFloat16:
+    out = api::DType::BF16, text = "bf16";
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// "(4, 256)": a shape as Python prints tuple(t.shape).
+std::string shapeText(const Tensor &t) {
+  std::string out = "(";
+  for (int64_t d = 0; d < t.dim(); ++d)
+    out += (d ? ", " : "") + std::to_string(t.size(d));
+  return out + (t.dim() == 1 ? ",)" : ")");
+}
+
+/// "torch.bfloat16": a dtype as Python prints it.
+std::string dtypeText(at::ScalarType type) {
+  switch (type) {
+  case at::kFloat:
+    return "torch.float32";
+  case at::kHalf:
+    return "torch.float16";
+  case at::kBFloat16:
+    return "torch.bfloat16";
+  case at::kDouble:
+    return "torch.float64";
+  default:
+    return std::string("torch.") + c10::toString(type);
+  }
+}
+
+/// Every refusal goes through here, as a ValueError (the Python path's).
+[[noreturn]] void refuse(const std::string &message) {
+  TORCH_CHECK_VALUE(false, message);
+  std::abort(); // not reached: the check throws
+}
+
+void checkTensor(const char *name, const Tensor &t) {
+  if (!t.defined())
+    refuse(std::string(name) + ": expected a tensor, got None");
+  if (!t.is_cuda())
+    refuse(std::string(name) +
+           ": expected a GPU tensor (device type 'cuda', also on ROCm), got "
+           "device " +
+           t.device().str());
+  api::DType dtype;
+  const char *text;
+  if (!dtypeOf(t.scalar_type(), dtype, text))
+    refuse(std::string(name) + ": unsupported dtype " +
+           dtypeText(t.scalar_type()) + " (float32, float16, bfloat16)");
+  if (!t.is_contiguous())
+    refuse(std::string(name) + ": must be contiguous (call .contiguous(); "
+                               "ROCDSL does not copy silently)");
+}
+
+/// Checks `tensors` (named `names`; the first is the [.., N] activation,
+/// the last the weight, those between are shaped like the first) and
+/// returns (rows, N).
+std::pair<int64_t, int64_t> checkInputs(std::initializer_list<const char *> names,
+                                        std::initializer_list<Tensor> tensors) {
+  std::vector<const char *> name(names);
+  std::vector<const Tensor *> t;
+  for (const Tensor &each : tensors)
+    t.push_back(&each);
+  for (size_t i = 0; i < t.size(); ++i)
+    checkTensor(name[i], *t[i]);
+  const Tensor &x = *t.front();
+  const Tensor &weight = *t.back();
+  for (size_t i = 1; i < t.size(); ++i) {
+    if (t[i]->device() != x.device())
+      refuse(std::string(name[i]) + ": on " + t[i]->device().str() +
+             ", but " + name[0] + " is on " + x.device().str() +
+             " (all inputs on one device)");
+    if (i + 1 < t.size() && (t[i]->sizes() != x.sizes() ||
+                             t[i]->scalar_type() != x.scalar_type()))
+      refuse(std::string(name[i]) + ": expected " + shapeText(x) + " " +
+             dtypeText(x.scalar_type()) + " like " + name[0] + ", got " +
+             shapeText(*t[i]) + " " + dtypeText(t[i]->scalar_type()));
+  }
+  if (x.dim() < 1 || x.size(-1) == 0)
+    refuse("x: expected a non-empty last dimension, got shape " +
+           shapeText(x));
+  int64_t n = x.size(-1);
+  if (weight.dim() != 1 || weight.size(0) != n)
+    refuse("weight: expected shape (" + std::to_string(n) + ",), got " +
+           shapeText(weight));
+  return {x.numel() / n, n};
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels per (op, shapes, dtypes, device), compiled on first use
+//===----------------------------------------------------------------------===//
+
+enum class Op { Forward, AddForward, Backward, AddBackward };
+
+struct PlanKey {
+  Op op;
+  int64_t rows, cols;
+  at::ScalarType dtype, wdtype;
+  c10::DeviceIndex device;
+  bool operator==(const PlanKey &o) const {
+    return op == o.op && rows == o.rows && cols == o.cols &&
+           dtype == o.dtype && wdtype == o.wdtype && device == o.device;
+  }
+};
+
+struct PlanKeyHash {
+  size_t operator()(const PlanKey &k) const {
+    size_t h = std::hash<int64_t>()(k.rows) * 31 + std::hash<int64_t>()(k.cols);
+    return ((h * 31 + size_t(k.op)) * 31 + size_t(k.dtype)) * 31 +
+           size_t(k.wdtype) * 7 + size_t(k.device);
+  }
+};
+
+/// One kernel of a plan and its last launch (read by _launch_records).
+struct KernelSlot {
+  std::unique_ptr<api::Kernel> kernel;
+  std::atomic<uintptr_t> launcher{0};
+  std::atomic<int> tier{-1}; // 0 miss, 1 memory, 2 disk
+};
+
+/// The kernels of one op (one or two) and what their launches need besides
+/// tensors.
+struct Plan {
+  PlanKey key;
+  KernelSlot slots[2];
+  int count = 0;
+  api::DType dtype, wdtype;
+  int64_t rows, cols;
+  std::vector<int64_t> partial; // the backward's fp32 [G, N] dweight sums
+};
+
+std::string deviceName(c10::DeviceIndex index) {
+  std::string name = ROCDSL_TORCH_DEVICE_KIND;
+  return index > 0 ? name + ":" + std::to_string(index) : name;
+}
+
+struct Plans {
+  std::shared_mutex mutex;
+  std::unordered_map<PlanKey, std::unique_ptr<Plan>, PlanKeyHash> byKey;
+};
+
+Plans &getPlans() {
+  static Plans plans;
+  return plans;
+}
+
+Plan &planFor(Op op, int64_t rows, int64_t cols, const Tensor &x,
+              const Tensor &weight) {
+  Plans &plans = getPlans();
+  PlanKey key{op, rows, cols, x.scalar_type(), weight.scalar_type(),
+              x.device().index()};
+  {
+    std::shared_lock<std::shared_mutex> lock(plans.mutex);
+    auto it = plans.byKey.find(key);
+    if (it != plans.byKey.end())
+      return *it->second;
+  }
+  auto plan = std::make_unique<Plan>();
+  plan->key = key;
+  const char *dtype, *wdtype;
+  dtypeOf(x.scalar_type(), plan->dtype, dtype);
+  dtypeOf(weight.scalar_type(), plan->wdtype, wdtype);
+  plan->rows = rows;
+  plan->cols = cols;
+  std::vector<std::string> defs = {
+      "N=" + std::to_string(cols), "M=" + std::to_string(std::max<int64_t>(rows, 1)),
+      std::string("dtype=") + dtype, std::string("wdtype=") + wdtype};
+  static const char *const names[][2] = {
+      {"rmsnorm_fwd", nullptr},
+      {"rmsnorm_add_fwd", nullptr},
+      {"rmsnorm_bwd", "rmsnorm_bwd_dw"},
+      {"rmsnorm_add_bwd", "rmsnorm_bwd_dw"}};
+  for (const char *name : names[int(op)]) {
+    if (!name)
+      continue;
+    std::string error;
+    auto kernel = api::Kernel::builtin(name, defs, deviceName(key.device), "",
+                                       error);
+    TORCH_CHECK_VALUE(kernel, "rocdsl: ", name, ": ", error);
+    plan->slots[plan->count++].kernel = std::move(kernel);
+  }
+  if (plan->count == 2) {
+    for (const api::ArgInfo &a : plan->slots[0].kernel->args())
+      if (a.name == "dw_partial")
+        plan->partial = a.shape;
+    TORCH_CHECK(plan->partial.size() == 2,
+                "rocdsl: the backward kernel has no [G, N] dw_partial");
+  }
+  std::unique_lock<std::shared_mutex> lock(plans.mutex);
+  // Another thread may have planned the same key meanwhile: keep the first.
+  auto inserted = plans.byKey.emplace(key, std::move(plan));
+  return *inserted.first->second;
+}
+
+//===----------------------------------------------------------------------===//
+// Launches
+//===----------------------------------------------------------------------===//
+
+api::Arg tensorArg(const Tensor &t, api::DType dtype, int64_t rows,
+                   int64_t cols, bool matrix) {
+  api::Arg a;
+  a.kind = api::ArgKind::Tensor;
+  a.dtype = dtype;
+  a.data = t.data_ptr();
+  a.rank = matrix ? 2 : 1;
+  a.shape[0] = matrix ? rows : cols;
+  a.strides[0] = matrix ? cols : 1;
+  a.shape[1] = cols;
+  a.strides[1] = 1;
+  return a;
+}
+
+api::Arg intArg(int64_t v) {
+  api::Arg a;
+  a.kind = api::ArgKind::Int32;
+  a.i32 = int32_t(v);
+  return a;
+}
+
+api::Arg floatArg(double v) {
+  api::Arg a;
+  a.kind = api::ArgKind::Float32;
+  a.f32 = float(v);
+  return a;
+}
+
+/// The caller's current stream on `t`'s device (a CUstream, or a
+/// hipStream_t on ROCm): where PyTorch's own kernels for this call go, and
+/// what CUDA graph capture records.
+void *currentStream(const Tensor &t) {
+  const c10::impl::DeviceGuardImplInterface *impl =
+      c10::impl::getDeviceGuardImpl(t.device().type());
+  return impl->getStream(t.device()).native_handle();
+}
+
+/// Queues one kernel; its errors (bad eps, a failed launch, NaN found with
+/// ROCDSL_CHECK_FINITE) are ValueErrors, as on the Python path.
+void launch(KernelSlot &slot, const std::vector<api::Arg> &args,
+            void *stream) {
+  std::string error;
+  api::LaunchInfo info;
+  bool ok = slot.kernel->launch(args.data(), args.size(), nullptr, stream,
+                                /*wait=*/false, info, error);
+  TORCH_CHECK_VALUE(ok, error);
+  slot.launcher.store(info.launcher, std::memory_order_relaxed);
+  int tier = std::string_view(info.tier) == "memory" ? 1
+             : std::string_view(info.tier) == "disk" ? 2
+                                                     : 0;
+  slot.tier.store(tier, std::memory_order_relaxed);
+}
+
+/// Test support: [op, rows, cols, launcher, tier] for each kernel of each
+/// plan on device `index`, from its last launch (tier 0 miss, 1 memory,
+/// 2 disk, -1 never launched).
+std::vector<int64_t> launchRecords(int64_t index) {
+  Plans &plans = getPlans();
+  std::shared_lock<std::shared_mutex> lock(plans.mutex);
+  std::vector<int64_t> out;
+  for (const auto &[key, plan] : plans.byKey) {
+    if (key.device != index)
+      continue;
+    for (int i = 0; i < plan->count; ++i) {
+      const KernelSlot &slot = plan->slots[i];
+      out.insert(out.end(), {int64_t(key.op), key.rows, key.cols,
+                             int64_t(slot.launcher.load()),
+                             int64_t(slot.tier.load())});
+    }
+  }
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// The operators' GPU implementations
+//===----------------------------------------------------------------------===//
+
+Tensor rmsNorm(const Tensor &x, const Tensor &weight, double eps) {
+  auto [m, n] = checkInputs({"x", "weight"}, {x, weight});
+  Plan &p = planFor(Op::Forward, m, n, x, weight);
+  Tensor y = at::empty_like(x);
+  if (m)
+    launch(p.slots[0],
+           {tensorArg(x, p.dtype, m, n, true),
+            tensorArg(weight, p.wdtype, m, n, false),
+            tensorArg(y, p.dtype, m, n, true), intArg(m), floatArg(eps)},
+           currentStream(x));
+  return y;
+}
+
+std::tuple<Tensor, Tensor> fusedAddRmsNorm(const Tensor &x,
+                                           const Tensor &residual,
+                                           const Tensor &weight, double eps) {
+  auto [m, n] = checkInputs({"x", "residual", "weight"}, {x, residual, weight});
+  Plan &p = planFor(Op::AddForward, m, n, x, weight);
+  Tensor y = at::empty_like(x), h = at::empty_like(x);
+  if (m)
+    launch(p.slots[0],
+           {tensorArg(x, p.dtype, m, n, true),
+            tensorArg(residual, p.dtype, m, n, true),
+            tensorArg(weight, p.wdtype, m, n, false),
+            tensorArg(y, p.dtype, m, n, true),
+            tensorArg(h, p.dtype, m, n, true), intArg(m), floatArg(eps)},
+           currentStream(x));
+  return {y, h};
+}
+
+/// dx (with dh added when fused) and dweight: kernel 1 writes dx and fp32
+/// per-program column sums, kernel 2 reduces them and casts. The sums live
+/// in a buffer from PyTorch's caching allocator, so concurrent calls on
+/// different streams and graph replays never share one.
+std::tuple<Tensor, Tensor> backward(Plan &p, const Tensor &x,
+                                    const Tensor &weight, double eps,
+                                    const Tensor &dy, const Tensor *dh) {
+  Tensor dx = at::empty_like(x);
+  Tensor dw = at::empty_like(weight);
+  int64_t m = p.rows, n = p.cols;
+  if (!m)
+    return {dx, dw.zero_()};
+  Tensor partial = at::empty(p.partial, x.options().dtype(at::kFloat));
+  int64_t g = p.partial[0];
+  void *stream = currentStream(x);
+  std::vector<api::Arg> args = {tensorArg(x, p.dtype, m, n, true),
+                                tensorArg(weight, p.wdtype, m, n, false),
+                                tensorArg(dy, p.dtype, m, n, true)};
+  if (dh)
+    args.push_back(tensorArg(*dh, p.dtype, m, n, true));
+  args.push_back(tensorArg(dx, p.dtype, m, n, true));
+  args.push_back(tensorArg(partial, api::DType::F32, g, n, true));
+  args.push_back(intArg(m));
+  args.push_back(floatArg(eps));
+  launch(p.slots[0], args, stream);
+  launch(p.slots[1],
+         {tensorArg(partial, api::DType::F32, g, n, true),
+          tensorArg(dw, p.wdtype, m, n, false), intArg(g)},
+         stream);
+  return {dx, dw};
+}
+
+std::tuple<Tensor, Tensor> rmsNormBackward(const Tensor &dy, const Tensor &x,
+                                           const Tensor &weight, double eps) {
+  auto [m, n] = checkInputs({"dy", "x", "weight"}, {dy, x, weight});
+  return backward(planFor(Op::Backward, m, n, x, weight), x, weight, eps, dy,
+                  nullptr);
+}
+
+std::tuple<Tensor, Tensor> fusedAddRmsNormBackward(const Tensor &dy,
+                                                   const Tensor &dh,
+                                                   const Tensor &h,
+                                                   const Tensor &weight,
+                                                   double eps) {
+  auto [m, n] = checkInputs({"dy", "dresidual_out", "h", "weight"},
+                            {dy, dh, h, weight});
+  return backward(planFor(Op::AddBackward, m, n, h, weight), h, weight, eps,
+                  dy, &dh);
+}
+
+//===----------------------------------------------------------------------===//
+// Autograd: C++ nodes whose backwards call the backward operators through
+// the dispatcher (so torch.compile traces them as operators too)
+//===----------------------------------------------------------------------===//
+
+c10::TypedOperatorHandle<Tensor(const Tensor &, const Tensor &, double)>
+forwardOp() {
+  static auto op = c10::Dispatcher::singleton()
+                       .findSchemaOrThrow("rocdsl::rms_norm", "")
+                       .typed<Tensor(const Tensor &, const Tensor &, double)>();
+  return op;
+}
+
+using Pair = std::tuple<Tensor, Tensor>;
+
+c10::TypedOperatorHandle<Pair(const Tensor &, const Tensor &, const Tensor &,
+                              double)>
+backwardOp() {
+  static auto op =
+      c10::Dispatcher::singleton()
+          .findSchemaOrThrow("rocdsl::rms_norm_backward", "")
+          .typed<Pair(const Tensor &, const Tensor &, const Tensor &,
+                      double)>();
+  return op;
+}
+
+c10::TypedOperatorHandle<Pair(const Tensor &, const Tensor &, const Tensor &,
+                              double)>
+fusedForwardOp() {
+  static auto op =
+      c10::Dispatcher::singleton()
+          .findSchemaOrThrow("rocdsl::fused_add_rms_norm", "")
+          .typed<Pair(const Tensor &, const Tensor &, const Tensor &,
+                      double)>();
+  return op;
+}
+
+c10::TypedOperatorHandle<Pair(const Tensor &, const Tensor &, const Tensor &,
+                              const Tensor &, double)>
+fusedBackwardOp() {
+  static auto op =
+      c10::Dispatcher::singleton()
+          .findSchemaOrThrow("rocdsl::fused_add_rms_norm_backward", "")
+          .typed<Pair(const Tensor &, const Tensor &, const Tensor &,
+                      const Tensor &, double)>();
+  return op;
+}
+
+class RMSNormFunction : public torch::autograd::Function<RMSNormFunction> {
+public:
+  static Tensor forward(AutogradContext *ctx, const Tensor &x,
+                        const Tensor &weight, double eps) {
+    at::AutoDispatchBelowADInplaceOrView below;
+    // save_for_backward keeps PyTorch's check that neither input was
+    // modified in place before the backward runs.
+    ctx->save_for_backward({x, weight});
+    ctx->saved_data["eps"] = eps;
+    return forwardOp().call(x, weight, eps);
+  }
+
+  static tensor_list backward(AutogradContext *ctx, tensor_list grads) {
+    tensor_list saved = ctx->get_saved_variables();
+    auto [dx, dw] = backwardOp().call(grads[0].contiguous(), saved[0],
+                                      saved[1],
+                                      ctx->saved_data["eps"].toDouble());
+    return {dx, dw, Tensor()};
+  }
+};
+
+class FusedAddRMSNormFunction
+    : public torch::autograd::Function<FusedAddRMSNormFunction> {
+public:
+  static tensor_list forward(AutogradContext *ctx, const Tensor &x,
+                             const Tensor &residual, const Tensor &weight,
+                             double eps) {
+    at::AutoDispatchBelowADInplaceOrView below;
+    auto [y, h] = fusedForwardOp().call(x, residual, weight, eps);
+    ctx->save_for_backward({h, weight});
+    ctx->saved_data["eps"] = eps;
+    return {y, h};
+  }
+
+  // Gradients PyTorch did not produce (an unused output) arrive as zeros:
+  // the context materializes them.
+  static tensor_list backward(AutogradContext *ctx, tensor_list grads) {
+    tensor_list saved = ctx->get_saved_variables();
+    auto [dx, dw] = fusedBackwardOp().call(
+        grads[0].contiguous(), grads[1].contiguous(), saved[0], saved[1],
+        ctx->saved_data["eps"].toDouble());
+    // h = x + residual: both receive the same gradient (as with eager +).
+    return {dx, dx, dw, Tensor()};
+  }
+};
+
+bool needsGrad(std::initializer_list<const Tensor *> tensors) {
+  if (!at::GradMode::is_enabled())
+    return false;
+  for (const Tensor *t : tensors)
+    if (t->defined() && t->requires_grad())
+      return true;
+  return false;
+}
+
+// A call that records no gradient goes straight to the implementation, so
+// inference pays for no autograd node.
+Tensor rmsNormAutograd(const Tensor &x, const Tensor &weight, double eps) {
+  if (!needsGrad({&x, &weight})) {
+    at::AutoDispatchBelowADInplaceOrView below;
+    return forwardOp().call(x, weight, eps);
+  }
+  return RMSNormFunction::apply(x, weight, eps);
+}
+
+std::tuple<Tensor, Tensor> fusedAddRmsNormAutograd(const Tensor &x,
+                                                   const Tensor &residual,
+                                                   const Tensor &weight,
+                                                   double eps) {
+  if (!needsGrad({&x, &residual, &weight})) {
+    at::AutoDispatchBelowADInplaceOrView below;
+    return fusedForwardOp().call(x, residual, weight, eps);
+  }
+  tensor_list out = FusedAddRMSNormFunction::apply(x, residual, weight, eps);
+  return {out[0], out[1]};
+}
+
+// The backward operators have no derivative: the engine calls them with
+// gradients off, and a double backward (create_graph=True) is refused
+// rather than treated as constant.
+void refuseDoubleBackward(const char *op,
+                          std::initializer_list<const Tensor *> tensors) {
+  TORCH_CHECK(!needsGrad(tensors), "rocdsl::", op,
+              ": no derivative (double backward, create_graph=True, is not "
+              "supported)");
+}
+
+std::tuple<Tensor, Tensor> rmsNormBackwardAutograd(const Tensor &dy,
+                                                   const Tensor &x,
+                                                   const Tensor &weight,
+                                                   double eps) {
+  refuseDoubleBackward("rms_norm_backward", {&dy, &x, &weight});
+  at::AutoDispatchBelowADInplaceOrView below;
+  return backwardOp().call(dy, x, weight, eps);
+}
+
+std::tuple<Tensor, Tensor>
+fusedAddRmsNormBackwardAutograd(const Tensor &dy, const Tensor &dh,
+                                const Tensor &h, const Tensor &weight,
+                                double eps) {
+  refuseDoubleBackward("fused_add_rms_norm_backward", {&dy, &dh, &h, &weight});
+  at::AutoDispatchBelowADInplaceOrView below;
+  return fusedBackwardOp().call(dy, dh, h, weight, eps);
+}
+
+//===----------------------------------------------------------------------===//
+// Shapes for fake tensors (torch.compile, meta tensors)
+//===----------------------------------------------------------------------===//
+
+Tensor rmsNormMeta(const Tensor &x, const Tensor &, double) {
+  return at::empty_like(x);
+}
+
+std::tuple<Tensor, Tensor> fusedAddRmsNormMeta(const Tensor &x, const Tensor &,
+                                               const Tensor &, double) {
+  return {at::empty_like(x), at::empty_like(x)};
+}
+
+std::tuple<Tensor, Tensor> rmsNormBackwardMeta(const Tensor &, const Tensor &x,
+                                               const Tensor &weight, double) {
+  return {at::empty_like(x), at::empty_like(weight)};
+}
+
+std::tuple<Tensor, Tensor>
+fusedAddRmsNormBackwardMeta(const Tensor &, const Tensor &, const Tensor &h,
+                            const Tensor &weight, double) {
+  return {at::empty_like(h), at::empty_like(weight)};
+}
+
+} // namespace
+
+// A fragment: rocdsl.torch's Python part defines more ops in the namespace
+// (rocdsl::matmul).
+TORCH_LIBRARY_FRAGMENT(rocdsl, m) {
+  m.def("rms_norm(Tensor x, Tensor weight, float eps) -> Tensor");
+  m.def("rms_norm_backward(Tensor dy, Tensor x, Tensor weight, float eps) "
+        "-> (Tensor, Tensor)");
+  m.def("fused_add_rms_norm(Tensor x, Tensor residual, Tensor weight, "
+        "float eps) -> (Tensor, Tensor)");
+  m.def("fused_add_rms_norm_backward(Tensor dy, Tensor dh, Tensor h, "
+        "Tensor weight, float eps) -> (Tensor, Tensor)");
+  m.def("_launch_records(int device) -> int[]", &launchRecords);
+}
+
+TORCH_LIBRARY_IMPL(rocdsl, CUDA, m) {
+  m.impl("rms_norm", &rmsNorm);
+  m.impl("rms_norm_backward", &rmsNormBackward);
+  m.impl("fused_add_rms_norm", &fusedAddRmsNorm);
+  m.impl("fused_add_rms_norm_backward", &fusedAddRmsNormBackward);
+}
+
+// CPU tensors reach the same checks, which name the argument that is not
+// on the GPU.
+TORCH_LIBRARY_IMPL(rocdsl, CPU, m) {
+  m.impl("rms_norm", &rmsNorm);
+  m.impl("rms_norm_backward", &rmsNormBackward);
+  m.impl("fused_add_rms_norm", &fusedAddRmsNorm);
+  m.impl("fused_add_rms_norm_backward", &fusedAddRmsNormBackward);
+}
+
+TORCH_LIBRARY_IMPL(rocdsl, Autograd, m) {
+  m.impl("rms_norm", &rmsNormAutograd);
+  m.impl("fused_add_rms_norm", &fusedAddRmsNormAutograd);
+  m.impl("rms_norm_backward", &rmsNormBackwardAutograd);
+  m.impl("fused_add_rms_norm_backward", &fusedAddRmsNormBackwardAutograd);
+}
+
+TORCH_LIBRARY_IMPL(rocdsl, Meta, m) {
+  m.impl("rms_norm", &rmsNormMeta);
+  m.impl("rms_norm_backward", &rmsNormBackwardMeta);
+  m.impl("fused_add_rms_norm", &fusedAddRmsNormMeta);
+  m.impl("fused_add_rms_norm_backward", &fusedAddRmsNormBackwardMeta);
+}
