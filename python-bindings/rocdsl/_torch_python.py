@@ -280,6 +280,7 @@ class _RMSNorm(torch.autograd.Function):
         return _forward(x, weight, eps)
 
     @staticmethod
+    @torch.autograd.function.once_differentiable  # no double backward
     def backward(ctx, dy):
         x, weight = ctx.saved_tensors
         dx, dw = _backward(dy.contiguous(), x, weight, ctx.eps)
@@ -295,6 +296,7 @@ class _FusedAddRMSNorm(torch.autograd.Function):
         return y, h
 
     @staticmethod
+    @torch.autograd.function.once_differentiable
     def backward(ctx, dy, dh):
         h, weight = ctx.saved_tensors
         dy, dh = _grads_or_zeros(h, dy, dh)

@@ -130,6 +130,10 @@ def build(torch):
             tail = "\n".join(done.stderr.strip().splitlines()[-15:])
             raise Unavailable(f"{compiler} failed (exit {done.returncode}):"
                               f"\n{tail}")
+        with open(partial, "rb") as f:
+            if f.read(4) != b"\x7fELF":
+                raise Unavailable(f"{compiler} exited 0 but wrote no shared "
+                                  f"library")
         os.replace(partial, target)
     finally:
         if os.path.exists(partial):

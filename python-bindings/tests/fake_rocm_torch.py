@@ -168,7 +168,9 @@ def install(hip_api, device_count):
     torch.version = types.SimpleNamespace(hip="6.2.41133", cuda=None)
     torch.library = types.SimpleNamespace(
         custom_op=_custom_op, register_autograd=lambda *a, **k: None)
-    torch.autograd = types.SimpleNamespace(Function=_Function)
+    torch.autograd = types.SimpleNamespace(
+        Function=_Function,
+        function=types.SimpleNamespace(once_differentiable=lambda f: f))
     torch.compiler = types.SimpleNamespace(is_compiling=lambda: False)
     torch._C = types.SimpleNamespace(
         _cuda_getCurrentRawStream=_current_raw_stream)

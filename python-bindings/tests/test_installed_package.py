@@ -72,7 +72,9 @@ def test_pip_install_works_outside_the_tree(tmp_path):
     site = _site_dir(prefix)
     package = site / "rocdsl"
     for f in ("lib/librocdsl.so", "lib/librocdsl-hip-emu.so",
-              "bin/rocdsl-compile", "bin/rocdsl-run", "bin/rocdsl-emu"):
+              "bin/rocdsl-compile", "bin/rocdsl-run", "bin/rocdsl-emu",
+              # what rocdsl.torch compiles its native operators from
+              "native/torch_ops.cpp", "native/include/rocdsl/API.h"):
         assert (package / f).is_file(), f
     assert list(package.glob("_rocdsl*.so"))
     # No run path of an installed binary may point into the build tree.
@@ -112,6 +114,8 @@ def test_wheel_builds_without_isolation(tmp_path):
     assert "linux_x86_64" in wheels[0].name  # native code: a platform wheel
     names = set(zipfile.ZipFile(wheels[0]).namelist())
     for f in ("rocdsl/__init__.py", "rocdsl/language/__init__.py",
-              "rocdsl/lib/librocdsl.so", "rocdsl/bin/rocdsl-compile"):
+              "rocdsl/lib/librocdsl.so", "rocdsl/bin/rocdsl-compile",
+              "rocdsl/native/torch_ops.cpp",
+              "rocdsl/native/include/rocdsl/API.h"):
         assert f in names, f
     assert any(n.startswith("rocdsl/_rocdsl") for n in names)

@@ -201,6 +201,21 @@ def test_second_call_reuses_the_launcher():
     assert second[3] == first[3] != 0
 
 
+@pytest.mark.parametrize("fused", [False, True], ids=["plain", "fused_add"])
+def test_double_backward_raises(fused):
+    """No second derivative: an error, never a gradient taken as constant."""
+    gen = fresh_generator()
+    x = randn((8, 512), torch.float32, gen).requires_grad_(True)
+    w = randn((512,), torch.float32, gen).requires_grad_(True)
+    r = randn((8, 512), torch.float32, gen)
+    with pytest.raises(RuntimeError, match="double backward|differentiate "
+                                           "twice"):
+        y = rt.fused_add_rms_norm(x, r, w, EPS)[0] if fused else \
+            rt.rms_norm(x, w, EPS)
+        g, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+        torch.autograd.grad(g.sum(), x)
+
+
 def test_native_operators_are_in_use():
     """On a GPU machine with a compiler the native operators must build: a
     silent fall back to the Python path would hide a broken build."""
