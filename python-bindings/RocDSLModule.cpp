@@ -480,7 +480,9 @@ PYBIND11_MODULE(_rocdsl, m) {
         "Lanes per wave the device's layouts use.");
   m.def("default_layout", &api::defaultLayout, py::arg("shape"),
         py::arg("element_bits"), py::arg("num_warps"), py::arg("wave_size"),
-        "The default #rocdsl.blocked layout for a tile, as text.");
+        py::arg("min_per_lane") = 1,
+        "The default #rocdsl.blocked layout for a tile, as text "
+        "(min_per_lane: the widest explicit vec of its accesses).");
   m.def("cache_stats", []() {
     api::CacheStats s = api::cacheStats();
     py::dict d;

@@ -183,10 +183,11 @@ std::string describeDevice(const std::string &device, std::string &error);
 int deviceCount(const std::string &kind);
 /// Lanes per wave for layouts on `device`; 0 for an unknown device.
 unsigned waveSize(const std::string &device);
-/// The default #rocdsl.blocked layout for a tile, as attribute text.
+/// The default #rocdsl.blocked layout for a tile, as attribute text;
+/// `minPerLane`: the widest explicit vec of the tile's accesses.
 std::string defaultLayout(const std::vector<int64_t> &shape,
                           unsigned elementBits, unsigned numWarps,
-                          unsigned waveSize);
+                          unsigned waveSize, unsigned minPerLane = 1);
 /// The RMSNorm test matrix (kernels/norm/RMSNormConfigs.h), so tests in
 /// other languages cover exactly the cases the C++ tests do.
 struct NormCase {

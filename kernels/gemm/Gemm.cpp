@@ -61,6 +61,13 @@ static unsigned accessWidth(int64_t n, DType dtype) {
   return vec;
 }
 
+/// accessWidth, no wider than `layout`'s run of elements per lane (a small
+/// tile spread over many lanes gives each lane fewer than 128 bits).
+static unsigned accessWidth(int64_t n, DType dtype, Layout layout) {
+  return std::min(accessWidth(n, dtype),
+                  cast<BlockedAttr>(layout).getSizePerThread().back());
+}
+
 /// The matrix instruction for `dtype` on `chip`: the widest-K 32x32 form
 /// the chip has (fewer LDS reads per product), else 16x16.
 static const MatrixInstr *pickInstr(const ChipInfo &chip, DType dtype) {
@@ -263,9 +270,9 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
     Scalar first = batch * outer;
     o.strides = {kb.i32(inner)};
     o.bounds = {first + outer, kb.i32(inner)};
-    o.vec = accessWidth(inner, c.dtype);
-    return kb.load(p, {first + row0, col0}, {rows, cols},
-                   blocked(rows, cols, c.dtype), o);
+    Layout layout = blocked(rows, cols, c.dtype);
+    o.vec = accessWidth(inner, c.dtype, layout);
+    return kb.load(p, {first + row0, col0}, {rows, cols}, layout, o);
   };
   auto operandA = [&](Scalar k) {
     if (!c.aColMajor)
@@ -309,8 +316,9 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
   // a coalesced layout they are 128-bit, where the tile fits the scratch.
   int64_t tileBytes = c.bm * c.bn * bitWidth(c.outDType) / 8;
   if (tileBytes <= 32 * 1024) {
-    out = out.convertTo(blocked(c.bm, c.bn, c.outDType));
-    outTile.vec = accessWidth(c.n, c.outDType);
+    Layout layout = blocked(c.bm, c.bn, c.outDType);
+    out = out.convertTo(layout);
+    outTile.vec = accessWidth(c.n, c.outDType, layout);
   }
   kb.store(out, kb.ptrArg("out"), {outRow, n0}, outTile);
   return kb.finish();

@@ -366,7 +366,7 @@ unsigned api::waveSize(const std::string &device) {
 
 std::string api::defaultLayout(const std::vector<int64_t> &shape,
                                unsigned elementBits, unsigned numWarps,
-                               unsigned waveSize) {
+                               unsigned waveSize, unsigned minPerLane) {
   // Attributes are uniqued in a context; one small context serves all
   // layout queries.
   static std::mutex mutex;
@@ -380,7 +380,8 @@ std::string api::defaultLayout(const std::vector<int64_t> &shape,
     return "";
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << BlockedAttr::getDefault(ctx, shape, numWarps, waveSize, elementBits);
+  os << BlockedAttr::getDefault(ctx, shape, numWarps, waveSize, elementBits,
+                                std::max(minPerLane, 1u));
   return text;
 }
 

@@ -225,8 +225,8 @@ class Builder:
                 name = aliases[text] = f"#layout{len(aliases)}"
             return name
 
-        def default(shape, bits):
-            return self.default_layout(list(shape), bits)
+        def default(shape, bits, min_per_lane=1):
+            return self.default_layout(list(shape), bits, min_per_lane)
 
         def type_text(t):
             if type(t) is str:

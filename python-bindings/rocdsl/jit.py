@@ -223,8 +223,9 @@ def _trace(kernel, device, dtypes, constexprs, facts):
     wave = _rocdsl.wave_size(device)
     chosen = {"warps": kernel.num_warps or 4}
 
-    def default_layout(shape, bits):
-        return _rocdsl.default_layout(shape, bits, chosen["warps"], wave)
+    def default_layout(shape, bits, min_per_lane=1):
+        return _rocdsl.default_layout(shape, bits, chosen["warps"], wave,
+                                      min_per_lane)
 
     # The field's math defaults per target (docs/python.md, "Math"): on
     # NVIDIA `/` is div.full.f32 and exp ex2.approx, on AMD `/` stays IEEE

@@ -50,10 +50,12 @@ def sliced(dim, parent):
     return Var((dim, parent))
 
 
-def add_member(var, shape, element_bits, is_memory=False):
+def add_member(var, shape, element_bits, is_memory=False, vec=1):
+    """Records a tile typed by `var`; `vec`: an access's explicit width,
+    which the default layout then gives each lane at least."""
     root = find(var)
     if root.term is None:
-        root.members.append((shape, element_bits, is_memory))
+        root.members.append((shape, element_bits, is_memory, vec or 1))
 
 
 def _occurs(var, term):
@@ -108,10 +110,11 @@ def slice_dim(var):
 
 def _default_inputs(members):
     shape = max((m[0] for m in members), key=_numel)
-    memory = [bits for _, bits, is_memory in members if is_memory]
-    values = [bits for _, bits, _ in members if bits > 1]
+    memory = [bits for _, bits, is_memory, _ in members if is_memory]
+    values = [bits for _, bits, _, _ in members if bits > 1]
     bits = min(memory or values or [32])
-    return shape, bits
+    vec = max([m[3] for m in members] or [1])
+    return shape, bits, vec
 
 
 def _numel(shape):
@@ -124,7 +127,8 @@ def _numel(shape):
 def resolve(var, default, alias):
     """The attribute text of `var`, choosing defaults for free variables.
 
-    default(shape, element_bits) -> layout text; alias(text) -> the name
+    default(shape, element_bits, min_per_lane) -> layout text; alias(text)
+    -> the name
     the module gives a non-slice layout.
     """
     root = find(var)

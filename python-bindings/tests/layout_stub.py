@@ -18,13 +18,20 @@ def _power_of_2_ceil(n):
     return p
 
 
-def default_layout(shape, element_bits, num_warps, wave_size):
+def default_layout(shape, element_bits, num_warps, wave_size,
+                   min_per_lane=1):
     rank = len(shape)
     spt, tpw, wpc = [1] * rank, [1] * rank, [1] * rank
     order = list(range(rank - 1, -1, -1))
     inner = shape[-1]
+    elements = 1
+    for d in shape:
+        elements *= max(d, 1)
+    all_lanes = max(num_warps, 1) * max(wave_size, 1)
     per_thread = max(1, 128 // max(element_bits, 1))
-    while per_thread > 1 and (inner % per_thread != 0 or inner < per_thread):
+    while per_thread > 1 and (
+            inner % per_thread != 0 or inner < per_thread or
+            (per_thread > min_per_lane and elements < per_thread * all_lanes)):
         per_thread //= 2
     spt[-1] = per_thread
     lanes = wave_size

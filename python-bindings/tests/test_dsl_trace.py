@@ -151,8 +151,8 @@ def test_constexprs_specialize():
 
 
 def test_pointer_dtypes_and_devices_specialize():
-    f16 = K.swiglu.ir(a="f16", b="f16", out="f16", BLOCK=512)
-    f32 = K.swiglu.ir(a="f32", b="f32", out="f32", BLOCK=512)
+    f16 = K.swiglu.ir(a="f16", b="f16", out="f16", BLOCK=2048)
+    f32 = K.swiglu.ir(a="f32", b="f32", out="f32", BLOCK=2048)
     assert "!rocdsl.ptr<f16>" in f16 and "arith.extf" in f16
     # 16-bit memory gets 8 elements (128 bits) per lane, 32-bit 4.
     assert "sizePerThread = [8]" in f16 and "sizePerThread = [4]" in f32
@@ -202,6 +202,22 @@ LAYOUT_CASES = [([1, 1024], 32, 4, 64), ([256], 16, 4, 64), ([32, 16], 16, 4, 64
 @pytest.mark.parametrize("case", LAYOUT_CASES)
 def test_layout_stub_matches_the_extension(case):
     assert layout_stub.default_layout(*case) == _rocdsl.default_layout(*case)
+
+
+@pytest.mark.parametrize("case,per_lane", [
+    (([1024], 16, 4, 64), 4),     # 1024 elements over 256 lanes: 4 each
+    (([1024], 16, 4, 64, 8), 8),  # an explicit vec=8 keeps 128 bits
+    (([4096], 16, 4, 64), 8),     # enough elements: 128 bits per lane
+    (([1024], 32, 2, 64), 4),
+    (([2, 64], 32, 4, 64), 1),    # 128 elements over 256 lanes
+    (([8, 512], 16, 8, 32), 8)])
+def test_default_layouts_replicate_no_lanes(case, per_lane):
+    """No more elements per lane than the tile has for each lane, so no
+    lane or wave repeats another's work, unless an explicit vec asks."""
+    text = _rocdsl.default_layout(*case)
+    spt = re.search(r"sizePerThread = \[([\d, ]+)\]", text).group(1)
+    assert int(spt.split(",")[-1]) == per_lane, text
+    assert layout_stub.default_layout(*case) == text
 
 
 @pytest.mark.skipif(not ROCDSL_COMPILE.exists(),

@@ -81,15 +81,27 @@ unsigned BlockedAttr::getLayoutWarpSize() const {
 
 BlockedAttr BlockedAttr::getDefault(MLIRContext *ctx, ArrayRef<int64_t> shape,
                                     unsigned numWarps, unsigned warpSize,
-                                    unsigned elementBits) {
+                                    unsigned elementBits,
+                                    unsigned minPerThread) {
   size_t rank = shape.size();
   SmallVector<unsigned> spt(rank, 1), tpw(rank, 1), wpc(rank, 1), order;
   for (size_t i = 0; i < rank; ++i)
     order.push_back(rank - 1 - i);
-  // Up to 128 bits per lane along the innermost dimension.
+  // Up to 128 bits per lane along the innermost dimension, but no more
+  // elements per lane than the tile has for each lane of the program: a
+  // wider access would leave lanes or waves replicating the tile, each
+  // doing the same work again (Triton caps sizePerThread the same way).
+  // An access that asks for `minPerThread` elements (an explicit vec)
+  // keeps them, replicating if it must.
   unsigned inner = static_cast<unsigned>(shape[rank - 1]);
+  int64_t elements = 1;
+  for (int64_t d : shape)
+    elements *= std::max<int64_t>(d, 1);
+  int64_t lanes = int64_t(std::max(numWarps, 1u)) * std::max(warpSize, 1u);
   unsigned perThread = std::max(1u, 128u / std::max(elementBits, 1u));
-  while (perThread > 1 && (inner % perThread != 0 || inner < perThread))
+  while (perThread > 1 &&
+         (inner % perThread != 0 || inner < perThread ||
+          (perThread > minPerThread && elements < int64_t(perThread) * lanes)))
     perThread /= 2;
   spt[rank - 1] = perThread;
   // Lanes: innermost dimension first, the rest on the next dimensions.

@@ -68,13 +68,15 @@ def RocDSL_BlockedAttr : RocDSL_LayoutAttr<"Blocked", "blocked"> {
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// The layout ROCDSL picks when the author gives none: the fastest
-    /// dimension is the last, each lane owns up to 128 bits of it, lanes
-    /// cover it before the next dimension, waves split the leading dimension
-    /// first.
+    /// dimension is the last, each lane owns up to 128 bits of it (no more
+    /// than the tile has per lane, unless an access asks for at least
+    /// `minPerThread` consecutive elements), lanes cover it before the next
+    /// dimension, waves split the leading dimension first.
     static BlockedAttr getDefault(::mlir::MLIRContext *ctx,
                                   ::llvm::ArrayRef<int64_t> shape,
                                   unsigned numWarps, unsigned warpSize,
-                                  unsigned elementBits);
+                                  unsigned elementBits,
+                                  unsigned minPerThread = 1);
   }];
 }
 

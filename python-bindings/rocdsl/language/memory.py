@@ -99,6 +99,9 @@ def load(ptr, origin, shape, strides=None, bounds=None, mask=None,
     tile_type = new_tile_type(shape, ptr.dtype, layout)
     pieces, vec = _addressing(ptr, origin, shape, strides, bounds, mask,
                               tile_type.layout, vec)
+    if vec is not None:
+        layouts.add_member(tile_type.layout, shape, ir.DTYPE_BITS[ptr.dtype],
+                           True, vec)
     if other is not None:
         other = as_scalar(other, ptr.dtype, "the load's `other`")
         pieces += [" other(", other.value, f" : {ptr.dtype})"]
@@ -120,10 +123,10 @@ def store(value, ptr, origin, strides=None, bounds=None, mask=None,
         raise error(f"storing {value.describe()} through {ptr.describe()}; "
                     f"convert with .to({str(ptr.dtype)!r})")
     # The access's element width counts when the layout is chosen.
-    layouts.add_member(value.type.layout, value.shape,
-                       ir.DTYPE_BITS[value.type.dtype], True)
     pieces, vec = _addressing(ptr, origin, value.shape, strides, bounds, mask,
                               value.type.layout, vec)
+    layouts.add_member(value.type.layout, value.shape,
+                       ir.DTYPE_BITS[value.type.dtype], True, vec)
     if vec is not None:
         pieces.append(f" {{vec = {vec} : i32}}")
     pieces += [" : ", value.type, ", ", ir.PtrType(ptr.dtype)]
