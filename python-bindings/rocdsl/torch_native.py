@@ -72,7 +72,16 @@ def load(torch):
         return False
     try:
         path = build(torch)
-        torch.ops.load_library(path)
+        try:
+            torch.ops.load_library(path)
+        except (OSError, RuntimeError) as e:
+            # A cached library that no longer loads (truncated, or built
+            # against files since replaced): rebuilt once.
+            _rocdsl.log("warning", f"rocdsl.torch: {path} does not load "
+                                   f"({e}); rebuilding it")
+            os.remove(path)
+            path = build(torch)
+            torch.ops.load_library(path)
     except (Unavailable, OSError, RuntimeError) as e:
         if wanted == "on":
             raise

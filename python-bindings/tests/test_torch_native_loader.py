@@ -131,3 +131,27 @@ def test_a_built_library_is_reused_per_pytorch_version(monkeypatch, cache,
     assert second != first and log.read_text().count("x") == 2
     assert sorted(p.name for p in cache.iterdir()) == sorted(
         [os.path.basename(first), os.path.basename(second)])
+
+
+def test_a_cached_library_that_does_not_load_is_rebuilt_once(monkeypatch,
+                                                            cache, tmp_path,
+                                                            capfd):
+    fake_cxx = tmp_path / "fake-cxx"
+    fake_cxx.write_text("#!/bin/sh\nwhile [ $# -gt 1 ]; do shift; done\n"
+                        "printf '\\177ELFstub' > \"$1\"\n")
+    fake_cxx.chmod(0o755)
+    monkeypatch.setenv("CXX", str(fake_cxx))
+    monkeypatch.delenv("ROCDSL_TORCH_NATIVE", raising=False)
+    torch, loaded = stand_in_torch(monkeypatch)
+    attempts = []
+
+    def load_library(path):
+        attempts.append(path)
+        if len(attempts) == 1:
+            raise OSError("stale library")
+        loaded.append(path)
+    torch.ops.load_library = load_library
+    assert tn.load(torch) is True
+    assert len(attempts) == 2 and loaded == [attempts[0]]
+    assert "does not load (stale library); rebuilding it" in \
+        capfd.readouterr().err
