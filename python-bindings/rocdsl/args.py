@@ -62,13 +62,14 @@ def _named_array(name, pair):
 
 
 _torch_dtypes = None
-# (dtype, is_cuda, device index) -> (tag, tag when 16-byte aligned): a
-# launch only looks its tensors' tags up.
+# (dtype, is_cuda, is_cpu, device index) -> (tag, tag when 16-byte
+# aligned): a launch only looks its tensors' tags up. Both flags are in the
+# key so that no other device (meta, xpu:0, ...) shares a CPU or CUDA entry.
 _torch_tags = {}
 
 
 def _torch(name, t):
-    tags = _torch_tags.get((t.dtype, t.is_cuda, t.get_device()))
+    tags = _torch_tags.get((t.dtype, t.is_cuda, t.is_cpu, t.get_device()))
     if tags is None:
         tags = _torch_tags_for(name, t)
     if not t.is_contiguous():
@@ -97,7 +98,7 @@ def _torch_tags_for(name, t):
         raise _error(name, f"tensors on {t.device} are not supported")
     else:
         tags = (tag, tag)  # host memory carries no alignment fact
-    _torch_tags[(t.dtype, t.is_cuda, t.get_device())] = tags
+    _torch_tags[(t.dtype, t.is_cuda, t.is_cpu, t.get_device())] = tags
     _torch_classes.add(type(t))
     return tags
 
@@ -148,7 +149,8 @@ _torch_classes = set()
 def pointer(name):
     def convert(a, values):
         if type(a) in _torch_classes:
-            tags = _torch_tags.get((a.dtype, a.is_cuda, a.get_device()))
+            tags = _torch_tags.get((a.dtype, a.is_cuda, a.is_cpu,
+                                    a.get_device()))
             if tags is not None and a.is_contiguous():
                 address = a.data_ptr()
                 values.append(address)

@@ -54,6 +54,7 @@ class Tensor:
         self.requires_grad = False
 
     is_cuda = True
+    is_cpu = False
 
     def is_contiguous(self):
         return True
