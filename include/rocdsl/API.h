@@ -170,12 +170,11 @@ std::vector<KernelInfo> listKernels();
 /// Whether `device` (host, hip, hip:N, cuda, cuda:N) can run kernels;
 /// `why` says what is missing.
 bool deviceAvailable(const std::string &device, std::string &why);
-/// "hip:1" for "hip:1", "hip" for "hip:0": the canonical spelling, or ""
-/// (and `error`) for a name that is no device.
 /// A message through ROCDSL's log (stderr, filtered by ROCDSL_LOG): level
 /// "warning", "info" or "debug"; false for another level.
 bool logMessage(const std::string &level, const std::string &message);
-
+/// "hip:1" for "hip:1", "hip" for "hip:0": the canonical spelling, or ""
+/// (and `error`) for a name that is no device.
 std::string normalizeDevice(const std::string &device, std::string &error);
 /// One line naming the device (name, chip, library), or "" and `error`.
 std::string describeDevice(const std::string &device, std::string &error);

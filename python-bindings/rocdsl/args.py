@@ -69,9 +69,10 @@ _torch_tags = {}
 
 
 def _torch(name, t):
-    tags = _torch_tags.get((t.dtype, t.is_cuda, t.is_cpu, t.get_device()))
+    key = (t.dtype, t.is_cuda, t.is_cpu, t.get_device())
+    tags = _torch_tags.get(key)
     if tags is None:
-        tags = _torch_tags_for(name, t)
+        tags = _torch_tags_for(name, t, key)
     if not t.is_contiguous():
         raise _error(name, f"expected a contiguous tensor, got strides "
                            f"{tuple(t.stride())} for shape {tuple(t.shape)}; "
@@ -81,7 +82,7 @@ def _torch(name, t):
     return address, tags[address % 16 == 0]
 
 
-def _torch_tags_for(name, t):
+def _torch_tags_for(name, t, key):
     global _torch_dtypes
     torch = sys.modules["torch"]
     if _torch_dtypes is None:
@@ -98,7 +99,7 @@ def _torch_tags_for(name, t):
         raise _error(name, f"tensors on {t.device} are not supported")
     else:
         tags = (tag, tag)  # host memory carries no alignment fact
-    _torch_tags[(t.dtype, t.is_cuda, t.is_cpu, t.get_device())] = tags
+    _torch_tags[key] = tags
     _torch_classes.add(type(t))
     return tags
 
@@ -142,20 +143,14 @@ def _other(name, a):
 
 
 # Tensor classes seen by _torch (torch.Tensor, nn.Parameter, ...): a
-# pointer converter takes its shortest path for them.
+# pointer converter goes straight to _torch for them.
 _torch_classes = set()
 
 
 def pointer(name):
     def convert(a, values):
         if type(a) in _torch_classes:
-            tags = _torch_tags.get((a.dtype, a.is_cuda, a.is_cpu,
-                                    a.get_device()))
-            if tags is not None and a.is_contiguous():
-                address = a.data_ptr()
-                values.append(address)
-                return tags[address % 16 == 0]
-            address, tag = _torch(name, a)  # first sight, or the error
+            address, tag = _torch(name, a)
             values.append(address)
             return tag
         if type(a) is np.ndarray:

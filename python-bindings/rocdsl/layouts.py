@@ -127,9 +127,8 @@ def _numel(shape):
 def resolve(var, default, alias):
     """The attribute text of `var`, choosing defaults for free variables.
 
-    default(shape, element_bits, min_per_lane) -> layout text; alias(text)
-    -> the name
-    the module gives a non-slice layout.
+    default(shape, element_bits, min_per_lane) -> layout text;
+    alias(text) -> the name the module gives a non-slice layout.
     """
     root = find(var)
     if root.term is None:

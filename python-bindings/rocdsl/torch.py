@@ -14,9 +14,9 @@ formulas that run ROCDSL's backward kernels. They are native operators
 PyTorch; see rocdsl/torch_native.py and ROCDSL_TORCH_NATIVE): a call is one
 trip through the dispatcher into C++ and the autograd node is a C++ node.
 Where they cannot be built, rocdsl/_torch_python.py defines the same
-operators in Python (NATIVE is then False). Kernels run on the caller's current stream of the tensors'
-device (a CUstream, or a hipStream_t on ROCm) and are captured by CUDA
-graphs like any other op.
+operators in Python (NATIVE is then False). Kernels run on the caller's
+current stream of the tensors' device (a CUstream, or a hipStream_t on
+ROCm) and are captured by CUDA graphs like any other op.
 
 Inputs must be contiguous GPU tensors, all on one device (any index), in
 float32, float16 or bfloat16 (the weight may differ from x); anything else

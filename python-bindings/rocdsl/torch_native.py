@@ -130,8 +130,9 @@ def build(torch):
     fd, partial = tempfile.mkstemp(prefix="torch_ops-", suffix=".so.tmp",
                                    dir=directory)
     os.close(fd)
-    _rocdsl.log("info", "rocdsl.torch: building its native operators for PyTorch "
-                f"{torch.__version__} (once per environment, 10-20 s)")
+    _rocdsl.log("info", f"rocdsl.torch: building its native operators for "
+                        f"PyTorch {torch.__version__} (once per environment, "
+                        f"10-20 s)")
     try:
         done = subprocess.run(command + ["-o", partial], capture_output=True,
                               text=True)

@@ -122,9 +122,10 @@ def store(value, ptr, origin, strides=None, bounds=None, mask=None,
     if value.dtype != ptr.dtype:
         raise error(f"storing {value.describe()} through {ptr.describe()}; "
                     f"convert with .to({str(ptr.dtype)!r})")
-    # The access's element width counts when the layout is chosen.
     pieces, vec = _addressing(ptr, origin, value.shape, strides, bounds, mask,
                               value.type.layout, vec)
+    # The access's element width (and explicit vec) count when the layout
+    # is chosen.
     layouts.add_member(value.type.layout, value.shape,
                        ir.DTYPE_BITS[value.type.dtype], True, vec)
     if vec is not None:
