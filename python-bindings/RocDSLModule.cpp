@@ -454,6 +454,8 @@ PYBIND11_MODULE(_rocdsl, m) {
         return text;
       },
       py::arg("device"), "One line naming the device, its chip and library.");
+  m.def("max_tensor_bytes", &api::maxTensorBytes,
+        "Bytes a kernel can address in one tensor (32-bit offsets).");
   m.def("device_count", &api::deviceCount, py::arg("kind"),
         "Devices of a kind (hip, cuda) this process sees.");
   m.def("list_kernels", &listKernels,

@@ -173,6 +173,9 @@ bool deviceAvailable(const std::string &device, std::string &why);
 /// A message through ROCDSL's log (stderr, filtered by ROCDSL_LOG): level
 /// "warning", "info" or "debug"; false for another level.
 bool logMessage(const std::string &level, const std::string &message);
+/// Bytes a kernel can address in one tensor argument (its offsets are
+/// 32-bit); launches refuse larger tensors.
+int64_t maxTensorBytes();
 /// "hip:1" for "hip:1", "hip" for "hip:0": the canonical spelling, or ""
 /// (and `error`) for a name that is no device.
 std::string normalizeDevice(const std::string &device, std::string &error);

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "RMSNorm.h"
 
+#include "rocdsl/Conversion/Addressing.h"
+
 #include <cmath>
 
 using namespace mlir;
@@ -39,15 +41,6 @@ LogicalResult mlir::rocdsl::configureRMSNorm(const KernelParams &params,
     error = "M=" + std::to_string(m) + " out of range [1, 2147483647]";
     return failure();
   }
-  // Element offsets are 32-bit integers in the kernels (and buffer
-  // offsets on AMDGPU): a tensor of 2^31 elements or more would wrap.
-  if (m * n > int64_t(INT32_MAX)) {
-    error = "M*N=" + std::to_string(m) + "*" + std::to_string(n) + "=" +
-            std::to_string(m * n) +
-            " elements is beyond 32-bit indexing (at most 2147483647 per "
-            "tensor; split the rows into several launches)";
-    return failure();
-  }
   auto dtype = parseDType(params.get("dtype"));
   if (!dtype || *dtype == DType::I32) {
     error = "dtype='" + params.get("dtype").str() +
@@ -59,6 +52,17 @@ LogicalResult mlir::rocdsl::configureRMSNorm(const KernelParams &params,
   if (!wdtype || *wdtype == DType::I32) {
     error = "wdtype='" + params.get("wdtype").str() +
             "' is not one of same, f32, f16, bf16";
+    return failure();
+  }
+  // Byte offsets are 32-bit integers in the kernels (Addressing.h): a
+  // larger [M, N] tensor would wrap.
+  int64_t bytes = m * n * (bitWidth(*dtype) / 8);
+  if (bytes > kMaxTensorBytes) {
+    error = "M*N=" + std::to_string(m) + "*" + std::to_string(n) + " " +
+            toString(*dtype).str() + " is " + std::to_string(bytes) +
+            " bytes, beyond 32-bit indexing (at most " +
+            std::to_string(kMaxTensorBytes) +
+            " bytes per tensor; split the rows into several launches)";
     return failure();
   }
   int64_t wave = 0;
@@ -99,7 +103,15 @@ std::vector<KernelParamSpec> mlir::rocdsl::getRMSNormBackwardParams() {
   params.push_back(
       {"prefetch", "1",
        "rmsnorm_bwd / rmsnorm_add_bwd with rows in registers (N <= 8192): "
-       "load the next row tile while reducing the current one (1) or not (0)",
+       "row tiles a program loads ahead of the one it reduces (0-3)",
+       false});
+  params.push_back(
+      {"direct_dw", "0",
+       "rmsnorm_bwd / rmsnorm_add_bwd with rows in registers (N <= 8192): "
+       "1 launches one program, which writes dw (weight dtype) in "
+       "dw_partial's place, so rmsnorm_bwd_dw is not needed; for M up to a "
+       "row tile (rows per program), where the second launch costs more "
+       "than the work",
        false});
   return params;
 }
@@ -114,6 +126,32 @@ LogicalResult mlir::rocdsl::getRMSNormMaxPrograms(const KernelParams &params,
             " out of range [1, 2147483647]";
     return failure();
   }
+  return success();
+}
+
+LogicalResult mlir::rocdsl::configureRMSNormBackward(const KernelParams &params,
+                                                    RMSNormConfig &config,
+                                                    std::string &error) {
+  int64_t prefetch = 1, direct = 0;
+  if (failed(params.getInt("prefetch", prefetch, error)) ||
+      failed(params.getInt("direct_dw", direct, error)))
+    return failure();
+  if (prefetch < 0 || prefetch > RMSNormConfig::kMaxPrefetchDepth) {
+    error = "prefetch=" + std::to_string(prefetch) + " is not in 0.." +
+            std::to_string(RMSNormConfig::kMaxPrefetchDepth);
+    return failure();
+  }
+  if (direct != 0 && direct != 1) {
+    error = "direct_dw=" + std::to_string(direct) + " is not 0 or 1";
+    return failure();
+  }
+  if (direct && !config.singlePass) {
+    error = "direct_dw=1 needs rows in registers (N <= 8192), got N=" +
+            std::to_string(config.n);
+    return failure();
+  }
+  config.prefetchDepth = unsigned(prefetch);
+  config.directWeightGrad = direct == 1;
   return success();
 }
 
@@ -173,52 +211,53 @@ static KernelSpec makeSpec(std::string name, std::string summary, bool backward,
                                    std::string &error) {
     return rmsnormTargetDefaults(backward, facts, defs, error);
   };
-  spec.build = [build, backward](MLIRContext *ctx, const KernelParams &params,
-                       std::string &error) -> OwningOpRef<ModuleOp> {
+  // The configuration every hook of the entry sees: the shared parameters,
+  // and the backward's own where they apply.
+  auto configure = [backward](const KernelParams &params,
+                              RMSNormConfig &config, int64_t &m,
+                              std::string &error) {
+    return success(
+        succeeded(configureRMSNorm(params, config, m, error)) &&
+        (!backward ||
+         succeeded(configureRMSNormBackward(params, config, error))));
+  };
+  spec.build = [build, configure](MLIRContext *ctx, const KernelParams &params,
+                                  std::string &error) -> OwningOpRef<ModuleOp> {
     RMSNormConfig config;
     int64_t m = 0;
-    if (failed(configureRMSNorm(params, config, m, error)))
+    if (failed(configure(params, config, m, error)))
       return nullptr;
-    if (backward) {
-      int64_t prefetch = 1;
-      if (failed(params.getInt("prefetch", prefetch, error)))
-        return nullptr;
-      if (prefetch != 0 && prefetch != 1) {
-        error = "prefetch=" + std::to_string(prefetch) + " is not 0 or 1";
-        return nullptr;
-      }
-      config.prefetchRows = prefetch == 1;
-    }
     return build(ctx, config);
   };
-  spec.plan = [plan, backward](const KernelParams &params, LaunchPlan &out,
-                               std::string &error) -> LogicalResult {
+  spec.plan = [plan, backward, configure](const KernelParams &params,
+                                          LaunchPlan &out,
+                                          std::string &error) -> LogicalResult {
     RMSNormConfig config;
     int64_t m = 0, maxPrograms = RMSNormConfig::kMaxBackwardPrograms;
-    if (failed(configureRMSNorm(params, config, m, error)) ||
+    if (failed(configure(params, config, m, error)) ||
         (backward && failed(getRMSNormMaxPrograms(params, maxPrograms, error))))
       return failure();
     out = plan(config, m, maxPrograms);
     return success();
   };
-  spec.reference = [reference, epsIndex](const KernelParams &params,
-                                         Tensors &tensors,
-                                         const std::vector<double> &scalars) {
+  spec.reference = [reference, epsIndex,
+                    configure](const KernelParams &params, Tensors &tensors,
+                               const std::vector<double> &scalars) {
     RMSNormConfig config;
     int64_t m = 0;
     std::string error;
-    if (failed(configureRMSNorm(params, config, m, error)))
+    if (failed(configure(params, config, m, error)))
       return; // the plan failed the same way before anything ran
     reference(config, m, epsIndex < 0 ? 0.0 : scalars[epsIndex], tensors);
   };
   if (magnitudes)
-    spec.magnitudes = [magnitudes, epsIndex](
+    spec.magnitudes = [magnitudes, epsIndex, configure](
                           const KernelParams &params, const Tensors &tensors,
                           const std::vector<double> &scalars, Tensors &out) {
       RMSNormConfig config;
       int64_t m = 0;
       std::string error;
-      if (succeeded(configureRMSNorm(params, config, m, error)))
+      if (succeeded(configure(params, config, m, error)))
         magnitudes(config, m, epsIndex < 0 ? 0.0 : scalars[epsIndex], tensors,
                    out);
     };
@@ -265,6 +304,12 @@ static MagnitudeFn backwardMagnitudes(size_t dxIndex, size_t partialIndex,
     std::vector<double> dx(t[dxIndex].size()), dw(c.n);
     rmsNormBackwardReference(m, c.n, eps, t[0], t[1], t[2], dx, dw, nullptr,
                              fused ? &t[3] : nullptr, &out[dxIndex]);
+    if (c.directWeightGrad) {
+      out[partialIndex].assign(c.n, 0.0);
+      rmsNormBackwardReference(m, c.n, eps, t[0], t[1], t[2], dx, dw,
+                               &out[partialIndex], fused ? &t[3] : nullptr);
+      return;
+    }
     std::vector<double> partial(t[partialIndex].size());
     rmsNormWeightGradPartialsReference(c, m, eps, t[0], t[2], partial,
                                        &out[partialIndex]);
@@ -280,6 +325,7 @@ KernelSpec mlir::rocdsl::getRMSNormBackwardSpec(RMSNormVariant variant) {
     return planRMSNormBackward(c, m, variant, maxPrograms);
   };
   // dx as in the math; dw_partial row p sums the rows of tiles p, p+G, ...
+  // (with direct_dw, dw itself: the sum over all rows).
   if (variant == RMSNormVariant::Plain)
     return makeSpec(
         "rmsnorm_bwd",
@@ -289,7 +335,10 @@ KernelSpec mlir::rocdsl::getRMSNormBackwardSpec(RMSNormVariant variant) {
         [](const RMSNormConfig &c, int64_t m, double eps, Tensors &t) {
           std::vector<double> dw(c.n);
           rmsNormBackwardReference(m, c.n, eps, t[0], t[1], t[2], t[3], dw);
-          rmsNormWeightGradPartialsReference(c, m, eps, t[0], t[2], t[4]);
+          if (c.directWeightGrad)
+            t[4] = dw;
+          else
+            rmsNormWeightGradPartialsReference(c, m, eps, t[0], t[2], t[4]);
         },
         /*epsIndex=*/1,
         backwardMagnitudes(/*dxIndex=*/3, /*partialIndex=*/4, /*fused=*/false));
@@ -303,7 +352,10 @@ KernelSpec mlir::rocdsl::getRMSNormBackwardSpec(RMSNormVariant variant) {
         std::vector<double> dw(c.n);
         rmsNormBackwardReference(m, c.n, eps, t[0], t[1], t[2], t[4], dw,
                                  nullptr, &t[3]);
-        rmsNormWeightGradPartialsReference(c, m, eps, t[0], t[2], t[5]);
+        if (c.directWeightGrad)
+          t[5] = dw;
+        else
+          rmsNormWeightGradPartialsReference(c, m, eps, t[0], t[2], t[5]);
       },
       /*epsIndex=*/1,
       backwardMagnitudes(/*dxIndex=*/4, /*partialIndex=*/5, /*fused=*/true));

@@ -1,6 +1,7 @@
 //===- API.cpp - librocdsl's interface for bindings -----------------------===//
 #include "rocdsl/API.h"
 
+#include "rocdsl/Conversion/Addressing.h"
 #include "rocdsl/Dialect/RocDSL/IR/RocDSL.h"
 #include "rocdsl/Runtime/BuiltinKernel.h"
 #include "rocdsl/Runtime/CompileOnly.h"
@@ -221,6 +222,8 @@ bool api::logMessage(const std::string &level, const std::string &message) {
   log(*parsed, message);
   return true;
 }
+
+int64_t api::maxTensorBytes() { return kMaxTensorBytes; }
 
 std::string api::normalizeDevice(const std::string &device,
                                  std::string &error) {

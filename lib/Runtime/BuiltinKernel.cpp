@@ -1,6 +1,7 @@
 //===- BuiltinKernel.cpp - run a built-in kernel on a device --------------===//
 #include "rocdsl/Runtime/BuiltinKernel.h"
 
+#include "rocdsl/Conversion/Addressing.h"
 #include "rocdsl/Runtime/CudaDriver.h"
 #include "rocdsl/Runtime/FiniteCheck.h"
 
@@ -63,6 +64,21 @@ BuiltinKernel::create(llvm::StringRef name,
   if (failed(resolveKernelParams(*k->spec, defs, k->params, error)) ||
       failed(k->spec->plan(k->params, k->plan, error)))
     return llvm::createStringError(error);
+  for (const ArgSignature &sig : k->plan.args) {
+    if (sig.kind != ArgKind::Tensor)
+      continue;
+    // Kernels address a tensor with 32-bit byte offsets (Addressing.h):
+    // past that, accesses would wrap, so such a plan is refused here.
+    uint64_t bytes = uint64_t(elementCount(sig.shape)) *
+                     std::max(1u, dsl::bitWidth(sig.dtype) / 8);
+    if (bytes > uint64_t(kMaxTensorBytes))
+      return llvm::createStringError(
+          "argument '" + sig.name + "': " + shapeString(sig.shape) + " " +
+          dsl::toString(sig.dtype).str() + " is " + std::to_string(bytes) +
+          " bytes; a kernel addresses at most " +
+          std::to_string(kMaxTensorBytes) +
+          " bytes per tensor (32-bit offsets): split the call");
+  }
   k->device = device;
   for (auto [i, sig] : llvm::enumerate(k->plan.args))
     if (sig.kind == ArgKind::Tensor && sig.isOutput)

@@ -24,16 +24,26 @@ import sys
 
 import numpy as np
 
+from . import _rocdsl
 from .device import DeviceArray
 
 _NUMPY_DTYPES = {np.dtype(np.float32): "f32", np.dtype(np.float16): "f16",
                  np.dtype(np.int32): "i32"}
 _ITEM_SIZES = {"f32": 4, "f16": 2, "bf16": 2, "i32": 4}
 _I32_MIN, _I32_MAX = -2**31, 2**31 - 1
+# Kernels address a tensor with 32-bit byte offsets: a larger one would be
+# read and written at wrapped offsets, so it is refused.
+_MAX_BYTES = _rocdsl.max_tensor_bytes()
 
 
 def _error(name, message):
     return ValueError(f"argument '{name}': {message}")
+
+
+def _too_large(name, nbytes):
+    return _error(name, f"{nbytes} bytes; a kernel addresses at most "
+                        f"{_MAX_BYTES} bytes per tensor (32-bit offsets): "
+                        f"split the launch")
 
 
 def _numpy(name, a, tag):
@@ -45,6 +55,8 @@ def _numpy(name, a, tag):
                            f"{a.strides} for shape {a.shape}; pass "
                            f"np.ascontiguousarray(...) (arrays are never "
                            f"copied implicitly)")
+    if a.nbytes > _MAX_BYTES:
+        raise _too_large(name, a.nbytes)
     return a.ctypes.data, tag
 
 
@@ -78,6 +90,8 @@ def _torch(name, t):
                            f"{tuple(t.stride())} for shape {tuple(t.shape)}; "
                            f"pass t.contiguous() (tensors are never copied "
                            f"implicitly)")
+    if t.nbytes > _MAX_BYTES:
+        raise _too_large(name, t.nbytes)
     address = t.data_ptr()
     return address, tags[address % 16 == 0]
 
@@ -116,6 +130,8 @@ ALIGNED = "%16"
 
 
 def _device_array(name, a):
+    if a.nbytes > _MAX_BYTES:
+        raise _too_large(name, a.nbytes)
     address = a.data_ptr()
     if a.device == "host":
         return address, a.dtype
@@ -156,7 +172,8 @@ def pointer(name):
         if type(a) is np.ndarray:
             tag = _NUMPY_DTYPES.get(a.dtype)
             flags = a.flags
-            if tag is not None and flags.c_contiguous and flags.writeable:
+            if (tag is not None and flags.c_contiguous and flags.writeable
+                    and a.nbytes <= _MAX_BYTES):
                 values.append(a)  # the extension reads the address
                 return tag
             address, tag = _numpy(name, a, tag)

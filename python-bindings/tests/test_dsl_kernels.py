@@ -211,6 +211,26 @@ def test_argument_errors_name_the_argument():
         K.softmax[(0,)]
 
 
+def test_tensors_beyond_32_bit_offsets_are_refused():
+    """A kernel addresses a tensor with 32-bit byte offsets: a larger array
+    would be read at wrapped offsets, so the launch refuses it (the arrays
+    are never touched, so np.empty reserves no memory)."""
+    limit = rocdsl._rocdsl.max_tensor_bytes()
+    assert limit == 2**31 - 1
+    big = np.empty(limit // 4 + 1, np.float32)  # 2^31 bytes
+    read_only = big.view()
+    read_only.flags.writeable = False
+    y = np.zeros((4, 256), np.float32)
+    for x in (big, read_only):  # the extension's fast path, and the other
+        with pytest.raises(ValueError, match="argument 'x': 2147483648 bytes; "
+                                             "a kernel addresses at most "
+                                             "2147483647"):
+            K.softmax[(4,)](x, y, 4, N=256)
+    halves = np.empty(limit // 2 + 1, np.uint16)
+    with pytest.raises(ValueError, match="argument 'a': 2147483648 bytes"):
+        K.swiglu[(1,)]((halves, "bf16"), y, y, 1, BLOCK=128)
+
+
 def test_read_only_inputs_are_accepted(rng):
     x = rng.standard_normal((2, 256)).astype(np.float32)
     x.flags.writeable = False

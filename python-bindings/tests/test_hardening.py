@@ -32,9 +32,15 @@ def test_bad_eps_is_refused_at_every_entry(eps):
 
 
 def test_tensors_beyond_32_bit_indexing_are_refused():
+    # 32-bit byte offsets: bf16 [262144, 4096] is 2^31 bytes, one row fewer
+    # fits; f32 reaches the limit at half the rows.
+    with pytest.raises(ValueError, match="2147483648 bytes, beyond 32-bit "
+                                         "indexing"):
+        rocdsl.plan("rmsnorm_fwd", ["N=4096", "M=262144"])
+    assert rocdsl.plan("rmsnorm_fwd", ["N=4096", "M=262143"])
     with pytest.raises(ValueError, match="beyond 32-bit indexing"):
-        rocdsl.plan("rmsnorm_fwd", ["N=4096", "M=524288"])
-    assert rocdsl.plan("rmsnorm_fwd", ["N=4096", "M=524287"])
+        rocdsl.plan("rmsnorm_bwd", ["N=4096", "M=131072", "dtype=f32"])
+    assert rocdsl.plan("rmsnorm_bwd", ["N=4096", "M=131071", "dtype=f32"])
 
 
 def test_partially_overlapping_output_is_refused():

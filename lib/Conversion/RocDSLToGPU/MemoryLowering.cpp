@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "AccessPlan.h"
 
+#include "rocdsl/Conversion/Addressing.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
@@ -18,8 +20,9 @@
 using namespace mlir;
 using namespace mlir::rocdsl;
 
-/// Resource range: every valid byte offset of a tile must stay below it.
-constexpr int64_t kNumRecords = 0x7fffffff;
+/// Resource range: every valid byte offset of a tile must stay below it
+/// (launches refuse larger tensors, Addressing.h).
+constexpr int64_t kNumRecords = kMaxTensorBytes;
 /// Offset given to invalid elements: past kNumRecords, so out of range.
 constexpr int64_t kInvalidOffset = static_cast<int64_t>(0x80000000u);
 

@@ -78,18 +78,39 @@ TEST(EpsRuleTest, LaunchArgumentsAreJudgedLikeDefinitions) {
 
 
 TEST(IndexingLimitTest, TensorsBeyond32BitIndexingAreRefused) {
-  // 2^31 elements and more would wrap the kernels' 32-bit offsets.
-  for (const char *kernel : {"rmsnorm_fwd", "rmsnorm_bwd", "rmsnorm_bwd_dw"}) {
-    auto refused = BuiltinKernel::create(
-        kernel, {"N=4096", "M=524288", "dtype=bf16"}, DeviceKind::Host);
-    ASSERT_FALSE(bool(refused)) << kernel;
-    std::string message = llvm::toString(refused.takeError());
-    EXPECT_NE(message.find("beyond 32-bit indexing"), std::string::npos)
+  // Kernels address a tensor with 32-bit byte offsets: 2^31 bytes and more
+  // would wrap (bf16 [262144, 4096] is 2^31 bytes; f32 reaches it at half
+  // the rows).
+  for (auto [dtype, rows] : {std::pair<const char *, int64_t>{"bf16", 262144},
+                             {"f32", 131072}})
+    for (const char *kernel : {"rmsnorm_fwd", "rmsnorm_bwd", "rmsnorm_add_bwd"}) {
+      std::string dt = std::string("dtype=") + dtype;
+      auto refused = BuiltinKernel::create(
+          kernel, {"N=4096", "M=" + std::to_string(rows), dt},
+          DeviceKind::Host);
+      ASSERT_FALSE(bool(refused)) << kernel << " " << dtype;
+      std::string message = llvm::toString(refused.takeError());
+      EXPECT_NE(message.find("beyond 32-bit indexing"), std::string::npos)
+          << message;
+      // One row fewer fits.
+      auto fits = BuiltinKernel::create(
+          kernel, {"N=4096", "M=" + std::to_string(rows - 1), dt},
+          DeviceKind::Host);
+      EXPECT_TRUE(bool(fits)) << llvm::toString(fits.takeError());
+    }
+  // The runtime's own check covers every built-in kernel's planned tensors:
+  // a gemm whose f32 output passes 2^31 bytes although its element count
+  // does not.
+  auto gemm = BuiltinKernel::create(
+      "gemm", {"M=32768", "N=32768", "K=64", "dtype=bf16", "out_dtype=f32"},
+      DeviceKind::Host);
+  if (!gemm) {
+    std::string message = llvm::toString(gemm.takeError());
+    EXPECT_NE(message.find("bytes per tensor (32-bit offsets)"),
+              std::string::npos)
         << message;
-    // One row fewer fits.
-    auto fits = BuiltinKernel::create(
-        kernel, {"N=4096", "M=524287", "dtype=bf16"}, DeviceKind::Host);
-    EXPECT_TRUE(bool(fits)) << llvm::toString(fits.takeError());
+  } else {
+    ADD_FAILURE() << "a 4 GiB gemm output was planned";
   }
 }
 
