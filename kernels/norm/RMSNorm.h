@@ -43,10 +43,16 @@ struct RMSNormConfig {
   /// Default cap on the backward's programs G (the max_programs parameter):
   /// enough to fill a GPU, few enough that dw_partial stays small.
   static constexpr int64_t kMaxBackwardPrograms = 1024;
-  /// Backward with rows in registers: load the next row tile while the
-  /// current one is reduced (the prefetch parameter), so a program's loads
-  /// overlap its reductions instead of waiting behind them.
-  bool prefetchRows = true;
+  /// Backward with rows in registers: row tiles loaded ahead of the one
+  /// being reduced (the prefetch parameter, 0..kMaxPrefetchDepth), so a
+  /// program's loads overlap its reductions instead of waiting behind them.
+  unsigned prefetchDepth = 1;
+  static constexpr unsigned kMaxPrefetchDepth = 3;
+  /// Backward with rows in registers, one program (the direct_dw
+  /// parameter): that program's column sums are dw, stored in the weight's
+  /// dtype, so the dw reduction kernel is not needed. The plan launches one
+  /// program whatever M is.
+  bool directWeightGrad = false;
 
   /// 128-bit accesses (the aligned fast path).
   bool isVectorized() const { return vec * dsl::bitWidth(dtype) == 128; }
@@ -82,7 +88,8 @@ buildRMSNormForward(MLIRContext *ctx, const RMSNormConfig &config,
 
 /// Backward, kernel 1 of 2: dx, and per-program fp32 column sums of
 /// dy * x * rstd into dw_partial [G, N]; G programs = the grid, program p
-/// taking row tiles p, p+G, ...
+/// taking row tiles p, p+G, ... With config.directWeightGrad the only
+/// kernel: one program, and dw [N] (weight dtype) in dw_partial's place.
 ///  rmsnorm_bwd: arguments (x, w, dy, dx, dw_partial: pointers; M: i32;
 ///    eps: f32).
 ///  rmsnorm_add_bwd: the backward of rmsnorm_add_fwd. Arguments (h, w, dy,
@@ -165,6 +172,11 @@ LogicalResult configureRMSNorm(const KernelParams &params,
 std::vector<KernelParamSpec> getRMSNormBackwardParams();
 LogicalResult getRMSNormMaxPrograms(const KernelParams &params,
                                     int64_t &maxPrograms, std::string &error);
+/// The backward's specialization parameters (prefetch, direct_dw) into
+/// `config` (already configured by configureRMSNorm).
+LogicalResult configureRMSNormBackward(const KernelParams &params,
+                                       RMSNormConfig &config,
+                                       std::string &error);
 
 /// Registry entries (RMSNormSpecs.cpp).
 KernelSpec getRMSNormForwardSpec(RMSNormVariant variant);

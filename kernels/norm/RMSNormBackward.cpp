@@ -26,14 +26,16 @@ mlir::rocdsl::buildRMSNormBackward(MLIRContext *ctx, const RMSNormConfig &c,
                                ArgSpec::ptr("dy", c.dtype)};
   if (fused)
     args.push_back(ArgSpec::ptr("dresidual_out", c.dtype));
-  args.append(
-      {ArgSpec::ptr("dx", c.dtype), ArgSpec::ptr("dw_partial", DType::F32),
-       ArgSpec::scalar("M", DType::I32), ArgSpec::scalar("eps", DType::F32)});
+  args.append({ArgSpec::ptr("dx", c.dtype),
+               c.directWeightGrad ? ArgSpec::ptr("dw", c.weightDType)
+                                  : ArgSpec::ptr("dw_partial", DType::F32),
+               ArgSpec::scalar("M", DType::I32),
+               ArgSpec::scalar("eps", DType::F32)});
   KernelBuilder kb(ctx, fused ? "rmsnorm_add_bwd" : "rmsnorm_bwd", c.numWarps,
                    args);
   Ptr x = kb.ptrArg(fused ? "h" : "x"), w = kb.ptrArg("w"),
       dy = kb.ptrArg("dy"), dx = kb.ptrArg("dx"),
-      partial = kb.ptrArg("dw_partial");
+      partial = kb.ptrArg(c.directWeightGrad ? "dw" : "dw_partial");
   Ptr dResidualOut;
   if (fused)
     dResidualOut = kb.ptrArg("dresidual_out");
@@ -98,24 +100,31 @@ mlir::rocdsl::buildRMSNormBackward(MLIRContext *ctx, const RMSNormConfig &c,
     // Whole rows in registers: x, dy (and dresidual_out) read once, dx
     // written once, the weight read once per program; dw accumulates in an
     // fp32 tile across the program's row tiles and is stored once.
-    // With prefetchRows, x and dy of the program's next row tile are
-    // loaded (in their own dtype, masked past M) before the current tile's
-    // reductions and carried into the next iteration.
+    // With prefetchDepth = D, x and dy of the program's next D row tiles
+    // are in flight (loaded in their own dtype, masked past M) while the
+    // current tile is reduced: the loop carries them and loads the tile D
+    // steps ahead, so a program keeps D tiles' loads outstanding.
     Tile wf = loadWeight(zero);
     Tile acc = kb.zeros({rows, cols}, layout, DType::F32);
     auto loadRaw = [&](Ptr p, Scalar row0) {
       return kb.load(p, {row0, zero}, {rows, cols}, layout, rowAccess);
     };
+    const unsigned depth = c.prefetchDepth;
     SmallVector<Tile> inits = {acc};
-    if (c.prefetchRows)
-      inits.append({loadRaw(x, first), loadRaw(dy, first)});
+    for (unsigned d = 0; d < depth; ++d) {
+      Scalar row0 = d ? first + step * int64_t(d) : first;
+      inits.append({loadRaw(x, row0), loadRaw(dy, row0)});
+    }
     SmallVector<Tile> sums = kb.forLoop(
         first, m, step, inits,
         [&](Scalar row0, ArrayRef<Tile> carried) -> SmallVector<Tile> {
           SmallVector<Tile> next = {Tile()};
           Tile xf, dyf;
-          if (c.prefetchRows) {
-            next.append({loadRaw(x, row0 + step), loadRaw(dy, row0 + step)});
+          if (depth) {
+            // Tiles 1..D-1 ahead move up one slot; tile D ahead is loaded.
+            next.append(carried.begin() + 3, carried.end());
+            Scalar ahead = row0 + step * int64_t(depth);
+            next.append({loadRaw(x, ahead), loadRaw(dy, ahead)});
             xf = carried[1].to(DType::F32);
             dyf = carried[2].to(DType::F32);
           } else {
@@ -128,6 +137,11 @@ mlir::rocdsl::buildRMSNormBackward(MLIRContext *ctx, const RMSNormConfig &c,
           next[0] = carried[0] + dyf * xf * rowsOf(f.rstd);
           return next;
         });
+    if (c.directWeightGrad) {
+      // One program: its column sums are dw itself.
+      kb.store(sums[0].sum(0).to(c.weightDType), partial, {zero}, colAccess);
+      return kb.finish();
+    }
     kb.store(sums[0].sum(0).expandDims(0), partial, {program, zero},
              partialAccess);
     return kb.finish();
@@ -143,6 +157,7 @@ mlir::rocdsl::buildRMSNormBackward(MLIRContext *ctx, const RMSNormConfig &c,
   // order makes it visible. x, dy and w are read twice here,
   // dresidual_out once, dx written once.
   assert(rows == 1 && "the looping path handles one row per program");
+  assert(!c.directWeightGrad && "direct_dw needs rows in registers");
   auto chunkLoop =
       [&](ArrayRef<Tile> inits,
           function_ref<SmallVector<Tile>(Scalar, ArrayRef<Tile>)> body) {

@@ -84,13 +84,20 @@ LaunchPlan mlir::rocdsl::planRMSNormBackward(const RMSNormConfig &c, int64_t m,
                                              RMSNormVariant variant,
                                              int64_t maxPrograms) {
   Signatures s{c, m};
-  int64_t g = rmsNormBackwardPrograms(c, m, maxPrograms);
+  int64_t g = c.directWeightGrad ? 1 : rmsNormBackwardPrograms(c, m, maxPrograms);
+  // direct_dw: the one program's column sums are dw itself.
+  ArgSignature weightGrad = s.partials(g, c.partialStoreVec, true);
+  if (c.directWeightGrad) {
+    weightGrad = s.weight();
+    weightGrad.name = "dw";
+    weightGrad.isOutput = true;
+  }
   LaunchPlan plan;
   if (variant == RMSNormVariant::FusedAdd) {
     plan.kernelName = "rmsnorm_add_bwd";
     plan.args = {s.rows("h", false),  s.weight(),
                  s.rows("dy", false), s.rows("dresidual_out", false),
-                 s.rows("dx", true),  s.partials(g, c.partialStoreVec, true),
+                 s.rows("dx", true),  weightGrad,
                  s.rowCount(),        s.epsilon()};
   } else {
     plan.kernelName = "rmsnorm_bwd";
@@ -98,7 +105,7 @@ LaunchPlan mlir::rocdsl::planRMSNormBackward(const RMSNormConfig &c, int64_t m,
                  s.weight(),
                  s.rows("dy", false),
                  s.rows("dx", true),
-                 s.partials(g, c.partialStoreVec, true),
+                 weightGrad,
                  s.rowCount(),
                  s.epsilon()};
   }

@@ -94,8 +94,17 @@ def _prepare(op, names, tensors, kernel_names):
                              f"{t.dtype}")
     m, n = _rows(x, weight)
     device = torch_device_name(torch, x.device)  # "cuda", "hip:1", ...
-    kernels = [runtime.builtin(k, _defs(max(m, 1), n, x, weight), device)
-               for k in kernel_names]
+    defs = _defs(max(m, 1), n, x, weight)
+    kernels = [runtime.builtin(k, defs, device) for k in kernel_names]
+    if len(kernels) == 2 and _dw_partials(kernels[0])[0] == 1:
+        # One program (M up to a row tile): it writes dw itself
+        # (direct_dw), one launch instead of two. Rows too long for
+        # registers (N > 8192) have no such kernel and keep both.
+        try:
+            kernels = [runtime.builtin(kernel_names[0],
+                                       [*defs, "direct_dw=1"], device)]
+        except ValueError:
+            pass
     entry = _launches[key] = _Launches(kernels, m, n, _DTYPES[x.dtype],
                                        _DTYPES[weight.dtype])
     return entry
@@ -152,22 +161,27 @@ def _fused_backward(dy, dh, h, weight, eps):
 
 def _launch_backward(e, x, weight, eps, dy, dh):
     """dx (with dh added, fused) and dweight: kernel 1 writes dx and fp32
-    per-program column sums, kernel 2 reduces them and casts."""
+    per-program column sums, kernel 2 reduces them and casts (or, with one
+    program, kernel 1 writes dw)."""
     dx = torch.empty_like(x)
     dw = torch.empty_like(weight)
     if not e.m:
         return dx, dw.zero_()
-    step1, step2 = e.kernels
-    shape = e.partial
-    partial = torch.empty(shape, dtype=torch.float32, device=x.device)
     stream = _stream(x)
     rows, dt = e.rows, e.dtype
     args = [(x.data_ptr(), dt, rows), (weight.data_ptr(), e.wdtype, e.cols),
             (dy.data_ptr(), dt, rows)]
     if dh is not None:
         args.append((dh.data_ptr(), dt, rows))
-    args += [(dx.data_ptr(), dt, rows), (partial.data_ptr(), "f32", shape),
-             e.m, eps]
+    args.append((dx.data_ptr(), dt, rows))
+    if len(e.kernels) == 1:  # one program, which writes dw itself
+        e.kernels[0].launch(args + [(dw.data_ptr(), e.wdtype, e.cols), e.m,
+                                    eps], stream=stream)
+        return dx, dw
+    step1, step2 = e.kernels
+    shape = e.partial
+    partial = torch.empty(shape, dtype=torch.float32, device=x.device)
+    args += [(partial.data_ptr(), "f32", shape), e.m, eps]
     step1.launch(args, stream=stream)
     step2.launch([(partial.data_ptr(), "f32", shape),
                   (dw.data_ptr(), e.wdtype, e.cols), shape[0]], stream=stream)

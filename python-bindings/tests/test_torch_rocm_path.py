@@ -41,8 +41,10 @@ def value(t):
 @pytest.mark.parametrize("index", [0, 1])
 @pytest.mark.parametrize("dtype,wdtype", [(torch.bfloat16, torch.bfloat16),
                                           (torch.float16, torch.float32)])
-def test_ops_run_on_the_tensors_device_and_stream(index, dtype, wdtype, rng):
-    m, n, eps = 7, 1536, 1e-6
+@pytest.mark.parametrize("m", [7, 1])
+def test_ops_run_on_the_tensors_device_and_stream(index, dtype, wdtype, m,
+                                                  rng):
+    n, eps = 1536, 1e-6
     x, x64 = tensor((m, n), dtype, index, rng)
     w, w64 = tensor((n,), wdtype, index, rng)
     fake.stream_queries.clear()
@@ -57,11 +59,16 @@ def test_ops_run_on_the_tensors_device_and_stream(index, dtype, wdtype, rng):
     R.assert_close("h", value(h), h64, dtype.rocdsl)
     R.assert_close("y", value(y), R.forward(h64, w64, eps), dtype.rocdsl)
 
-    # The backward as autograd calls it: two launches on the same stream.
+    # The backward as autograd calls it, on the same stream: two launches,
+    # or one when a single program (one row here) writes dw itself.
     dy, dy64 = tensor((m, n), dtype, index, rng)
     fake.stream_queries.clear()
     dx, dw = tp._backward(dy, x, w, eps)
     assert fake.stream_queries == [index]
+    kernels = [len(e.kernels) for key, e in tp._launches.items()
+               if key[0] == "bwd" and e.m == m and key[1][2] == index
+               and key[1][1] == dtype]
+    assert kernels == [1 if m == 1 else 2], kernels
     dx_ref, dw_ref, dw_scale = R.backward(dy64, x64, w64, eps)
     R.assert_close("dx", value(dx), dx_ref, dtype.rocdsl,
                    scale=np.abs(dx_ref).max())

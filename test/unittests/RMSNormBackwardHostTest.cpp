@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 using namespace mlir;
 using namespace mlir::rocdsl;
 using namespace mlir::rocdsl::testing;
@@ -26,36 +28,30 @@ TEST_P(RMSNormBackwardHostTest, MatchesFloat64Reference) {
   const bool fused = variant == RMSNormVariant::FusedAdd;
   const char *name = fused ? "rmsnorm_add_bwd" : "rmsnorm_bwd";
   std::mt19937_64 rng(std::random_device{}());
-  // Each row count with the default cap on programs, then 64 rows dealt to
-  // 3 programs, so every program sums many row tiles into its dw_partial
-  // row (in registers on the single-pass path, in dw_partial itself on the
-  // looping one).
-  std::vector<std::pair<int64_t, int64_t>> launches;
-  for (int64_t m : getRMSNormRowCounts())
-    launches.push_back({m, RMSNormConfig::kMaxBackwardPrograms});
-  launches.push_back({64, 3});
-  for (auto [m, maxPrograms] : launches) {
-    std::vector<std::string> defs = c.definitions();
-    defs.push_back("M=" + std::to_string(m));
-    defs.push_back("eps=1e-5");
-    defs.push_back("max_programs=" + std::to_string(maxPrograms));
-    std::string what = std::string(name) + " " + c.name() +
-                       " M=" + std::to_string(m) +
-                       " max_programs=" + std::to_string(maxPrograms);
+  for (const RMSNormBackwardLaunch &l : getRMSNormBackwardLaunches(c)) {
+    const int64_t m = l.m;
+    std::vector<std::string> defs = l.definitions(c);
+    std::string what = std::string(name) + " " + c.name() + " " + l.describe();
     auto step1 = BuiltinKernel::create(name, defs, DeviceKind::Host);
-    auto step2 =
-        BuiltinKernel::create("rmsnorm_bwd_dw", defs, DeviceKind::Host);
     ASSERT_TRUE(bool(step1)) << llvm::toString(step1.takeError());
-    ASSERT_TRUE(bool(step2)) << llvm::toString(step2.takeError());
+    if (l.direct) {
+      EXPECT_EQ((*step1)->getPlan().grid[0], 1u) << what;
+    }
     HostLaunch first((*step1)->getPlan(), rng);
-    HostLaunch second((*step2)->getPlan(), rng,
-                      {{"dw_partial", first.share("dw_partial")}});
     RunInfo info;
     llvm::Error err = (*step1)->run(first.args, info);
     ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
-    err = (*step2)->run(second.args, info);
-    ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
-
+    std::optional<HostLaunch> second;
+    if (!l.direct) {
+      auto step2 =
+          BuiltinKernel::create("rmsnorm_bwd_dw", defs, DeviceKind::Host);
+      ASSERT_TRUE(bool(step2)) << llvm::toString(step2.takeError());
+      second.emplace((*step2)->getPlan(), rng,
+                     std::map<std::string, std::shared_ptr<HostBuffer>>{
+                         {"dw_partial", first.share("dw_partial")}});
+      err = (*step2)->run(second->args, info);
+      ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
+    }
     std::vector<double> refDx(m * c.n), refDw(c.n), dwMagnitude, dxMagnitude,
         dResidualOut;
     if (fused)
@@ -71,7 +67,8 @@ TEST_P(RMSNormBackwardHostTest, MatchesFloat64Reference) {
                               << cdx.count << " mismatched, " << cdx.nonFinite
                               << " non-finite, max abs err " << cdx.maxAbsError;
     // dw sums M products in fp32: its rounding scales with their magnitudes.
-    Comparison cdw = compareToReference(second["dw"], refDw, dwMagnitude);
+    Comparison cdw = compareToReference(l.direct ? first["dw"] : (*second)["dw"],
+                                        refDw, dwMagnitude);
     EXPECT_TRUE(cdw.passed())
         << what << " dw: " << cdw.mismatches << " mismatched, " << cdw.nonFinite
         << " non-finite, max abs " << cdw.maxAbsError;

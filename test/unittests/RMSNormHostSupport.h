@@ -86,6 +86,55 @@ private:
 /// both members of a pair (plain and fused-add).
 using RMSNormFamilyParam = std::tuple<RMSNormCase, RMSNormVariant>;
 
+/// One launch of a backward test: rows, the cap on programs, and the
+/// specialization (prefetch depth, direct_dw).
+struct RMSNormBackwardLaunch {
+  int64_t m, maxPrograms;
+  int prefetch = 1;    // row tiles loaded ahead
+  bool direct = false; // one program writes dw (direct_dw=1)
+
+  /// -D definitions of `c` for this launch.
+  std::vector<std::string> definitions(const RMSNormCase &c) const {
+    std::vector<std::string> defs = c.definitions();
+    defs.insert(defs.end(), {"M=" + std::to_string(m), "eps=1e-5",
+                             "max_programs=" + std::to_string(maxPrograms),
+                             "prefetch=" + std::to_string(prefetch)});
+    if (direct)
+      defs.push_back("direct_dw=1");
+    return defs;
+  }
+  std::string describe() const {
+    return "M=" + std::to_string(m) +
+           " max_programs=" + std::to_string(maxPrograms) +
+           " prefetch=" + std::to_string(prefetch) +
+           (direct ? " direct_dw=1" : "");
+  }
+};
+
+/// Each row count with the default cap on programs, then 64 rows dealt to
+/// 3 programs, so every program sums many row tiles into its dw_partial row
+/// (in registers on the single-pass path, in dw_partial itself on the
+/// looping one). On two bf16 row lengths (aligned with two rows per
+/// program, unaligned with one) also: deeper prefetch (tiles ahead past M
+/// masked) and the one-program kernel that writes dw itself (one row tile,
+/// and several with prefetch); each is a compile of its own, and the other
+/// cases add no path to these.
+inline std::vector<RMSNormBackwardLaunch>
+getRMSNormBackwardLaunches(const RMSNormCase &c) {
+  std::vector<RMSNormBackwardLaunch> launches;
+  for (int64_t m : getRMSNormRowCounts())
+    launches.push_back({m, RMSNormConfig::kMaxBackwardPrograms});
+  launches.push_back({64, 3});
+  if (c.dtype == "bf16" && c.weightDType == "same" &&
+      (c.n == 1000 || c.n == 3001)) {
+    launches.push_back({64, 3, 2});
+    launches.push_back({5, 2, 3});
+    launches.push_back({1, 1, 1, true});
+    launches.push_back({7, 1, 3, true});
+  }
+  return launches;
+}
+
 inline auto rmsNormFamilyMatrix() {
   return ::testing::Combine(
       ::testing::ValuesIn(getRMSNormCases()),

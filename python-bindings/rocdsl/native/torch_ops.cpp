@@ -175,8 +175,8 @@ struct KernelSlot {
   std::atomic<int> tier{-1}; // 0 miss, 1 memory, 2 disk
 };
 
-/// The kernels of one op (one or two) and what their launches need besides
-/// tensors.
+/// The kernels of one op (one, or two for a backward whose dw is reduced
+/// over several programs) and what their launches need besides tensors.
 struct Plan {
   PlanKey key;
   KernelSlot slots[2];
@@ -242,6 +242,21 @@ Plan &planFor(Op op, int64_t rows, int64_t cols, const Tensor &x,
         plan->partial = a.shape;
     TORCH_CHECK(plan->partial.size() == 2,
                 "rocdsl: the backward kernel has no [G, N] dw_partial");
+    // One program (M up to a row tile): that program writes dw itself
+    // (direct_dw), one launch instead of two. Rows too long for registers
+    // (N > 8192) have no such kernel and keep both.
+    if (plan->partial[0] == 1) {
+      defs.push_back("direct_dw=1");
+      std::string error;
+      if (auto direct = api::Kernel::builtin(names[int(op)][0], defs,
+                                             deviceName(key.device), "",
+                                             error)) {
+        plan->slots[0].kernel = std::move(direct);
+        plan->slots[1].kernel.reset();
+        plan->count = 1;
+        plan->partial.clear();
+      }
+    }
   }
   std::unique_lock<std::shared_mutex> lock(plans.mutex);
   // Another thread may have planned the same key meanwhile: keep the first.
@@ -363,7 +378,8 @@ std::tuple<Tensor, Tensor> fusedAddRmsNorm(const Tensor &x,
 /// dx (with dh added when fused) and dweight: kernel 1 writes dx and fp32
 /// per-program column sums, kernel 2 reduces them and casts. The sums live
 /// in a buffer from PyTorch's caching allocator, so concurrent calls on
-/// different streams and graph replays never share one.
+/// different streams and graph replays never share one. A plan of one
+/// kernel (one program) writes dw directly.
 std::tuple<Tensor, Tensor> backward(Plan &p, const Tensor &x,
                                     const Tensor &weight, double eps,
                                     const Tensor &dy, const Tensor *dh) {
@@ -372,8 +388,6 @@ std::tuple<Tensor, Tensor> backward(Plan &p, const Tensor &x,
   int64_t m = p.rows, n = p.cols;
   if (!m)
     return {dx, dw.zero_()};
-  Tensor partial = at::empty(p.partial, x.options().dtype(at::kFloat));
-  int64_t g = p.partial[0];
   void *stream = currentStream(x);
   std::vector<api::Arg> args = {tensorArg(x, p.dtype, m, n, true),
                                 tensorArg(weight, p.wdtype, m, n, false),
@@ -381,6 +395,15 @@ std::tuple<Tensor, Tensor> backward(Plan &p, const Tensor &x,
   if (dh)
     args.push_back(tensorArg(*dh, p.dtype, m, n, true));
   args.push_back(tensorArg(dx, p.dtype, m, n, true));
+  if (p.count == 1) {
+    args.push_back(tensorArg(dw, p.wdtype, m, n, false));
+    args.push_back(intArg(m));
+    args.push_back(floatArg(eps));
+    launch(p.slots[0], args, stream);
+    return {dx, dw};
+  }
+  Tensor partial = at::empty(p.partial, x.options().dtype(at::kFloat));
+  int64_t g = p.partial[0];
   args.push_back(tensorArg(partial, api::DType::F32, g, n, true));
   args.push_back(intArg(m));
   args.push_back(floatArg(eps));
