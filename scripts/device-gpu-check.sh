@@ -97,12 +97,16 @@ fi
 
 if [[ $steps == *4* ]]; then
 step "backward tuning space (kernel 1 of 2, median of 50)"
-for shape in "32768 8192 bf16" "1024 8192 bf16" "4096 4096 bf16" "512 3000 f32"; do
+# SWEEP_SHAPES ("M N dtype;..."), SWEEP_PREFETCH and SWEEP_PROGRAMS narrow it;
+# SWEEP_CHECK=0 skips the float64 check (minutes at 32768x8192).
+IFS=';' read -ra sweep_shapes <<< "${SWEEP_SHAPES:-32768 8192 bf16;1024 8192 bf16;4096 4096 bf16;512 3000 f32}"
+check=$([ "${SWEEP_CHECK:-1}" = 1 ] && echo --check)
+for shape in "${sweep_shapes[@]}"; do
   set -- $shape
-  for prefetch in 0 1; do
-    for g in 132 264 528 1024 2048; do
+  for prefetch in ${SWEEP_PREFETCH:-0 1 2 3}; do
+    for g in ${SWEEP_PROGRAMS:-132 264 528 1024 2048}; do
       t=$("$root/bin/rocdsl-run" --kernel rmsnorm_bwd -D M=$1 -D N=$2 -D dtype=$3 \
-          -D max_programs=$g -D prefetch=$prefetch --device cuda --check \
+          -D max_programs=$g -D prefetch=$prefetch --device cuda $check \
           --repeat 50 | awk '/^time:/{print $2}')
       echo "rmsnorm_bwd ${1}x${2} $3 prefetch=$prefetch max_programs=$g: $t us"
     done

@@ -38,8 +38,11 @@ struct RMSNormConfig {
   bool singlePass = true;
 
   /// Tile of rmsnorm_bwd_dw: rows of partial sums per step, columns per
-  /// program.
-  static constexpr int64_t kWeightGradRows = 8, kWeightGradColumns = 512;
+  /// program. Narrow columns give N / 32 programs (256 at N = 8192, enough
+  /// to reach every multiprocessor) and tall steps keep 16 loads per lane
+  /// in flight, so the few steps over G (the sums were just written and sit
+  /// in L2) are not each a full memory latency for little data.
+  static constexpr int64_t kWeightGradRows = 128, kWeightGradColumns = 32;
   /// Default cap on the backward's programs G (the max_programs parameter):
   /// enough to fill a GPU, few enough that dw_partial stays small.
   static constexpr int64_t kMaxBackwardPrograms = 1024;

@@ -205,8 +205,11 @@ mlir::rocdsl::buildRMSNormWeightGrad(MLIRContext *ctx, const RMSNormConfig &c) {
                     ArgSpec::scalar("G", DType::I32)});
   Ptr partial = kb.ptrArg("dw_partial"), dw = kb.ptrArg("dw");
   Scalar g = kb.scalarArg("G");
-  Layout layout =
-      kb.blocked({1, vec}, {1, c.waveSize}, {256 / c.waveSize, 1}, {1, 0});
+  // Lanes along the columns first (as many as the tile's width holds),
+  // the rest of the wave and the waves along rows.
+  unsigned lanesN = unsigned(std::min<int64_t>(c.waveSize, cols / vec));
+  Layout layout = kb.blocked({1, vec}, {c.waveSize / lanesN, lanesN},
+                             {256 / c.waveSize, 1}, {1, 0});
   Scalar n = kb.i32(c.n);
   Scalar col0 = kb.programId(0) * cols;
   AccessOptions access;

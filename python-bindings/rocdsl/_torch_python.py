@@ -222,8 +222,19 @@ def _rms_norm_setup(ctx, inputs, output):
     ctx.eps = eps
 
 
+def _refuse_double_backward(op, *tensors):
+    """The backward kernels have no derivative: a backward that records a
+    graph (create_graph=True) raises, as the native operators do, rather
+    than handing back a gradient taken as constant."""
+    if torch.is_grad_enabled() and any(t is not None and t.requires_grad
+                                       for t in tensors):
+        raise RuntimeError(f"rocdsl::{op}: no derivative (double backward, "
+                           f"create_graph=True, is not supported)")
+
+
 def _rms_norm_grad(ctx, dy):
     x, weight = ctx.saved_tensors
+    _refuse_double_backward("rms_norm_backward", dy, x, weight)
     dx, dw = torch.ops.rocdsl.rms_norm_backward(dy.contiguous(), x, weight,
                                                 ctx.eps)
     return dx, dw, None
@@ -273,6 +284,7 @@ def _grads_or_zeros(h, dy, dh):
 
 def _fused_grad(ctx, dy, dh):
     h, weight = ctx.saved_tensors
+    _refuse_double_backward("fused_add_rms_norm_backward", dy, dh, h, weight)
     dy, dh = _grads_or_zeros(h, dy, dh)
     dx, dw = torch.ops.rocdsl.fused_add_rms_norm_backward(dy, dh, h, weight,
                                                           ctx.eps)
@@ -294,9 +306,9 @@ class _RMSNorm(torch.autograd.Function):
         return _forward(x, weight, eps)
 
     @staticmethod
-    @torch.autograd.function.once_differentiable  # no double backward
     def backward(ctx, dy):
         x, weight = ctx.saved_tensors
+        _refuse_double_backward("rms_norm_backward", dy, x, weight)
         dx, dw = _backward(dy.contiguous(), x, weight, ctx.eps)
         return dx, dw, None
 
@@ -310,9 +322,10 @@ class _FusedAddRMSNorm(torch.autograd.Function):
         return y, h
 
     @staticmethod
-    @torch.autograd.function.once_differentiable
     def backward(ctx, dy, dh):
         h, weight = ctx.saved_tensors
+        _refuse_double_backward("fused_add_rms_norm_backward", dy, dh, h,
+                                weight)
         dy, dh = _grads_or_zeros(h, dy, dh)
         dx, dw = _fused_backward(dy, dh, h, weight, ctx.eps)
         return dx, dx, dw, None
