@@ -22,6 +22,31 @@ def median_event_us(fn, reps=100, warmup=10):
     return statistics.median(times)
 
 
+def interleaved_event_us(fns, reps=100, warmup=10):
+    """{name: median us} for a dict of calls timed as median_event_us does,
+    but taking turns: each rep times every call once, starting from a
+    different one each time, so that drift on a shared or virtualized
+    machine falls on all of them alike instead of on whichever ran during
+    it."""
+    names = list(fns)
+    for name in names:
+        for _ in range(warmup):
+            fns[name]()
+    torch.cuda.synchronize()
+    times = {name: [] for name in names}
+    for rep in range(reps):
+        for i in range(len(names)):
+            name = names[(rep + i) % len(names)]
+            start = torch.cuda.Event(enable_timing=True)
+            stop = torch.cuda.Event(enable_timing=True)
+            start.record()
+            fns[name]()
+            stop.record()
+            stop.synchronize()
+            times[name].append(start.elapsed_time(stop) * 1000.0)
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
 def copy_tbps(reps=100):
     """Device-to-device copy bandwidth of a 1 GiB buffer (read + write), in
     TB/s: the ceiling the memory-bound kernels are measured against."""

@@ -14,10 +14,11 @@ rocdsl.torch; Torch: F.rms_norm eager; Triton: triton_rmsnorm.py's autograd
 functions). The backward is torch.autograd.grad on a forward built before
 timing, so backward allocations, the fp32 dweight reduction and the cast to
 the weight dtype are inside. Results are compared with torch eager before
-anything is timed. Timing: 10 warm-ups, then the median of 100 GPU-event
+anything is timed. Timing: 10 warm-ups, then the median of GPU-event
 pairs, (a) around each eager call (host overhead included, the field's
-contract) and (b) around each replay of a CUDA graph of one call (device
-time only). GB/s counts the bytes an op must move (each input read once,
+contract; 200 per implementation, the three taking turns call by call so
+that drift of this shared machine falls on all alike) and (b) around each
+of 100 replays of a CUDA graph of one call (device time only). GB/s counts the bytes an op must move (each input read once,
 each output written once); % copy is against the device-to-device copy
 bandwidth measured in the same run.
 """
@@ -30,7 +31,8 @@ import triton
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import triton_rmsnorm  # noqa: E402
-from gpu_timing import copy_tbps, median_event_us  # noqa: E402
+from gpu_timing import (copy_tbps, interleaved_event_us,  # noqa: E402
+                        median_event_us)
 
 import rocdsl.torch as rt  # noqa: E402
 
@@ -161,8 +163,8 @@ def _run():
         impls, nbytes = make_cases(op, m, n, dtype, gen)
         check(op, impls, dtype)
         row = {"op": op, "shape": f"{m}x{n}", "dtype": dtype, "bytes": nbytes}
+        row.update(interleaved_event_us(impls, reps=200))
         for name, fn in impls.items():
-            row[name] = median_event_us(fn)
             row[name + "_graph"] = graph_us(fn)
         rows.append(row)
         print_row(row, copy, first=len(rows) == 1)
