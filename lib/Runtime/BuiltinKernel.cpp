@@ -116,51 +116,52 @@ llvm::Error BuiltinKernel::validate(llvm::ArrayRef<ArgValue> args) const {
         plan.kernelName + " takes " + std::to_string(plan.args.size()) +
         " arguments, got " + std::to_string(args.size()));
   for (auto [sig, arg] : llvm::zip(plan.args, args)) {
-    std::string where = "argument '" + sig.name + "': ";
+    // Built only for a message: a launch that passes pays no allocation.
+    auto where = [&sig = sig] { return "argument '" + sig.name + "': "; };
     if (arg.kind != sig.kind)
-      return llvm::createStringError(where + "expected " +
+      return llvm::createStringError(where() + "expected " +
                                      kindName(sig.kind).str() + ", got " +
                                      kindName(arg.kind).str());
     if (sig.kind == ArgKind::Int32 && sig.expectedInt &&
         arg.i32 != *sig.expectedInt)
       return llvm::createStringError(
-          where + "expected " + std::to_string(*sig.expectedInt) +
+          where() + "expected " + std::to_string(*sig.expectedInt) +
           " (the value this launch was planned for), got " +
           std::to_string(arg.i32));
     if (sig.kind == ArgKind::Float32 && sig.checkFloat)
       if (std::optional<std::string> problem = sig.checkFloat(arg.f32))
-        return llvm::createStringError(where + "got " +
+        return llvm::createStringError(where() + "got " +
                                        std::to_string(arg.f32) + ", which " +
                                        *problem);
     if (sig.kind != ArgKind::Tensor)
       continue;
     const TensorArg &t = arg.tensor;
     if (t.dtype != sig.dtype)
-      return llvm::createStringError(where + "expected dtype " +
+      return llvm::createStringError(where() + "expected dtype " +
                                      dsl::toString(sig.dtype).str() + ", got " +
                                      dsl::toString(t.dtype).str());
     if (t.shape.size() != sig.shape.size())
-      return llvm::createStringError(where + "expected rank " +
+      return llvm::createStringError(where() + "expected rank " +
                                      std::to_string(sig.shape.size()) +
                                      ", got " + std::to_string(t.shape.size()));
     if (t.shape != sig.shape)
-      return llvm::createStringError(where + "expected shape " +
+      return llvm::createStringError(where() + "expected shape " +
                                      shapeString(sig.shape) + ", got " +
                                      shapeString(t.shape));
     if (!t.strides.empty()) {
-      std::vector<int64_t> contiguous(t.shape.size(), 1);
+      SmallVector<int64_t, 4> contiguous(t.shape.size(), 1);
       for (int d = int(t.shape.size()) - 2; d >= 0; --d)
         contiguous[d] = contiguous[d + 1] * t.shape[d + 1];
-      if (t.strides != contiguous)
-        return llvm::createStringError(where + "expected contiguous strides " +
-                                       shapeString(contiguous) + ", got " +
-                                       shapeString(t.strides));
+      if (!llvm::equal(t.strides, contiguous))
+        return llvm::createStringError(
+            where() + "expected contiguous strides " +
+            shapeString(contiguous) + ", got " + shapeString(t.strides));
     }
     if (!t.data)
-      return llvm::createStringError(where + "null data pointer");
+      return llvm::createStringError(where() + "null data pointer");
     if (reinterpret_cast<uintptr_t>(t.data) % sig.alignment != 0)
       return llvm::createStringError(
-          where + "data must be " + std::to_string(sig.alignment) +
+          where() + "data must be " + std::to_string(sig.alignment) +
           "-byte aligned (this specialization uses " +
           std::to_string(sig.alignment * 8) + "-bit accesses)");
   }
