@@ -9,8 +9,9 @@ unification over two kinds of terms, a fixed layout (attribute text) and
 slice(dim, variable). Once the kernel is traced, each variable still free
 takes the compiler's default layout (`_rocdsl.default_layout`, the C++
 BlockedAttr::getDefault) for the largest tile shape that uses it and the
-narrowest element type loaded or stored through it, so accesses get up to
-128 bits per lane as in the C++ kernels.
+widest element type loaded or stored through it, so that access gets 128
+bits per lane as in the C++ kernels and every access is contiguous across
+lanes.
 """
 
 
@@ -110,9 +111,14 @@ def slice_dim(var):
 
 def _default_inputs(members):
     shape = max((m[0] for m in members), key=_numel)
+    # The widest element type loaded or stored through the layout: its
+    # accesses get 128 bits per lane and narrower ones fewer, yet every
+    # access stays contiguous across lanes. Sized by the narrowest, a wider
+    # type's lane would span several 128-bit accesses a lane-pitch apart
+    # (a bf16 -> f32 kernel's stores half-coalesced).
     memory = [bits for _, bits, is_memory, _ in members if is_memory]
     values = [bits for _, bits, _, _ in members if bits > 1]
-    bits = min(memory or values or [32])
+    bits = max(memory) if memory else min(values or [32])
     vec = max([m[3] for m in members] or [1])
     return shape, bits, vec
 

@@ -220,6 +220,33 @@ def test_default_layouts_replicate_no_lanes(case, per_lane):
     assert layout_stub.default_layout(*case) == text
 
 
+@rocdsl.kernel
+def widen_add(x: rl.ptr, r: rl.ptr, y: rl.ptr, n: rl.i32, BLOCK: rl.constexpr):
+    start = rl.program_id(0) * BLOCK
+    mask = rl.iota(BLOCK) + start < n
+    v = (rl.load(x, [start], shape=[BLOCK], mask=mask).to("f32")
+         + rl.load(r, [start], shape=[BLOCK], mask=mask).to("f32"))
+    rl.store(v.to(y.dtype), y, [start], mask=mask)
+
+
+def test_default_layout_follows_the_widest_access():
+    """bf16 in, f32 out, 8 elements per lane (1024 over 128 NVIDIA lanes):
+    lanes hold runs of 4, so the f32 stores are 128 bits contiguous across
+    lanes and the bf16 loads 64 bits, instead of 128-bit loads and stores
+    whose two halves per lane sit a lane-pitch apart."""
+    facts = dict(assume={"x": 16, "r": 16, "y": 16, "n": 16}, BLOCK=1024)
+    ptx = widen_add.compile(chip="sm_90", x="bf16", r="bf16", y="f32",
+                            **facts).asm
+    assert ptx.count("ld.global.v2.b32") == 4, ptx
+    assert ptx.count("st.global.v4.b32") == 2, ptx
+    assert "ld.global.v4" not in ptx
+    # One element type: 128 bits per lane both ways.
+    ptx = widen_add.compile(chip="sm_90", x="bf16", r="bf16", y="bf16",
+                            **facts).asm
+    assert ptx.count("ld.global.v4.b32") == 2 and \
+        ptx.count("st.global.v4.b32") == 1, ptx
+
+
 @pytest.mark.skipif(not ROCDSL_COMPILE.exists(),
                     reason=f"{ROCDSL_COMPILE} is not built")
 def test_default_layouts_match_the_cpp_dsl():
