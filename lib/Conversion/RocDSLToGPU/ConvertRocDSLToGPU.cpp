@@ -113,7 +113,8 @@ struct ConvertRocDSLToGPUPass
     RewritePatternSet patterns(ctx);
     populateKernelPatterns(converter, patterns, gpuModule, waveSize);
     populateElementwisePatterns(converter, patterns);
-    populateReducePatterns(converter, patterns, gpuModule);
+    populateReducePatterns(converter, patterns, gpuModule,
+                           findReducesWithoutTrailingBarrier(module));
     populateLdsPatterns(converter, patterns, gpuModule);
     targetInfo->populateMemoryPatterns(converter, patterns);
     targetInfo->populateDotPatterns(converter, patterns);

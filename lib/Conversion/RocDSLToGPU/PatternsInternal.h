@@ -6,6 +6,7 @@
 #include "rocdsl/Support/ChipInfo.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "llvm/ADT/DenseSet.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::rocdsl {
@@ -46,9 +47,14 @@ void populateHardwareExp2Patterns(RewritePatternSet &patterns,
                                   StringRef intrinsic);
 void populatePtxApproxMathPatterns(RewritePatternSet &patterns);
 
+/// rocdsl.reduce (ReduceLowering.cpp). `withoutTrailingBarrier`: the
+/// reduces that may skip the barrier after their LDS reads
+/// (findReducesWithoutTrailingBarrier, taken before any op is rewritten).
 void populateReducePatterns(TileTypeConverter &converter,
                             RewritePatternSet &patterns,
-                            gpu::GPUModuleOp gpuModule);
+                            gpu::GPUModuleOp gpuModule,
+                            llvm::DenseSet<Operation *> withoutTrailingBarrier);
+llvm::DenseSet<Operation *> findReducesWithoutTrailingBarrier(ModuleOp module);
 
 /// rocdsl.dot -> amdgpu.mfma (DotLowering.cpp).
 void populateMfmaDotPatterns(TileTypeConverter &converter,

@@ -3,7 +3,9 @@
 // Three levels, cheapest first: the entries a lane owns (a tree of scalar
 // ops), the lanes of a wave that split the axis (gpu.subgroup_reduce, which
 // becomes DPP/permlane moves, no memory), and the waves that split the axis
-// (one LDS slot per wave and result element, between two barriers).
+// (one LDS array per reduce, written, a barrier, read; and a second barrier
+// only where the same reduce could write its array again while a slower
+// wave still reads it).
 //
 //===----------------------------------------------------------------------===//
 #include "PatternsInternal.h"
@@ -12,6 +14,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::rocdsl;
@@ -73,8 +76,10 @@ Value treeCombine(OpBuilder &b, Location loc, ReduceKind kind,
 
 struct ReduceLowering : OpConversionPattern<ReduceOp> {
   ReduceLowering(TileTypeConverter &converter, MLIRContext *ctx,
-                 gpu::GPUModuleOp gpuModule)
-      : OpConversionPattern(converter, ctx), gpuModule(gpuModule) {}
+                 gpu::GPUModuleOp gpuModule,
+                 llvm::DenseSet<Operation *> withoutTrailingBarrier)
+      : OpConversionPattern(converter, ctx), gpuModule(gpuModule),
+        withoutTrailingBarrier(std::move(withoutTrailingBarrier)) {}
 
   LogicalResult
   matchAndRewrite(ReduceOp op, OpAdaptor adaptor,
@@ -162,8 +167,10 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
 
   /// Each wave writes its partial per result element to
   /// lds[waveAlongAxis][resultElement]; after a barrier every lane combines
-  /// the partials of its result elements. A second barrier keeps a later
-  /// reduction (in a loop) from overwriting slots still being read.
+  /// the partials of its result elements. A second barrier keeps this
+  /// reduce, run again in a loop, from overwriting slots a slower wave
+  /// still reads, unless another barrier always comes first
+  /// (findReducesWithoutTrailingBarrier).
   LogicalResult
   reduceAcrossWaves(ReduceOp op, ConversionPatternRewriter &rewriter,
                     const TileDistribution &dist,
@@ -230,17 +237,53 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
       }
       entry.second = treeCombine(rewriter, loc, op.getKind(), values);
     }
-    gpu::BarrierOp::create(rewriter, loc);
+    if (!withoutTrailingBarrier.contains(op.getOperation()))
+      gpu::BarrierOp::create(rewriter, loc);
     return success();
   }
 
   mutable gpu::GPUModuleOp gpuModule;
+  llvm::DenseSet<Operation *> withoutTrailingBarrier;
 };
+
+/// Whether `op` goes across waves (and so through LDS and barriers).
+bool reducesAcrossWaves(ReduceOp op) {
+  auto dist = TileDistribution::get(op.getSrc().getType());
+  return dist && dist->getWarpsAlong(op.getAxis()) > 1;
+}
 
 } // namespace
 
-void mlir::rocdsl::populateReducePatterns(TileTypeConverter &converter,
-                                          RewritePatternSet &patterns,
-                                          gpu::GPUModuleOp gpuModule) {
-  patterns.add<ReduceLowering>(converter, patterns.getContext(), gpuModule);
+llvm::DenseSet<Operation *>
+mlir::rocdsl::findReducesWithoutTrailingBarrier(ModuleOp module) {
+  // A cross-wave reduce writes its own LDS array, so its trailing barrier
+  // only guards the array against the same reduce running again. It runs
+  // once if no loop encloses it. Inside a loop, another cross-wave reduce in
+  // the same block is on every path from this one's reads to its next
+  // write (the block runs whole each time round), and that reduce's first
+  // barrier waits for every wave, so it guards the array as well.
+  llvm::DenseSet<Operation *> found;
+  module.walk([&](ReduceOp op) {
+    if (!reducesAcrossWaves(op))
+      return;
+    if (!op->getParentOfType<LoopLikeOpInterface>()) {
+      found.insert(op);
+      return;
+    }
+    for (Operation &sibling : *op->getBlock())
+      if (auto other = dyn_cast<ReduceOp>(&sibling))
+        if (other != op && reducesAcrossWaves(other)) {
+          found.insert(op);
+          return;
+        }
+  });
+  return found;
+}
+
+void mlir::rocdsl::populateReducePatterns(
+    TileTypeConverter &converter, RewritePatternSet &patterns,
+    gpu::GPUModuleOp gpuModule,
+    llvm::DenseSet<Operation *> withoutTrailingBarrier) {
+  patterns.add<ReduceLowering>(converter, patterns.getContext(), gpuModule,
+                               std::move(withoutTrailingBarrier));
 }

@@ -2,13 +2,17 @@
 
 // Reductions whose axis is split across waves: in-lane tree, subgroup
 // reduce, then every wave writes its partial per result element to an LDS
-// array (waves along the axis x result elements), a barrier, every lane
-// loads and combines the partials of its result elements, and a second
-// barrier protects the slots from a following reduction.
+// array of its own (waves along the axis x result elements), a barrier, and
+// every lane loads and combines the partials of its result elements. A
+// second barrier protects the slots only where the same reduce can run
+// again before another barrier: in a loop with no other cross-wave reduce
+// in its block (@loop_one below; @loop_two and the reduces outside loops
+// have none).
 
 // One LDS array per reduction, at the top of the gpu.module (inserted at the
 // start, so the later reduction comes first).
 // CHECK:       gpu.module @rocdsl_kernels {
+// CHECK-COUNT-3: llvm.mlir.global internal @__rocdsl_reduce_lds_{{[0-9]+}}() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<4 x f32>
 // CHECK-NEXT:    llvm.mlir.global internal @[[$LDS_GRID:__rocdsl_reduce_lds_[0-9]+]]() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<4 x f32>
 // CHECK-NEXT:    llvm.mlir.global internal @[[$LDS_ROWS:__rocdsl_reduce_lds_[0-9]+]]() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16 x f32>
 // CHECK-NEXT:    llvm.mlir.global internal @[[$LDS_1D:__rocdsl_reduce_lds_[0-9]+]]() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<4 x f32>
@@ -44,7 +48,6 @@
 // CHECK-NEXT:    [[S01:%.+]] = arith.addf [[P0]], [[P1]] : f32
 // CHECK-NEXT:    [[S23:%.+]] = arith.addf [[P2]], [[P3]] : f32
 // CHECK-NEXT:    [[SUM:%.+]] = arith.addf [[S01]], [[S23]] : f32
-// CHECK-NEXT:    gpu.barrier
 // CHECK-NEXT:    [[SPLAT:%.+]] = vector.broadcast [[SUM]] : f32 to vector<4xf32>
 // CHECK:         llvm.bitcast [[SPLAT]] : vector<4xf32> to vector<4xi32>
 // CHECK-NOT:     gpu.barrier
@@ -127,7 +130,6 @@ rocdsl.func @sum_1d(%x: !rocdsl.ptr<f32>, %y: !rocdsl.ptr<f32>) attributes {num_
 // CHECK-NEXT:    arith.maximumf
 // CHECK-NEXT:    arith.maximumf
 // CHECK-NEXT:    [[ROW3:%.+]] = arith.maximumf
-// CHECK-NEXT:    gpu.barrier
 // CHECK-NEXT:    vector.from_elements [[ROW0]], [[ROW1]], [[ROW2]], [[ROW3]] : vector<4xf32>
 rocdsl.func @rows_max(%x: !rocdsl.ptr<f32>, %y: !rocdsl.ptr<f32>) attributes {num_warps = 4 : i32} {
   %c0 = arith.constant 0 : i32
@@ -161,7 +163,6 @@ rocdsl.func @rows_max(%x: !rocdsl.ptr<f32>, %y: !rocdsl.ptr<f32>) attributes {nu
 // CHECK-NEXT:    [[G1:%.+]] = llvm.getelementptr [[LDS]][[[I1]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
 // CHECK-NEXT:    [[L1:%.+]] = llvm.load [[G1]] : !llvm.ptr<3> -> f32
 // CHECK-NEXT:    [[SUM:%.+]] = arith.addf [[L0]], [[L1]] : f32
-// CHECK-NEXT:    gpu.barrier
 // CHECK-NEXT:    vector.broadcast [[SUM]] : f32 to vector<1xf32>
 rocdsl.func @grid_sum(%x: !rocdsl.ptr<f32>, %y: !rocdsl.ptr<f32>) attributes {num_warps = 4 : i32} {
   %c0 = arith.constant 0 : i32
@@ -169,5 +170,57 @@ rocdsl.func @grid_sum(%x: !rocdsl.ptr<f32>, %y: !rocdsl.ptr<f32>) attributes {nu
   %t = rocdsl.load %x[%c0, %c0] strides [%c512] {vec = 4 : i32} : !rocdsl.ptr<f32> -> tensor<2x512xf32, #g>
   %s = rocdsl.reduce add %t {axis = 1 : i32} : tensor<2x512xf32, #g> -> tensor<2xf32, #grow>
   rocdsl.store %s, %y[%c0] : tensor<2xf32, #grow>, !rocdsl.ptr<f32>
+  rocdsl.return
+}
+
+// In a loop: a reduce alone in the body keeps its second barrier (the next
+// iteration's write must wait for every wave's reads) ...
+// CHECK-LABEL: gpu.func @loop_one(
+// CHECK:         scf.for
+// CHECK:           llvm.store
+// CHECK-NEXT:      gpu.barrier
+// CHECK-COUNT-4:   llvm.load
+// CHECK:           gpu.barrier
+// CHECK-NOT:       gpu.barrier
+// CHECK:         gpu.return
+rocdsl.func @loop_one(%x: !rocdsl.ptr<f32>, %y: !rocdsl.ptr<f32>, %n: i32) attributes {num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %t = rocdsl.load %x[%c0] {vec = 4 : i32} : !rocdsl.ptr<f32> -> tensor<1024xf32, #l4w>
+    %s = rocdsl.reduce add %t {axis = 0 : i32} : tensor<1024xf32, #l4w> -> f32
+    %st = rocdsl.splat %s : f32 -> tensor<1024xf32, #l4w>
+    rocdsl.store %st, %y[%c0] {vec = 4 : i32} : tensor<1024xf32, #l4w>, !rocdsl.ptr<f32>
+  }
+  rocdsl.return
+}
+
+// ... while two in one body need none: each one's first barrier separates
+// the other's reads from its next write (RMSNorm's backward: sum of x^2 and
+// of w*dy*x per row, two barriers per row instead of four).
+// CHECK-LABEL: gpu.func @loop_two(
+// CHECK:         scf.for
+// CHECK:           gpu.subgroup_reduce add
+// CHECK:           llvm.store
+// CHECK-NEXT:      gpu.barrier
+// CHECK-COUNT-4:   llvm.load
+// CHECK-NOT:       gpu.barrier
+// CHECK:           gpu.subgroup_reduce maximumf
+// CHECK:           llvm.store
+// CHECK-NEXT:      gpu.barrier
+// CHECK-COUNT-4:   llvm.load
+// CHECK-NOT:       gpu.barrier
+// CHECK:         gpu.return
+rocdsl.func @loop_two(%x: !rocdsl.ptr<f32>, %y: !rocdsl.ptr<f32>, %n: i32) attributes {num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %t = rocdsl.load %x[%c0] {vec = 4 : i32} : !rocdsl.ptr<f32> -> tensor<1024xf32, #l4w>
+    %s = rocdsl.reduce add %t {axis = 0 : i32} : tensor<1024xf32, #l4w> -> f32
+    %m = rocdsl.reduce max %t {axis = 0 : i32} : tensor<1024xf32, #l4w> -> f32
+    %p = arith.addf %s, %m : f32
+    %st = rocdsl.splat %p : f32 -> tensor<1024xf32, #l4w>
+    rocdsl.store %st, %y[%c0] {vec = 4 : i32} : tensor<1024xf32, #l4w>, !rocdsl.ptr<f32>
+  }
   rocdsl.return
 }
