@@ -68,6 +68,10 @@ class Tensor:
     def numel(self):
         return self.array.size
 
+    @property
+    def nbytes(self):
+        return self.array.nbytes
+
     def stride(self):
         strides, step = [], 1
         for d in reversed(self.shape):
