@@ -4,30 +4,29 @@ import statistics
 import torch
 
 
+def event_us(fn):
+    """GPU-event time of one call of `fn`, in us, waiting for it."""
+    start = torch.cuda.Event(enable_timing=True)
+    stop = torch.cuda.Event(enable_timing=True)
+    start.record()
+    fn()
+    stop.record()
+    stop.synchronize()
+    return start.elapsed_time(stop) * 1000.0
+
+
 def median_event_us(fn, reps=100, warmup=10):
     """Median over `reps` GPU-event pairs around one call of `fn`, in us,
     after `warmup` calls."""
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        start = torch.cuda.Event(enable_timing=True)
-        stop = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop) * 1000.0)
-    return statistics.median(times)
+    return take_turns({"fn": fn}, event_us, reps, warmup)["fn"]
 
 
-def interleaved_event_us(fns, reps=100, warmup=10):
-    """{name: median us} for a dict of calls timed as median_event_us does,
-    but taking turns: each rep times every call once, starting from a
-    different one each time, so that drift on a shared or virtualized
-    machine falls on all of them alike instead of on whichever ran during
-    it."""
+def take_turns(fns, measure, reps=100, warmup=10):
+    """{name: median of measure(call)} for a dict of calls, after `warmup`
+    calls of each, taking turns: each rep measures every call once,
+    starting from a different one each time, so that drift on a shared or
+    virtualized machine falls on all of them alike instead of on whichever
+    ran during it."""
     names = list(fns)
     for name in names:
         for _ in range(warmup):
@@ -37,14 +36,14 @@ def interleaved_event_us(fns, reps=100, warmup=10):
     for rep in range(reps):
         for i in range(len(names)):
             name = names[(rep + i) % len(names)]
-            start = torch.cuda.Event(enable_timing=True)
-            stop = torch.cuda.Event(enable_timing=True)
-            start.record()
-            fns[name]()
-            stop.record()
-            stop.synchronize()
-            times[name].append(start.elapsed_time(stop) * 1000.0)
+            times[name].append(measure(fns[name]))
     return {name: statistics.median(t) for name, t in times.items()}
+
+
+def interleaved_event_us(fns, reps=100, warmup=10):
+    """{name: median us} of GPU events around one call, the calls taking
+    turns (take_turns)."""
+    return take_turns(fns, event_us, reps, warmup)
 
 
 def copy_tbps(reps=100):

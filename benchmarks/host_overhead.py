@@ -229,7 +229,10 @@ def user_kernel_cases(n):
     return rows(f"user {n}", cases)
 
 
-def profile_backward(m, n, dtype):
+def profile_backward(m, n, dtype, synchronize_each=False, trace_dir=None):
+    """torch.profiler's table for 50 backward calls of each side; with
+    `synchronize_each`, the GPU idle before each call (the eager table's
+    regime); traces into `trace_dir` if given."""
     from torch.profiler import ProfilerActivity, profile
     x = torch.randn(m, n, device="cuda", dtype=dtype, requires_grad=True)
     w = torch.randn(n, device="cuda", dtype=dtype, requires_grad=True)
@@ -244,10 +247,16 @@ def profile_backward(m, n, dtype):
                                  ProfilerActivity.CUDA]) as prof:
             for _ in range(50):
                 call()
+                if synchronize_each:
+                    torch.cuda.synchronize()
             torch.cuda.synchronize()
-        print(f"== profile: {name} rms_norm backward {m}x{n}, 50 calls")
+        print(f"== profile: {name} rms_norm backward {m}x{n}, 50 calls"
+              + (", synchronized each" if synchronize_each else ""))
         print(prof.key_averages().table(sort_by="cpu_time_total",
                                         row_limit=20))
+        if trace_dir:
+            prof.export_chrome_trace(os.path.join(trace_dir,
+                                                  f"trace-{name}.json"))
 
 
 def main():

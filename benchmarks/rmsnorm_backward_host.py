@@ -12,61 +12,35 @@ torch.profiler's table for 30 synchronized backward calls of each side
 (traces into $OUT).
 """
 import os
-import statistics
+import sys
 import time
 
 import torch
 import torch.nn.functional as F
-from torch.profiler import ProfilerActivity, profile
 
-import rocdsl.torch as rt
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import rocdsl.torch as rt  # noqa: E402
+from gpu_timing import event_us, take_turns  # noqa: E402
+from host_overhead import profile_backward  # noqa: E402
 
 EPS = 1e-6
 
 
-def take_turns(fns, measure, reps=200):
-    """{name: median of `measure(fn)`}, the calls taking turns."""
-    for fn in fns.values():
-        for _ in range(10):
-            fn()
-    torch.cuda.synchronize()
-    names = list(fns)
-    times = {name: [] for name in names}
-    for rep in range(reps):
-        for i in range(len(names)):
-            name = names[(rep + i) % len(names)]
-            times[name].append(measure(fns[name]))
-    return {name: statistics.median(t) for name, t in times.items()}
-
-
-def events_us(fn):
-    start = torch.cuda.Event(enable_timing=True)
-    stop = torch.cuda.Event(enable_timing=True)
-    start.record()
-    fn()
-    stop.record()
-    stop.synchronize()
-    return start.elapsed_time(stop) * 1000.0
-
-
 def host_us(fn):
+    """Host wall time of one call, the GPU idle before it."""
     torch.cuda.synchronize()
     start = time.perf_counter_ns()
     fn()
     return (time.perf_counter_ns() - start) / 1e3
 
 
-def inputs(m, n):
+def calls(m, n):
     x = torch.randn(m, n, device="cuda", dtype=torch.bfloat16,
                     requires_grad=True)
     w = torch.randn(n, device="cuda", dtype=torch.bfloat16,
                     requires_grad=True)
     dy = torch.randn(m, n, device="cuda", dtype=torch.bfloat16)
-    return x, w, dy
-
-
-def calls(m, n):
-    x, w, dy = inputs(m, n)
     ours, theirs, doubled = rt.rms_norm(x, w, EPS), F.rms_norm(x, (n,), w,
                                                                EPS), x * 2
     xd, wd = x.detach(), w.detach()
@@ -83,38 +57,18 @@ def calls(m, n):
     }
 
 
-def profile_both(m, n):
-    x, w, dy = inputs(m, n)
-    for name, out in (("rocdsl", rt.rms_norm(x, w, EPS)),
-                      ("torch", F.rms_norm(x, (n,), w, EPS))):
-        def call():
-            torch.autograd.grad(out, (x, w), dy, retain_graph=True)
-        for _ in range(20):
-            call()
-        torch.cuda.synchronize()
-        with profile(activities=[ProfilerActivity.CPU,
-                                 ProfilerActivity.CUDA]) as prof:
-            for _ in range(30):
-                call()
-                torch.cuda.synchronize()
-        print(f"== profile (synchronized per call): {name} {m}x{n}")
-        print(prof.key_averages().table(sort_by="cpu_time_total",
-                                        row_limit=14))
-        prof.export_chrome_trace(os.path.join(os.environ.get("OUT", "."),
-                                              f"trace-{name}.json"))
-
-
 def main():
     # A side stream, as the eager table runs (CUDA graphs need one).
     with torch.cuda.stream(torch.cuda.Stream()):
         for m, n in ((1, 4096), (512, 2048)):
             fns = calls(m, n)
-            for label, measure in (("events", events_us),
+            for label, measure in (("events", event_us),
                                    ("host wall (synchronized before)",
                                     host_us)):
-                for name, us in take_turns(fns, measure).items():
+                for name, us in take_turns(fns, measure, reps=200).items():
                     print(f"{m}x{n} {label} {name}: {us:.1f} us")
-        profile_both(512, 2048)
+        profile_backward(512, 2048, torch.bfloat16, synchronize_each=True,
+                         trace_dir=os.environ.get("OUT"))
 
 
 if __name__ == "__main__":
