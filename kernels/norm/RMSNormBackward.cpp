@@ -3,7 +3,8 @@
 // Two kernels. rmsnorm_bwd (and rmsnorm_add_bwd): each of G programs takes
 // row tiles p, p+G, ..., writes dx for them and sums dy * x * rstd per
 // column in fp32 into row p of a [G, N] buffer. rmsnorm_bwd_dw reduces that
-// buffer over G in fp32 and casts to the weight's dtype. With
+// buffer over G in fp32 and casts to the weight's dtype. With direct_dw the
+// first kernel alone, on one program, stores its column sums as dw. With
 // y = x * rstd * w, rstd = rsqrt(mean(x^2) + eps):
 //   dx = rstd * (w*dy - x * rstd^2 * mean(w*dy*x)),  dw = sum_rows(dy*x*rstd)
 // and rmsnorm_add_bwd adds the gradient of residual_out to dx.
@@ -35,6 +36,7 @@ mlir::rocdsl::buildRMSNormBackward(MLIRContext *ctx, const RMSNormConfig &c,
                    args);
   Ptr x = kb.ptrArg(fused ? "h" : "x"), w = kb.ptrArg("w"),
       dy = kb.ptrArg("dy"), dx = kb.ptrArg("dx"),
+      // Where the column sums go: the [G, N] partials, or dw itself.
       partial = kb.ptrArg(c.directWeightGrad ? "dw" : "dw_partial");
   Ptr dResidualOut;
   if (fused)
