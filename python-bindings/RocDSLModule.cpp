@@ -456,6 +456,14 @@ PYBIND11_MODULE(_rocdsl, m) {
       py::arg("device"), "One line naming the device, its chip and library.");
   m.def("max_tensor_bytes", &api::maxTensorBytes,
         "Bytes a kernel can address in one tensor (32-bit offsets).");
+  m.def(
+      "cache_directory",
+      []() -> py::object {
+        std::string dir = api::cacheDirectory();
+        return dir.empty() ? py::none() : py::object(py::str(dir));
+      },
+      "ROCDSL's cache directory from the environment (ROCDSL_CACHE_DIR, "
+      "XDG_CACHE_HOME, HOME), or None when none is set.");
   m.def("device_count", &api::deviceCount, py::arg("kind"),
         "Devices of a kind (hip, cuda) this process sees.");
   m.def("list_kernels", &listKernels,

@@ -176,6 +176,11 @@ bool logMessage(const std::string &level, const std::string &message);
 /// Bytes a kernel can address in one tensor argument (its offsets are
 /// 32-bit); launches refuse larger tensors.
 int64_t maxTensorBytes();
+/// ROCDSL's cache directory as the environment names it (ROCDSL_CACHE_DIR,
+/// else $XDG_CACHE_HOME/rocdsl, else $HOME/.cache/rocdsl; absolute), or ""
+/// when none of them is set. Compiled kernels live there, and whatever else
+/// ROCDSL builds once per environment.
+std::string cacheDirectory();
 /// "hip:1" for "hip:1", "hip" for "hip:0": the canonical spelling, or ""
 /// (and `error`) for a name that is no device.
 std::string normalizeDevice(const std::string &device, std::string &error);

@@ -7,6 +7,7 @@
 #include "rocdsl/Runtime/CompileOnly.h"
 #include "rocdsl/Runtime/CudaDriver.h"
 #include "rocdsl/Runtime/DeviceMemory.h"
+#include "rocdsl/Runtime/DiskCache.h"
 #include "rocdsl/Runtime/HipRuntime.h"
 #include "rocdsl/Runtime/SourceKernel.h"
 #include "rocdsl/Support/Log.h"
@@ -224,6 +225,10 @@ bool api::logMessage(const std::string &level, const std::string &message) {
 }
 
 int64_t api::maxTensorBytes() { return kMaxTensorBytes; }
+
+std::string api::cacheDirectory() {
+  return DiskCache::getDirectoryFromEnvironment().value_or("");
+}
 
 std::string api::normalizeDevice(const std::string &device,
                                  std::string &error) {

@@ -177,11 +177,10 @@ def _librocdsl_path():
 
 
 def _cache_directory():
-    base = os.environ.get("ROCDSL_CACHE_DIR")
-    if not base:
-        xdg = os.environ.get("XDG_CACHE_HOME")
-        if xdg and os.path.isabs(xdg):
-            base = os.path.join(xdg, "rocdsl")
-        else:
-            base = os.path.join(os.path.expanduser("~"), ".cache", "rocdsl")
-    return os.path.join(os.path.abspath(base), "torch-native")
+    """<ROCDSL's cache directory>/torch-native (the runtime's rule, so the
+    libraries sit beside the compiled kernels)."""
+    base = _rocdsl.cache_directory()
+    if base is None:
+        raise Unavailable("no cache directory to build into: none of "
+                          "ROCDSL_CACHE_DIR, XDG_CACHE_HOME, HOME is set")
+    return os.path.join(base, "torch-native")

@@ -155,3 +155,24 @@ def test_a_cached_library_that_does_not_load_is_rebuilt_once(monkeypatch,
     assert len(attempts) == 2 and loaded == [attempts[0]]
     assert "does not load (stale library); rebuilding it" in \
         capfd.readouterr().err
+
+
+def test_libraries_go_where_the_runtime_caches(monkeypatch, tmp_path):
+    """The runtime's one rule for the cache directory: ROCDSL_CACHE_DIR,
+    else an absolute XDG_CACHE_HOME, else HOME; none set is an error the
+    loader turns into the Python fall back."""
+    for name in ("ROCDSL_CACHE_DIR", "XDG_CACHE_HOME", "HOME"):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(tn.Unavailable, match="none of ROCDSL_CACHE_DIR, "
+                                             "XDG_CACHE_HOME, HOME is set"):
+        tn._cache_directory()
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert tn._cache_directory() == str(tmp_path / "home" / ".cache" /
+                                        "rocdsl" / "torch-native")
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/ignored")
+    assert tn._cache_directory().startswith(str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert tn._cache_directory() == str(tmp_path / "xdg" / "rocdsl" /
+                                        "torch-native")
+    monkeypatch.setenv("ROCDSL_CACHE_DIR", str(tmp_path / "mine"))
+    assert tn._cache_directory() == str(tmp_path / "mine" / "torch-native")
