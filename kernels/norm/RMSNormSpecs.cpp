@@ -302,14 +302,13 @@ static MagnitudeFn backwardMagnitudes(size_t dxIndex, size_t partialIndex,
   return [=](const RMSNormConfig &c, int64_t m, double eps, const Tensors &t,
              Tensors &out) {
     std::vector<double> dx(t[dxIndex].size()), dw(c.n);
-    rmsNormBackwardReference(m, c.n, eps, t[0], t[1], t[2], dx, dw, nullptr,
-                             fused ? &t[3] : nullptr, &out[dxIndex]);
-    if (c.directWeightGrad) {
-      out[partialIndex].assign(c.n, 0.0);
-      rmsNormBackwardReference(m, c.n, eps, t[0], t[1], t[2], dx, dw,
-                               &out[partialIndex], fused ? &t[3] : nullptr);
+    // With direct_dw the output is dw itself: its magnitude comes with dx's.
+    rmsNormBackwardReference(
+        m, c.n, eps, t[0], t[1], t[2], dx, dw,
+        c.directWeightGrad ? &out[partialIndex] : nullptr,
+        fused ? &t[3] : nullptr, &out[dxIndex]);
+    if (c.directWeightGrad)
       return;
-    }
     std::vector<double> partial(t[partialIndex].size());
     rmsNormWeightGradPartialsReference(c, m, eps, t[0], t[2], partial,
                                        &out[partialIndex]);

@@ -6,8 +6,8 @@
 #include "rocdsl/Support/ChipInfo.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "llvm/ADT/DenseSet.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::rocdsl {
 

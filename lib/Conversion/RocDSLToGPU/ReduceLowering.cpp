@@ -262,21 +262,19 @@ mlir::rocdsl::findReducesWithoutTrailingBarrier(ModuleOp module) {
   // the same block is on every path from this one's reads to its next
   // write (the block runs whole each time round), and that reduce's first
   // barrier waits for every wave, so it guards the array as well.
-  llvm::DenseSet<Operation *> found;
+  SmallVector<ReduceOp> crossWave;
+  llvm::DenseMap<Block *, unsigned> perBlock;
   module.walk([&](ReduceOp op) {
     if (!reducesAcrossWaves(op))
       return;
-    if (!op->getParentOfType<LoopLikeOpInterface>()) {
-      found.insert(op);
-      return;
-    }
-    for (Operation &sibling : *op->getBlock())
-      if (auto other = dyn_cast<ReduceOp>(&sibling))
-        if (other != op && reducesAcrossWaves(other)) {
-          found.insert(op);
-          return;
-        }
+    crossWave.push_back(op);
+    ++perBlock[op->getBlock()];
   });
+  llvm::DenseSet<Operation *> found;
+  for (ReduceOp op : crossWave)
+    if (!op->getParentOfType<LoopLikeOpInterface>() ||
+        perBlock.lookup(op->getBlock()) > 1)
+      found.insert(op);
   return found;
 }
 
