@@ -6,8 +6,9 @@ so a launch only dispatches on each argument's type. A converter appends
 what the launch passes to `values` and returns a tag: for pointers the
 element type ("f32"), with "@" and the device ("@cuda", "@hip:1")
 appended for device memory and "%16" when the device address is 16-byte
-aligned; for i32 scalars "d16" when the value is a multiple of 16, else
-None; None for f32 scalars. The tags are the launch facts a kernel is
+aligned; for i32 scalars "d16" when the value is a multiple of 16, "d8"
+when it is a multiple of 8 only (rows of 1000 f32 or bf16 still start on
+16 or 8 bytes when the base is aligned), else None; None for f32 scalars. The tags are the launch facts a kernel is
 specialized on (as Triton does): a launch whose facts differ finds
 another specialization, never one compiled for facts it lacks. Host NumPy
 arrays carry no alignment fact (the host target is for numerics, and
@@ -185,6 +186,9 @@ def pointer(name):
 
 
 DIVISIBLE = "d16"
+DIVISIBLE_8 = "d8"
+#: The divisibility an i32 tag states.
+DIVISIBILITY = {DIVISIBLE: 16, DIVISIBLE_8: 8}
 
 
 def i32(name):
@@ -197,7 +201,9 @@ def i32(name):
             if not _I32_MIN <= a <= _I32_MAX:
                 raise _error(name, f"{a} does not fit in i32")
         values.append(a)
-        return DIVISIBLE if a % 16 == 0 else None
+        if a % 8:
+            return None
+        return DIVISIBLE if a % 16 == 0 else DIVISIBLE_8
     return convert
 
 

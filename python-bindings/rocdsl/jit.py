@@ -386,7 +386,8 @@ class KernelFunction:
         """The Specialization for constexpr values (and the dtypes of
         pointer parameters annotated without one) given by keyword.
         `assume` ({name: 16}) compiles in launch facts as launches would:
-        a pointer 16-byte aligned, an i32 argument divisible by 16."""
+        a pointer 16-byte aligned, an i32 argument divisible by 16 (or 8:
+        {name: 8})."""
         facts = self._facts(assume or {})
         dtypes = []
         for p in self._pointers:
@@ -413,12 +414,14 @@ class KernelFunction:
             if p is None or (p.kind == "scalar" and p.dtype != "i32"):
                 raise error_at_def(self.fn, f"assume: `{name}` is not a "
                                             f"pointer or i32 parameter")
-            if value != 16:
-                raise error_at_def(self.fn, f"assume: `{name}` may only be "
-                                            f"assumed 16 (16-byte aligned, "
-                                            f"or divisible by 16), got "
-                                            f"{value!r}")
-        return tuple(16 if p.name in assume else 0 for p in self._runtime)
+            allowed = (16,) if p.kind == "ptr" else (16, 8)
+            if value not in allowed or isinstance(value, bool):
+                raise error_at_def(
+                    self.fn, f"assume: `{name}` may only be assumed "
+                    + ("16 (16-byte aligned)" if p.kind == "ptr" else
+                       "16 or 8 (divisible by 16, or by 8)")
+                    + f", got {value!r}")
+        return tuple(assume.get(p.name, 0) for p in self._runtime)
 
     def compile(self, chip, **kwargs):
         """Compiles a specialization for `chip` (gfx942, gfx950, sm_90,
@@ -480,7 +483,7 @@ class KernelFunction:
         dtypes, memories, facts = [], {}, []
         for p, tag in zip(self._runtime, tags):
             if p.kind != "ptr":
-                facts.append(16 if tag == _args.DIVISIBLE else 0)
+                facts.append(_args.DIVISIBILITY.get(tag, 0))
                 continue
             dtype, memory, aligned = _args.split_tag(tag)
             facts.append(16 if aligned else 0)

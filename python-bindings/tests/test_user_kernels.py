@@ -21,8 +21,9 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] /
                        "benchmarks"))
 import user_kernels as U  # noqa: E402
 
-# (M, N, dtype): N = 4096 and 2048 specialize (divisible by 16), 1000 and
-# 1001 do not.
+# (M, N, dtype): N = 4096 and 2048 specialize on divisibility by 16, 1000
+# by 8 (f32 rows still start on 16 bytes: 128-bit accesses), 1001 on
+# nothing.
 SHAPES = [(3, 4096, "bf16"), (4, 1000, "f32"), (5, 1001, "f16"),
           (2, 2048, "f32")]
 
@@ -84,8 +85,16 @@ def test_launch_facts_pick_the_specialization(device, rng):
     assert spec.facts == {"x": 16, "y": 16, "N": 16}
     assert "rocdsl.alignment = 16" in spec.ir
     R.assert_close("y", R.from_bf16(y.to_host()), U._softmax_ref(x64), "bf16")
-    # N = 1000: not divisible by 16, so no N fact (the generic width).
+    # N = 1000: divisible by 8, not 16: the N fact is 8.
     spec = U.softmax[(2,)](d.view(0, (2, 1000)), y.view(0, (2, 1000)), 1000,
+                           BLOCK=1024)
+    assert spec.facts == {"x": 16, "y": 16, "N": 8}
+    assert "rocdsl.divisibility = 8" in spec.ir
+    R.assert_close("y 1000", R.from_bf16(y.view(0, (2, 1000)).to_host()),
+                   U._softmax_ref(x64.ravel()[:2000].reshape(2, 1000)),
+                   "bf16")
+    # N = 1004: divisible by 4 only, so no N fact (the generic width).
+    spec = U.softmax[(2,)](d.view(0, (2, 1004)), y.view(0, (2, 1004)), 1004,
                            BLOCK=1024)
     assert spec.facts == {"x": 16, "y": 16}
     # An unaligned view (one bf16 in): no alignment fact for it, and the
@@ -111,3 +120,21 @@ def test_code_compiled_for_facts_refuses_launches_without_them(rng):
     k.launch([x.data_ptr(), y.data_ptr(), 256], (1,))
     np.testing.assert_allclose(y.to_host(), np.full((1, 256), 1 / 256),
                                rtol=1e-6)
+    # Compiled for N divisible by 8: 248 launches, 252 is refused.
+    spec = U.softmax.specialize("hip", x="f32", y="f32", BLOCK=256,
+                                assume={"x": 16, "N": 8})
+    k = rocdsl._rocdsl.SourceKernel(spec.ir, "softmax", "hip")
+    with pytest.raises(ValueError, match="specialized for multiples of 8"):
+        k.launch([x.data_ptr(), y.data_ptr(), 252], (1,))
+    k.launch([x.data_ptr(), y.data_ptr(), 248], (1,))
+    np.testing.assert_allclose(y.to_host()[:, :248],
+                               np.full((1, 248), 1 / 248), rtol=1e-6)
+
+
+def test_assume_names_what_may_be_assumed():
+    with pytest.raises(rocdsl.CompilationError, match="16 or 8"):
+        U.softmax.specialize("hip", x="f32", y="f32", BLOCK=256,
+                             assume={"N": 4})
+    with pytest.raises(rocdsl.CompilationError, match="16-byte aligned"):
+        U.softmax.specialize("hip", x="f32", y="f32", BLOCK=256,
+                             assume={"x": 8})

@@ -1,6 +1,7 @@
 """Prints the code the user kernels (benchmarks/user_kernels.py) compile
 to for a chip, with the launch facts (`facts`: 16-byte aligned pointers,
-N divisible by 16) or without (`generic`), one `== name` section each."""
+N divisible by 16; `facts8`: the same with N divisible by 8 only) or
+without (`generic`), one `== name` section each."""
 import pathlib
 import sys
 
@@ -16,7 +17,9 @@ kernels = {
 }
 for name, (kernel, spec, facts) in kernels.items():
     assume = ({p: 16 for p in ("x", "w", "b", "y", "N") if p in spec or
-               p == "N"} if mode == "facts" else {})
+               p == "N"} if mode.startswith("facts") else {})
+    if mode == "facts8":
+        assume["N"] = 8
     c = kernel.compile(chip=chip, assume=assume, **spec)
     print(f"== {name} assumed {sorted(c.stats['assumed'])}")
     print(c.asm)
