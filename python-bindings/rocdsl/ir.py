@@ -95,12 +95,14 @@ class Builder:
     """One kernel being traced: a rocdsl.func and the ops in its blocks."""
 
     def __init__(self, name, num_warps, default_layout, waves_per_eu=None,
-                 fast_div=False, fast_exp=False):
+                 fast_div=False, fast_exp=False, contract=False):
         # The math defaults of the target (docs/python.md, "Math"): fast
         # `/` emits fastmath<arcp> (NVIDIA's div.full.f32), fast exp
-        # fastmath<afn> (the hardware exp2).
+        # fastmath<afn> (the hardware exp2), `contract` marks float +, -
+        # and * fastmath<contract> so that a * b + c may become one fma.
         self.fast_div = fast_div
         self.fast_exp = fast_exp
+        self.contract = contract
         # "host", "hip" or "cuda": ops whose IR differs per target family
         # (rl.dot's matrix-core layouts) read it.
         self.target = "host"

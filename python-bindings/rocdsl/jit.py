@@ -229,13 +229,15 @@ def _trace(kernel, device, dtypes, constexprs, facts):
 
     # The field's math defaults per target (docs/python.md, "Math"): on
     # NVIDIA `/` is div.full.f32 and exp ex2.approx, on AMD `/` stays IEEE
-    # and exp is v_exp_f32; the host keeps accurate math (it is the
-    # numerics reference). fast_math=False keeps accurate math everywhere.
+    # and exp is v_exp_f32; a * b + c may fuse into an fma on both (as
+    # Triton's enable_fp_fusion); the host keeps accurate, unfused math (it
+    # is the numerics reference). fast_math=False keeps accurate math
+    # everywhere.
     kind = device.partition(":")[0]
     fast = kernel.fast_math and kind != "host"
     b = ir.Builder(kernel.symbol, chosen["warps"], default_layout,
                    kernel.waves_per_eu, fast_div=fast and kind == "cuda",
-                   fast_exp=fast)
+                   fast_exp=fast, contract=fast)
     b.target = kind
     dtype_iter, constexpr_iter = iter(dtypes), iter(constexprs)
     call_args = []

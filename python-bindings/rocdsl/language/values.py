@@ -444,10 +444,15 @@ def binary(op, x, y, flags=None):
                     + (f"; {hint}" if hint else ""))
     if flags is None and op == "/" and dtype == "f32" and b.fast_div:
         flags = "arcp"
+    elif flags is None and op in _CONTRACTIBLE and b.contract:
+        flags = "contract"
     math = f" fastmath<{flags}>" if flags and dtype in _FLOAT else ""
     return _wrap(b.op(type_, f"{name} ", x.value, ", ", y.value, math, " : ",
                       type_))
 
+
+# Float ops that may fuse into an fma (fastmath<contract>).
+_CONTRACTIBLE = ("+", "-", "*")
 
 _UNARY = {"exp": "math.exp", "exp2": "math.exp2", "log": "math.log",
           "sqrt": "math.sqrt", "rsqrt": "math.rsqrt", "abs": "math.absf"}

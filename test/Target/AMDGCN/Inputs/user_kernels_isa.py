@@ -15,6 +15,12 @@ kernels = {
     "layernorm": (U.layernorm, dict(x="bf16", w="bf16", b="bf16", y="bf16",
                                     BLOCK=4096), "xwbyN"),
 }
+if len(sys.argv) > 3 and sys.argv[3] == "wide":
+    # Rows of 32000 f32 (BLOCK 32768, 16 warps): 64 elements and a 64-bit
+    # mask per lane, the mask live across both reductions.
+    kernels = {"layernorm": (U.layernorm, dict(x="f32", w="f32", b="f32",
+                                               y="f32", BLOCK=32768),
+                             "xwbyN")}
 for name, (kernel, spec, facts) in kernels.items():
     assume = ({p: 16 for p in ("x", "w", "b", "y", "N") if p in spec or
                p == "N"} if mode.startswith("facts") else {})
