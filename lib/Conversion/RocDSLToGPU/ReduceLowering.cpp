@@ -21,11 +21,12 @@ using namespace mlir::rocdsl;
 
 namespace {
 
-Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x, Value y) {
+Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x, Value y,
+              arith::FastMathFlags flags = arith::FastMathFlags::none) {
   bool isFloat = isa<FloatType>(x.getType());
   switch (kind) {
   case ReduceKind::Add:
-    return isFloat ? arith::AddFOp::create(b, loc, x, y).getResult()
+    return isFloat ? arith::AddFOp::create(b, loc, x, y, flags).getResult()
                    : arith::AddIOp::create(b, loc, x, y).getResult();
   case ReduceKind::Mul:
     return isFloat ? arith::MulFOp::create(b, loc, x, y).getResult()
@@ -62,16 +63,45 @@ gpu::AllReduceOperation toGpuKind(ReduceKind kind, bool isFloat) {
 
 /// Balanced tree: independent ops the scheduler can overlap.
 Value treeCombine(OpBuilder &b, Location loc, ReduceKind kind,
-                  SmallVector<Value> values) {
+                  SmallVector<Value> values,
+                  arith::FastMathFlags flags = arith::FastMathFlags::none) {
   while (values.size() > 1) {
     SmallVector<Value> next;
     for (size_t i = 0; i + 1 < values.size(); i += 2)
-      next.push_back(combine(b, loc, kind, values[i], values[i + 1]));
+      next.push_back(combine(b, loc, kind, values[i], values[i + 1], flags));
     if (values.size() % 2)
       next.push_back(values.back());
     values = std::move(next);
   }
   return values.front();
+}
+
+/// Independent accumulation chains a lane's sum of products is split into:
+/// enough to overlap the adds' latency, few enough that almost every
+/// product fuses into its chain's add (one fma per element, as a
+/// sequential sum would, instead of a tree whose inner adds cannot fuse).
+constexpr size_t kProductSumChains = 4;
+
+/// Sums products `values` (each an fmul the kernel allows to contract)
+/// in kProductSumChains chains, then a tree of the chains; every add
+/// carries `contract`, so LLVM fuses each product into an fma.
+Value chainedProductSum(OpBuilder &b, Location loc, SmallVector<Value> values) {
+  auto contract = arith::FastMathFlags::contract;
+  size_t chains = std::min(kProductSumChains, values.size());
+  SmallVector<Value> sums(values.begin(), values.begin() + chains);
+  for (size_t i = chains; i < values.size(); ++i)
+    sums[i % chains] = arith::AddFOp::create(b, loc, sums[i % chains],
+                                             values[i], contract);
+  return treeCombine(b, loc, ReduceKind::Add, sums, contract);
+}
+
+/// Whether a reduce sums products the kernel allows to contract (the
+/// source is an arith.mulf with fastmath<contract>): its adds may then
+/// fuse with them.
+bool sumsContractibleProducts(ReduceOp op) {
+  auto mul = op.getSrc().getDefiningOp<arith::MulFOp>();
+  return op.getKind() == ReduceKind::Add && mul &&
+         bitEnumContainsAll(mul.getFastmath(), arith::FastMathFlags::contract);
 }
 
 struct ReduceLowering : OpConversionPattern<ReduceOp> {
@@ -122,8 +152,11 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
     unsigned lanes = dist->getThreadsAlong(axis);
     unsigned laneStride = dist->getLaneStrideAlong(axis);
     SmallVector<std::pair<unsigned, Value>> partials;
+    bool fuseProducts = sumsContractibleProducts(op);
     for (auto &[key, values] : groups) {
-      Value v = treeCombine(rewriter, loc, kind, values);
+      Value v = fuseProducts && !dist->wraps(axis)
+                    ? chainedProductSum(rewriter, loc, values)
+                    : treeCombine(rewriter, loc, kind, values);
       if (lanes > 1) {
         if (lanes == dist->getWarpSize())
           v = gpu::SubgroupReduceOp::create(rewriter, loc, v,
