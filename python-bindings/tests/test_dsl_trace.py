@@ -418,3 +418,47 @@ def test_verifier_errors_through_the_runtime_name_the_line():
     message = raises_at("MARK runtime-vec", k[(1,)],
                         np.zeros(256, np.float32))
     assert "256 bits" in message
+
+
+# Math defaults per target ---------------------------------------------------
+
+@rocdsl.kernel
+def _math_defaults(x: rl.ptr("f32"), y: rl.ptr("f32"), BLOCK: rl.constexpr):
+    v = rl.load(x, [0], shape=[BLOCK])
+    s = (v * v + 1.0) / (rl.exp(v) - v)
+    t = rl.div_rn(s, v) * rl.exp_accurate(v)
+    rl.store(t + (s * s).sum(), y, [0])
+
+
+@rocdsl.kernel(fast_math=False)
+def _math_accurate(x: rl.ptr("f32"), y: rl.ptr("f32"), BLOCK: rl.constexpr):
+    v = rl.load(x, [0], shape=[BLOCK])
+    rl.store((v * v + 1.0) / rl.exp(v), y, [0])
+
+
+def _flags_of(ir, op):
+    """The fastmath flags of every `op` in `ir` ("" when it has none)."""
+    return [m.group(1) or "" for m in re.finditer(
+        rf"= {re.escape(op)} [^\n]*?(?:fastmath<([a-z,]+)>)?\s*:", ir)]
+
+
+def test_math_defaults_per_target():
+    """GPU targets: float +, -, * may contract into fmas, exp is the
+    hardware exp2 (afn), `/` is full-range division on NVIDIA (arcp) and
+    IEEE on AMD; the host and fast_math=False keep every op accurate and
+    unfused; rl.div_rn and rl.exp_accurate are accurate everywhere."""
+    cuda = _math_defaults.ir("cuda", BLOCK=256)
+    hip = _math_defaults.ir("hip", BLOCK=256)
+    host = _math_defaults.ir("host", BLOCK=256)
+    for ir in (cuda, hip):
+        assert set(_flags_of(ir, "arith.mulf")) == {"contract"}, ir
+        assert set(_flags_of(ir, "arith.addf")) == {"contract"}, ir
+        assert set(_flags_of(ir, "arith.subf")) == {"contract"}, ir
+        assert _flags_of(ir, "math.exp") == ["afn", ""], ir
+    assert _flags_of(cuda, "arith.divf") == ["arcp", ""], cuda
+    assert _flags_of(hip, "arith.divf") == ["", ""], hip
+    for op in ("arith.mulf", "arith.addf", "arith.subf", "arith.divf",
+               "math.exp"):
+        assert set(_flags_of(host, op)) == {""}, host
+    accurate = _math_accurate.ir("cuda", BLOCK=256)
+    assert "fastmath" not in accurate, accurate
