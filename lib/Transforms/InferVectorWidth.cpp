@@ -2,6 +2,8 @@
 #include "rocdsl/Transforms/AxisInfo.h"
 #include "rocdsl/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
 #include "llvm/ADT/bit.h"
 
 namespace mlir::rocdsl {
@@ -41,6 +43,20 @@ int64_t inferWidth(const AxisInfoAnalysis &facts, RankedTensorType tile,
   return int64_t(llvm::bit_floor(uint64_t(width)));
 }
 
+/// Records on a tile comparison the innermost runs its result is constant
+/// over, when longer than one element.
+void markConstantRuns(const AxisInfoAnalysis &facts, arith::CmpIOp cmp) {
+  auto type = dyn_cast<RankedTensorType>(cmp.getType());
+  if (!type)
+    return;
+  int64_t run = std::min(facts.get(cmp.getResult()).constancy.back(),
+                         type.getShape().back());
+  if (run > 1)
+    cmp->setAttr(kConstancyAttrName,
+                 IntegerAttr::get(IntegerType::get(cmp.getContext(), 32),
+                                  int64_t(llvm::bit_floor(uint64_t(run)))));
+}
+
 struct InferVectorWidth
     : mlir::rocdsl::impl::RocDSLInferVectorWidthPassBase<InferVectorWidth> {
   void runOnOperation() override {
@@ -64,6 +80,8 @@ struct InferVectorWidth
           widen(load, load.getType());
         else if (auto store = dyn_cast<StoreOp>(op))
           widen(store, store.getValue().getType());
+        else if (auto cmp = dyn_cast<arith::CmpIOp>(op))
+          markConstantRuns(facts, cmp);
       });
     });
   }

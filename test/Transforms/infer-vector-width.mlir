@@ -14,6 +14,9 @@ rocdsl.func @masked_rows(%x: !rocdsl.ptr<bf16> {rocdsl.alignment = 16 : i32},
   %row = arith.muli %pid, %c4 : i32
   %cols = rocdsl.iota : tensor<1024xi32, #rocdsl.slice<dim = 0, parent = #l>>
   %n = rocdsl.splat %N : i32 -> tensor<1024xi32, #rocdsl.slice<dim = 0, parent = #l>>
+  // The mask is constant over aligned runs of 16 columns: the comparison
+  // says so, for the lowering to compare once per run.
+  // CHECK: arith.cmpi slt, %{{.*}}, %{{.*}} {rocdsl.constancy = 16 : i32}
   %valid = arith.cmpi slt, %cols, %n : tensor<1024xi32, #rocdsl.slice<dim = 0, parent = #l>>
   %v2 = rocdsl.expand_dims %valid {axis = 0 : i32} : tensor<1024xi1, #rocdsl.slice<dim = 0, parent = #l>> -> tensor<1x1024xi1, #l>
   %m = rocdsl.broadcast %v2 : tensor<1x1024xi1, #l> -> tensor<4x1024xi1, #l>
@@ -73,12 +76,16 @@ rocdsl.func @caps(%x: !rocdsl.ptr<f16> {rocdsl.alignment = 16 : i32},
   %s3 = rocdsl.splat %c3 : i32 -> tensor<2048xi32, #l>
   %shifted = arith.addi %i, %s3 : tensor<2048xi32, #l>
   %n = rocdsl.splat %N : i32 -> tensor<2048xi32, #l>
+  // CHECK: arith.cmpi slt
+  // CHECK-NOT: rocdsl.constancy
+  // CHECK-SAME: tensor<2048xi32
   %m = arith.cmpi slt, %shifted, %n : tensor<2048xi32, #l>
   // CHECK: rocdsl.load {{.*}} mask({{.*}}>>) : !rocdsl.ptr<f16>
   %c = rocdsl.load %x[%start] bounds [%N] mask(%m : tensor<2048xi1, #l>) : !rocdsl.ptr<f16> -> tensor<2048xf16, #l>
   // iota + start < N with start a multiple of 2048: uniform over 8.
   %s = rocdsl.splat %start : i32 -> tensor<2048xi32, #l>
   %idx = arith.addi %i, %s : tensor<2048xi32, #l>
+  // CHECK: arith.cmpi slt, %{{.*}}, %{{.*}} {rocdsl.constancy = 16 : i32}
   %m2 = arith.cmpi slt, %idx, %n : tensor<2048xi32, #l>
   // CHECK: rocdsl.load {{.*}} {uniform_mask, vec = 8 : i32} : !rocdsl.ptr<f16>
   %d = rocdsl.load %x[%start] bounds [%N] mask(%m2 : tensor<2048xi1, #l>) : !rocdsl.ptr<f16> -> tensor<2048xf16, #l>

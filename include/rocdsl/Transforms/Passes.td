@@ -22,6 +22,12 @@ def RocDSLInferVectorWidthPass
     width); the access then gets `uniform_mask`. The facts are the
     runtime's specialization of a launch (integers divisible by 16, 16-byte
     aligned pointers), so a launch without them gets the generic kernel.
+
+    Tile comparisons (`arith.cmpi` on tiles) whose result the analysis
+    proves constant over aligned runs of innermost elements get
+    `rocdsl.constancy` (the run length): the GPU lowering then compares
+    once per run in each lane, as the masked loads and stores already
+    decide once per group.
   }];
   let dependentDialects = ["::mlir::rocdsl::RocDSLDialect"];
 }

@@ -24,6 +24,9 @@ void populateKernelPatterns(TileTypeConverter &converter,
 /// arith/math on tiles, splat, iota, expand_dims, broadcast.
 void populateElementwisePatterns(TileTypeConverter &converter,
                                  RewritePatternSet &patterns);
+/// Tile comparisons marked `rocdsl.constancy`: one compare per run.
+void populateRunConstantComparePatterns(TileTypeConverter &converter,
+                                        RewritePatternSet &patterns);
 /// How stores are emitted (see convert-rocdsl-to-gpu's options).
 struct StoreOptions {
   unsigned maxStoreBits = 128;

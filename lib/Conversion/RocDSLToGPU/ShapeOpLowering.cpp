@@ -130,6 +130,7 @@ struct BroadcastLowering : OpConversionPattern<BroadcastOp> {
 void mlir::rocdsl::populateElementwisePatterns(TileTypeConverter &converter,
                                                RewritePatternSet &patterns) {
   populateTileElementwisePatterns(converter, patterns);
+  populateRunConstantComparePatterns(converter, patterns);
   patterns
       .add<SplatLowering, IotaLowering, ExpandDimsLowering, BroadcastLowering>(
           converter, patterns.getContext());

@@ -36,6 +36,12 @@
 
 namespace mlir::rocdsl {
 
+/// Discardable attribute on a tile `arith.cmpi` (set by
+/// rocdsl-infer-vector-width, read by the GPU lowering): the result is
+/// constant over aligned runs of this many innermost elements (i32, a
+/// power of two).
+constexpr const char *kConstancyAttrName = "rocdsl.constancy";
+
 /// The layout whose element (i, j) sits where `layout` keeps (j, i): a 2-D
 /// transpose into it moves no data. Null where no such layout is known
 /// (then a transpose goes through LDS).
