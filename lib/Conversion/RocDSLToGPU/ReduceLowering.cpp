@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
@@ -77,31 +78,43 @@ Value treeCombine(OpBuilder &b, Location loc, ReduceKind kind,
 }
 
 /// Independent accumulation chains a lane's sum of products is split into:
-/// enough to overlap the adds' latency, few enough that almost every
-/// product fuses into its chain's add (one fma per element, as a
-/// sequential sum would, instead of a tree whose inner adds cannot fuse).
+/// enough to overlap the fmas' latency, few enough that every product but
+/// the chains' first is one fma (as a sequential sum, instead of a tree
+/// whose products each need a multiply and an add).
 constexpr size_t kProductSumChains = 4;
 
-/// Sums products `values` (each an fmul the kernel allows to contract)
-/// in kProductSumChains chains, then a tree of the chains; every add
-/// carries `contract`, so LLVM fuses each product into an fma.
-Value chainedProductSum(OpBuilder &b, Location loc, SmallVector<Value> values) {
+/// Sum over `entries` of lhs[e] * rhs[e] (the per-lane vectors of a
+/// contractible product's operands): kProductSumChains chains of math.fma,
+/// then a tree of the chains. Explicit fmas, so every target gets them
+/// (LLVM would fuse a scalar multiply into an add, but not a lane of a
+/// vector multiply, which AMDGPU keeps packed).
+Value chainedProductSum(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                        ArrayRef<unsigned> entries) {
+  auto operand = [&](Value v, unsigned e) -> Value {
+    return vector::ExtractOp::create(b, loc, v, int64_t(e));
+  };
   auto contract = arith::FastMathFlags::contract;
-  size_t chains = std::min(kProductSumChains, values.size());
-  SmallVector<Value> sums(values.begin(), values.begin() + chains);
-  for (size_t i = chains; i < values.size(); ++i)
-    sums[i % chains] = arith::AddFOp::create(b, loc, sums[i % chains],
-                                             values[i], contract);
+  size_t chains = std::min(kProductSumChains, entries.size());
+  SmallVector<Value> sums;
+  for (size_t c = 0; c < chains; ++c)
+    sums.push_back(arith::MulFOp::create(b, loc, operand(lhs, entries[c]),
+                                         operand(rhs, entries[c]), contract));
+  for (size_t i = chains; i < entries.size(); ++i)
+    sums[i % chains] =
+        math::FmaOp::create(b, loc, operand(lhs, entries[i]),
+                            operand(rhs, entries[i]), sums[i % chains]);
   return treeCombine(b, loc, ReduceKind::Add, sums, contract);
 }
 
-/// Whether a reduce sums products the kernel allows to contract (the
-/// source is an arith.mulf with fastmath<contract>): its adds may then
-/// fuse with them.
-bool sumsContractibleProducts(ReduceOp op) {
+/// The product a reduce sums, when the kernel allows it to contract (an
+/// arith.mulf with fastmath<contract> over the reduced tile): its terms
+/// may then become fmas.
+arith::MulFOp contractibleProductSummed(ReduceOp op) {
   auto mul = op.getSrc().getDefiningOp<arith::MulFOp>();
-  return op.getKind() == ReduceKind::Add && mul &&
-         bitEnumContainsAll(mul.getFastmath(), arith::FastMathFlags::contract);
+  if (op.getKind() != ReduceKind::Add || !mul ||
+      !bitEnumContainsAll(mul.getFastmath(), arith::FastMathFlags::contract))
+    return {};
+  return mul;
 }
 
 struct ReduceLowering : OpConversionPattern<ReduceOp> {
@@ -129,6 +142,7 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
     Value base = dist->laneCoordBase(rewriter, loc, axis);
     Value extent = constI32(rewriter, loc, srcType.getShape()[axis]);
     llvm::MapVector<unsigned, SmallVector<Value>> groups;
+    llvm::DenseMap<unsigned, SmallVector<unsigned>> entriesOf;
     for (unsigned f = 0; f < dist->getNumElements(); ++f) {
       SmallVector<unsigned> index = dist->delinearize(f);
       unsigned e = index[axis];
@@ -146,16 +160,25 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
                                     identity(rewriter, loc, kind, elementType));
       }
       groups[dist->linearize(index)].push_back(v);
+      entriesOf[dist->linearize(index)].push_back(f);
     }
 
     // 2. Across the lanes of a wave that split the axis.
     unsigned lanes = dist->getThreadsAlong(axis);
     unsigned laneStride = dist->getLaneStrideAlong(axis);
     SmallVector<std::pair<unsigned, Value>> partials;
-    bool fuseProducts = sumsContractibleProducts(op);
+    arith::MulFOp product = dist->wraps(axis)
+                                ? arith::MulFOp()
+                                : contractibleProductSummed(op);
+    Value productLhs, productRhs;
+    if (product) {
+      productLhs = rewriter.getRemappedValue(product.getLhs());
+      productRhs = rewriter.getRemappedValue(product.getRhs());
+    }
     for (auto &[key, values] : groups) {
-      Value v = fuseProducts && !dist->wraps(axis)
-                    ? chainedProductSum(rewriter, loc, values)
+      Value v = productLhs && productRhs
+                    ? chainedProductSum(rewriter, loc, productLhs, productRhs,
+                                        entriesOf[key])
                     : treeCombine(rewriter, loc, kind, values);
       if (lanes > 1) {
         if (lanes == dist->getWarpSize())

@@ -1,27 +1,24 @@
 // RUN: rocdsl-opt %s --convert-rocdsl-to-gpu="chip=gfx942" --canonicalize --cse | FileCheck %s
 
 // A sum of products the kernel lets contract (arith.mulf fastmath<contract>,
-// the Python DSL's default on GPUs) is accumulated in four chains of
-// contract adds, so that LLVM fuses each product into an fma; any other
-// sum stays a balanced tree of plain adds.
+// the Python DSL's default on GPUs) is accumulated from the product's
+// operands in four chains of math.fma (each chain starts with one
+// multiply), then a tree of the chains; any other sum stays a balanced
+// tree of plain adds over the products.
 
 #l8 = #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [1, 64], warpsPerCTA = [1, 1], order = [1, 0]>
 
 // CHECK-LABEL: gpu.func @sum_of_squares(
-// CHECK:         [[P:%.+]] = arith.mulf [[T:%.+]], [[T]] fastmath<contract> : vector<8xf32>
-// CHECK-NEXT:    [[P0:%.+]] = vector.extract [[P]][0]
-// CHECK-NEXT:    [[P1:%.+]] = vector.extract [[P]][1]
-// CHECK-NEXT:    [[P2:%.+]] = vector.extract [[P]][2]
-// CHECK-NEXT:    [[P3:%.+]] = vector.extract [[P]][3]
-// CHECK-NEXT:    [[P4:%.+]] = vector.extract [[P]][4]
-// CHECK-NEXT:    [[P5:%.+]] = vector.extract [[P]][5]
-// CHECK-NEXT:    [[P6:%.+]] = vector.extract [[P]][6]
-// CHECK-NEXT:    [[P7:%.+]] = vector.extract [[P]][7]
+// CHECK-NOT:     vector<8xf32>
+// CHECK:         [[M0:%.+]] = arith.mulf [[X0:%.+]], [[X0]] fastmath<contract> : f32
+// CHECK-NEXT:    [[M1:%.+]] = arith.mulf [[X1:%.+]], [[X1]] fastmath<contract> : f32
+// CHECK-NEXT:    [[M2:%.+]] = arith.mulf [[X2:%.+]], [[X2]] fastmath<contract> : f32
+// CHECK-NEXT:    [[M3:%.+]] = arith.mulf [[X3:%.+]], [[X3]] fastmath<contract> : f32
 // Chains 0..3 take elements i, i + 4.
-// CHECK-NEXT:    [[C0:%.+]] = arith.addf [[P0]], [[P4]] fastmath<contract> : f32
-// CHECK-NEXT:    [[C1:%.+]] = arith.addf [[P1]], [[P5]] fastmath<contract> : f32
-// CHECK-NEXT:    [[C2:%.+]] = arith.addf [[P2]], [[P6]] fastmath<contract> : f32
-// CHECK-NEXT:    [[C3:%.+]] = arith.addf [[P3]], [[P7]] fastmath<contract> : f32
+// CHECK-NEXT:    [[C0:%.+]] = math.fma [[X4:%.+]], [[X4]], [[M0]] : f32
+// CHECK-NEXT:    [[C1:%.+]] = math.fma [[X5:%.+]], [[X5]], [[M1]] : f32
+// CHECK-NEXT:    [[C2:%.+]] = math.fma [[X6:%.+]], [[X6]], [[M2]] : f32
+// CHECK-NEXT:    [[C3:%.+]] = math.fma [[X7:%.+]], [[X7]], [[M3]] : f32
 // CHECK-NEXT:    [[C01:%.+]] = arith.addf [[C0]], [[C1]] fastmath<contract> : f32
 // CHECK-NEXT:    [[C23:%.+]] = arith.addf [[C2]], [[C3]] fastmath<contract> : f32
 // CHECK-NEXT:    [[S:%.+]] = arith.addf [[C01]], [[C23]] fastmath<contract> : f32
