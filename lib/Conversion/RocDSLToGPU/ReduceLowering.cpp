@@ -62,7 +62,8 @@ gpu::AllReduceOperation toGpuKind(ReduceKind kind, bool isFloat) {
   llvm_unreachable("unknown reduce kind");
 }
 
-/// Balanced tree: independent ops the scheduler can overlap.
+/// Balanced tree: independent ops the scheduler can overlap (for a few
+/// values: the chains' results).
 Value treeCombine(OpBuilder &b, Location loc, ReduceKind kind,
                   SmallVector<Value> values,
                   arith::FastMathFlags flags = arith::FastMathFlags::none) {
@@ -77,14 +78,27 @@ Value treeCombine(OpBuilder &b, Location loc, ReduceKind kind,
   return values.front();
 }
 
-/// Independent accumulation chains a lane's sum of products is split into:
-/// enough to overlap the fmas' latency, few enough that every product but
-/// the chains' first is one fma (as a sequential sum, instead of a tree
-/// whose products each need a multiply and an add).
-constexpr size_t kProductSumChains = 4;
+/// Independent accumulation chains a lane's own entries are reduced in:
+/// enough to overlap the combines' latency, few enough that the partial
+/// results stay a handful of registers (a balanced tree over 64 entries
+/// keeps 32 partials live beside the entries, which spills a 64-entry
+/// row at 128 registers), and that a sum of products is one fma per
+/// product but the chains' first.
+constexpr size_t kLaneChains = 4;
+
+/// `values` combined in kLaneChains sequential chains, then a tree of the
+/// chains.
+Value chainCombine(OpBuilder &b, Location loc, ReduceKind kind,
+                   ArrayRef<Value> values) {
+  size_t chains = std::min(kLaneChains, values.size());
+  SmallVector<Value> acc(values.begin(), values.begin() + chains);
+  for (size_t i = chains; i < values.size(); ++i)
+    acc[i % chains] = combine(b, loc, kind, acc[i % chains], values[i]);
+  return treeCombine(b, loc, kind, acc);
+}
 
 /// Sum over `entries` of lhs[e] * rhs[e] (the per-lane vectors of a
-/// contractible product's operands): kProductSumChains chains of math.fma,
+/// contractible product's operands): kLaneChains chains of math.fma,
 /// then a tree of the chains. Explicit fmas, so every target gets them
 /// (LLVM would fuse a scalar multiply into an add, but not a lane of a
 /// vector multiply, which AMDGPU keeps packed).
@@ -94,7 +108,7 @@ Value chainedProductSum(OpBuilder &b, Location loc, Value lhs, Value rhs,
     return vector::ExtractOp::create(b, loc, v, int64_t(e));
   };
   auto contract = arith::FastMathFlags::contract;
-  size_t chains = std::min(kProductSumChains, entries.size());
+  size_t chains = std::min(kLaneChains, entries.size());
   SmallVector<Value> sums;
   for (size_t c = 0; c < chains; ++c)
     sums.push_back(arith::MulFOp::create(b, loc, operand(lhs, entries[c]),
@@ -179,7 +193,7 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
       Value v = productLhs && productRhs
                     ? chainedProductSum(rewriter, loc, productLhs, productRhs,
                                         entriesOf[key])
-                    : treeCombine(rewriter, loc, kind, values);
+                    : chainCombine(rewriter, loc, kind, values);
       if (lanes > 1) {
         if (lanes == dist->getWarpSize())
           v = gpu::SubgroupReduceOp::create(rewriter, loc, v,

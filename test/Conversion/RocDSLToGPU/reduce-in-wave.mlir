@@ -2,7 +2,7 @@
 // RUN: rocdsl-opt %s --convert-rocdsl-to-gpu="chip=gfx942" --canonicalize --cse | FileCheck %s --check-prefix=NOLDS
 
 // Reductions whose axis is split across lanes only (one wave along the
-// axis): a balanced tree over the lane's own entries, then one
+// axis): four chains over the lane's own entries and a tree of them, then one
 // gpu.subgroup_reduce over the lanes that split the axis. No LDS and no
 // barrier anywhere in this file:
 // NOLDS-NOT: llvm.mlir.global
@@ -79,7 +79,8 @@ rocdsl.func @col_add_strided(%x: !rocdsl.ptr<f32>, %y: !rocdsl.ptr<f32>) attribu
 }
 
 // 1-D max of 512 elements in one wave: 8 entries per lane (two groups of
-// 4), a 3-level tree, then a full-wave reduce to a uniform scalar.
+// 4) combined in four chains (entries i and i + 4), a tree of the chains,
+// then a full-wave reduce to a uniform scalar.
 // CHECK-LABEL: gpu.func @max_to_scalar(
 // CHECK:         [[A:%.+]] = llvm.bitcast %{{.+}} : vector<4xi32> to vector<4xf32>
 // CHECK-NEXT:    [[A0:%.+]] = vector.extract [[A]][0]
@@ -91,10 +92,10 @@ rocdsl.func @col_add_strided(%x: !rocdsl.ptr<f32>, %y: !rocdsl.ptr<f32>) attribu
 // CHECK-NEXT:    [[B1:%.+]] = vector.extract [[B]][1]
 // CHECK-NEXT:    [[B2:%.+]] = vector.extract [[B]][2]
 // CHECK-NEXT:    [[B3:%.+]] = vector.extract [[B]][3]
-// CHECK-NEXT:    [[M0:%.+]] = arith.maximumf [[A0]], [[A1]] : f32
-// CHECK-NEXT:    [[M1:%.+]] = arith.maximumf [[A2]], [[A3]] : f32
-// CHECK-NEXT:    [[M2:%.+]] = arith.maximumf [[B0]], [[B1]] : f32
-// CHECK-NEXT:    [[M3:%.+]] = arith.maximumf [[B2]], [[B3]] : f32
+// CHECK-NEXT:    [[M0:%.+]] = arith.maximumf [[A0]], [[B0]] : f32
+// CHECK-NEXT:    [[M1:%.+]] = arith.maximumf [[A1]], [[B1]] : f32
+// CHECK-NEXT:    [[M2:%.+]] = arith.maximumf [[A2]], [[B2]] : f32
+// CHECK-NEXT:    [[M3:%.+]] = arith.maximumf [[A3]], [[B3]] : f32
 // CHECK-NEXT:    [[M01:%.+]] = arith.maximumf [[M0]], [[M1]] : f32
 // CHECK-NEXT:    [[M23:%.+]] = arith.maximumf [[M2]], [[M3]] : f32
 // CHECK-NEXT:    [[M:%.+]] = arith.maximumf [[M01]], [[M23]] : f32
