@@ -197,13 +197,20 @@ _FACT_ATTRS = {"ptr": "rocdsl.alignment", "scalar": "rocdsl.divisibility"}
 _BITS = {"f32": 32, "i32": 32, "f16": 16, "bf16": 16, "i1": 8}
 
 
+# Lanes one workgroup or thread block may hold on every GPU ROCDSL targets
+# (ChipInfo::maxWorkgroupSize): 16 waves of 64, 32 warps of 32.
+_MAX_WORKGROUP_LANES = 1024
+
+
 def default_num_warps(tile_types, wave):
     """Warps for a kernel whose author gave none: enough lanes that each
     holds about 128 bytes of its largest tile (eight 128-bit accesses, 32
     registers), as Triton users size num_warps by block size; at least 128
     lanes (so small tiles still fill a CU or SM with few programs), at most
-    16 warps. Kernels with explicit layouts keep 4 (their layouts name the
-    warps)."""
+    a full workgroup (16 waves of 64 on AMD, 32 warps on NVIDIA: a row of
+    32768 f32 then keeps 32 values per lane, not 64, which at 128
+    registers a lane spilled). Kernels with explicit layouts keep 4 (their
+    layouts name the warps)."""
     largest = 0
     for t in tile_types:
         if isinstance(layouts.find(t.layout).term, str):
@@ -212,9 +219,9 @@ def default_num_warps(tile_types, wave):
         for d in t.shape:
             elements *= d
         largest = max(largest, elements * _BITS.get(t.dtype, 32) // 8)
-    lanes = max(128, largest // 128)
+    lanes = min(max(128, largest // 128), _MAX_WORKGROUP_LANES)
     warps = 1
-    while warps * wave < lanes and warps < 16:
+    while warps * wave < lanes:
         warps *= 2
     return warps
 
@@ -324,9 +331,9 @@ class KernelFunction:
 
     def __init__(self, fn, num_warps=None, waves_per_eu=None, name=None,
                  fast_math=True):
-        if num_warps is not None and num_warps not in (1, 2, 4, 8, 16):
-            raise error_at_def(fn, f"num_warps must be 1, 2, 4, 8 or 16, got "
-                                   f"{num_warps!r}")
+        if num_warps is not None and num_warps not in (1, 2, 4, 8, 16, 32):
+            raise error_at_def(fn, f"num_warps must be 1, 2, 4, 8, 16 or 32 "
+                                   f"(32 on NVIDIA only), got {num_warps!r}")
         self.fn = fn
         self.num_warps = num_warps
         self.fast_math = bool(fast_math)

@@ -462,3 +462,35 @@ def test_math_defaults_per_target():
         assert set(_flags_of(host, op)) == {""}, host
     accurate = _math_accurate.ir("cuda", BLOCK=256)
     assert "fastmath" not in accurate, accurate
+
+
+# Default warps ---------------------------------------------------------------
+
+def _warps_of(ir):
+    return int(re.search(r"num_warps = (\d+) : i32", ir).group(1))
+
+
+def test_default_warps_follow_the_tile_up_to_a_full_workgroup():
+    """About 128 bytes of the largest tile per lane, at least 128 lanes, at
+    most a workgroup: a 32768-element f32 row takes 32 warps on NVIDIA
+    (1024 lanes, 32 values each) and 16 waves of 64 on AMD."""
+    sizes = {1024: (4, 2), 4096: (4, 2), 8192: (8, 4), 16384: (16, 8),
+             32768: (32, 16),
+             65536: (32, 16)}
+    for block, (cuda, hip) in sizes.items():
+        assert _warps_of(_math_accurate.ir("cuda", BLOCK=block)) == cuda, block
+        assert _warps_of(_math_accurate.ir("hip", BLOCK=block)) == hip, block
+    with pytest.raises(rocdsl.CompilationError, match="16 or 32"):
+        rocdsl.kernel(_math_accurate.fn, num_warps=64)
+
+
+@needs_opt
+def test_thirty_two_warps_lower_on_nvidia_only():
+    text = _math_accurate.ir("cuda", BLOCK=32768)
+    code, out, err = opt(text, "--convert-rocdsl-to-gpu=chip=sm_90")
+    assert code == 0, err
+    assert "known_block_size = array<i32: 1024, 1, 1>" in out
+    explicit = rocdsl.kernel(_math_accurate.fn, num_warps=32)
+    code, _, err = opt(explicit.ir("hip", BLOCK=32768),
+                       "--convert-rocdsl-to-gpu=chip=gfx942")
+    assert code != 0 and "runs at most 1024 per workgroup" in err, err

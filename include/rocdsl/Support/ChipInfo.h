@@ -76,6 +76,9 @@ struct ChipInfo {
   /// Dword counts a direct global->LDS load (buffer_load ... lds) moves per
   /// lane, as a bit mask (bit n: n dwords); 0 where there is none.
   unsigned directToLdsDwordMask;
+  /// Lanes one workgroup (AMD) or thread block (NVIDIA) may hold: 16
+  /// waves of 64, 32 warps of 32.
+  unsigned maxWorkgroupSize = 1024;
 
   bool isAMD() const { return vendor == ChipVendor::AMD; }
   bool isNVIDIA() const { return vendor == ChipVendor::NVIDIA; }

@@ -34,6 +34,17 @@ LogicalResult checkLowerable(ModuleOp module, const ChipInfo &info) {
       failed(checkMatrixOps(module, info)))
     return failure();
   WalkResult result = module.walk([&](Operation *op) {
+    if (auto func = dyn_cast<FuncOp>(op)) {
+      uint64_t lanes = uint64_t(func.getNumWarps()) * waveSize;
+      if (lanes > info.maxWorkgroupSize) {
+        func.emitError() << "num_warps " << func.getNumWarps() << " of "
+                         << waveSize << "-lane waves is " << lanes
+                         << " lanes; " << chip << " runs at most "
+                         << info.maxWorkgroupSize << " per workgroup (num_warps "
+                         << info.maxWorkgroupSize / waveSize << ")";
+        return WalkResult::interrupt();
+      }
+    }
     if (!op->getParentOfType<FuncOp>())
       return WalkResult::advance();
     for (Type type :

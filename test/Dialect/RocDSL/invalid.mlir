@@ -55,21 +55,21 @@ rocdsl.func @dot_operand_warps_differ_from_kernel(%p: !rocdsl.ptr<bf16>) attribu
 
 // -----
 
-// expected-error@+1 {{'rocdsl.func' op num_warps must be a power of two in [1, 16], got 6}}
+// expected-error@+1 {{'rocdsl.func' op num_warps must be a power of two in [1, 32], got 6}}
 rocdsl.func @num_warps_not_power_of_two() attributes {num_warps = 6 : i32} {
   rocdsl.return
 }
 
 // -----
 
-// expected-error@+1 {{'rocdsl.func' op num_warps must be a power of two in [1, 16], got 32}}
-rocdsl.func @num_warps_too_large() attributes {num_warps = 32 : i32} {
+// expected-error@+1 {{'rocdsl.func' op num_warps must be a power of two in [1, 32], got 64}}
+rocdsl.func @num_warps_too_large() attributes {num_warps = 64 : i32} {
   rocdsl.return
 }
 
 // -----
 
-// expected-error@+1 {{'rocdsl.func' op num_warps must be a power of two in [1, 16], got 0}}
+// expected-error@+1 {{'rocdsl.func' op num_warps must be a power of two in [1, 32], got 0}}
 rocdsl.func @num_warps_zero() attributes {num_warps = 0 : i32} {
   rocdsl.return
 }
