@@ -138,3 +138,15 @@ def test_assume_names_what_may_be_assumed():
     with pytest.raises(rocdsl.CompilationError, match="16-byte aligned"):
         U.softmax.specialize("hip", x="f32", y="f32", BLOCK=256,
                              assume={"x": 8})
+
+
+@pytest.mark.parametrize("device", ["hip", "hip:1"])
+@pytest.mark.parametrize("name", ["layernorm", "cross_entropy"])
+def test_sixteen_wave_rows_match_float64(name, device, rng):
+    """Rows of 32000 f32 take 16 waves (the default for their 32768-wide
+    tile), whose cross-wave reduces combine the partials through one
+    in-wave reduce: emulated gfx942 and gfx950 against float64."""
+    case = U.KERNELS[name]
+    got, ref, out_dtype = run(case, device, 2, 32000, "f32", rng)
+    check(f"{name} 2x32000 f32 on {device}", got, ref, out_dtype,
+          case.tolerance_scale)

@@ -86,6 +86,12 @@ Value treeCombine(OpBuilder &b, Location loc, ReduceKind kind,
 /// product but the chains' first.
 constexpr size_t kLaneChains = 4;
 
+/// From this many waves on, the partials of a cross-wave reduce are
+/// combined by one in-wave reduce (a partial per lane) rather than by
+/// every lane reading them all: 16 partials cost 4 128-bit LDS reads and
+/// 15 combines a lane that way, against one read and 5-6 shuffle steps.
+constexpr unsigned kShuffleCombineWaves = 16;
+
 /// `values` combined in kLaneChains sequential chains, then a tree of the
 /// chains.
 Value chainCombine(OpBuilder &b, Location loc, ReduceKind kind,
@@ -237,7 +243,8 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
 
   /// Each wave writes its partial per result element to
   /// lds[waveAlongAxis][resultElement]; after a barrier every lane combines
-  /// the partials of its result elements. A second barrier keeps this
+  /// the partials of its result elements (from kShuffleCombineWaves waves
+  /// on, through one in-wave reduce over a partial per lane). A second barrier keeps this
   /// reduce, run again in a loop, from overwriting slots a slower wave
   /// still reads, unless another barrier always comes first
   /// (findReducesWithoutTrailingBarrier).
@@ -297,15 +304,44 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
           elementPtr(arith::AddIOp::create(rewriter, loc, waveBase, slot)));
     }
     gpu::BarrierOp::create(rewriter, loc);
-    for (auto [i, entry] : llvm::enumerate(partials)) {
-      SmallVector<Value> values;
-      for (unsigned w = 0; w < waves; ++w) {
-        Value index = arith::AddIOp::create(
-            rewriter, loc, slots[i], constI32(rewriter, loc, w * resultElems));
-        values.push_back(LLVM::LoadOp::create(rewriter, loc, elementType,
-                                              elementPtr(index)));
+    if (waves >= kShuffleCombineWaves && waves <= dist.getWarpSize()) {
+      // Many partials: lane l of every wave reads wave l's, the others
+      // the identity, and one in-wave reduce combines them (one LDS load
+      // and log2(wave) shuffles a lane instead of `waves` loads and
+      // combines).
+      ReduceKind kind = op.getKind();
+      Value lane = dist.laneId(rewriter, loc);
+      Value reads = arith::CmpIOp::create(rewriter, loc,
+                                          arith::CmpIPredicate::ult, lane,
+                                          constI32(rewriter, loc, waves));
+      Value source = arith::SelectOp::create(rewriter, loc, reads, lane,
+                                             constI32(rewriter, loc, 0));
+      Value sourceBase = arith::MulIOp::create(
+          rewriter, loc, source, constI32(rewriter, loc, resultElems));
+      for (auto [i, entry] : llvm::enumerate(partials)) {
+        Value partial = LLVM::LoadOp::create(
+            rewriter, loc, elementType,
+            elementPtr(
+                arith::AddIOp::create(rewriter, loc, sourceBase, slots[i])));
+        partial = arith::SelectOp::create(
+            rewriter, loc, reads, partial,
+            identity(rewriter, loc, kind, elementType));
+        entry.second = gpu::SubgroupReduceOp::create(
+            rewriter, loc, partial,
+            toGpuKind(kind, isa<FloatType>(elementType)), /*uniform=*/true);
       }
-      entry.second = treeCombine(rewriter, loc, op.getKind(), values);
+    } else {
+      for (auto [i, entry] : llvm::enumerate(partials)) {
+        SmallVector<Value> values;
+        for (unsigned w = 0; w < waves; ++w) {
+          Value index = arith::AddIOp::create(
+              rewriter, loc, slots[i],
+              constI32(rewriter, loc, w * resultElems));
+          values.push_back(LLVM::LoadOp::create(rewriter, loc, elementType,
+                                                elementPtr(index)));
+        }
+        entry.second = treeCombine(rewriter, loc, op.getKind(), values);
+      }
     }
     if (!withoutTrailingBarrier.contains(op.getOperation()))
       gpu::BarrierOp::create(rewriter, loc);
