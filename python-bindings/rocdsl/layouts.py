@@ -9,9 +9,9 @@ unification over two kinds of terms, a fixed layout (attribute text) and
 slice(dim, variable). Once the kernel is traced, each variable still free
 takes the compiler's default layout (`_rocdsl.default_layout`, the C++
 BlockedAttr::getDefault) for the largest tile shape that uses it and the
-widest element type loaded or stored through it, so that access gets 128
-bits per lane as in the C++ kernels and every access is contiguous across
-lanes.
+narrowest element type stored through it (else the widest loaded), so that
+every store is 128 bits per lane as in the C++ kernels and every access is
+contiguous across lanes.
 """
 
 
@@ -51,8 +51,13 @@ def sliced(dim, parent):
     return Var((dim, parent))
 
 
+#: add_member's is_memory for a tile stored to memory (True: loaded).
+STORE = "store"
+
+
 def add_member(var, shape, element_bits, is_memory=False, vec=1):
-    """Records a tile typed by `var`; `vec`: an access's explicit width,
+    """Records a tile typed by `var`; is_memory: True for a tile loaded
+    from memory, STORE for one stored; `vec`: an access's explicit width,
     which the default layout then gives each lane at least."""
     root = find(var)
     if root.term is None:
@@ -111,14 +116,22 @@ def slice_dim(var):
 
 def _default_inputs(members):
     shape = max((m[0] for m in members), key=_numel)
-    # The widest element type loaded or stored through the layout: its
-    # accesses get 128 bits per lane and narrower ones fewer, yet every
-    # access stays contiguous across lanes. Sized by the narrowest, a wider
-    # type's lane would span several 128-bit accesses a lane-pitch apart
-    # (a bf16 -> f32 kernel's stores half-coalesced).
-    memory = [bits for _, bits, is_memory, _ in members if is_memory]
+    # Stores decide, as Triton's layouts follow its stores: the narrowest
+    # element type stored through the layout gets 128 bits per lane, so
+    # every store is one full, coalesced access per lane, and a wider type
+    # loaded through it takes adjacent 128-bit accesses (f32 in, bf16 out:
+    # two 128-bit loads and one 128-bit store per lane, instead of two
+    # 64-bit stores). Without stores, the widest type loaded: its loads
+    # get 128 bits and narrower ones fewer, all contiguous across lanes.
+    stores = [bits for _, bits, kind, _ in members if kind == STORE]
+    memory = [bits for _, bits, kind, _ in members if kind]
     values = [bits for _, bits, _, _ in members if bits > 1]
-    bits = max(memory) if memory else min(values or [32])
+    if stores:
+        bits = min(stores)
+    elif memory:
+        bits = max(memory)
+    else:
+        bits = min(values or [32])
     vec = max([m[3] for m in members] or [1])
     return shape, bits, vec
 

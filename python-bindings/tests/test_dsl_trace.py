@@ -233,13 +233,21 @@ def test_default_layout_follows_the_widest_access():
     """bf16 in, f32 out, 8 elements per lane (1024 over 128 NVIDIA lanes):
     lanes hold runs of 4, so the f32 stores are 128 bits contiguous across
     lanes and the bf16 loads 64 bits, instead of 128-bit loads and stores
-    whose two halves per lane sit a lane-pitch apart."""
+    whose two halves per lane sit a lane-pitch apart. The stored type
+    decides: f32 in and bf16 out gives runs of 8."""
     facts = dict(assume={"x": 16, "r": 16, "y": 16, "n": 16}, BLOCK=1024)
     ptx = widen_add.compile(chip="sm_90", x="bf16", r="bf16", y="f32",
                             **facts).asm
     assert ptx.count("ld.global.v2.b32") == 4, ptx
     assert ptx.count("st.global.v4.b32") == 2, ptx
     assert "ld.global.v4" not in ptx
+    # f32 in, bf16 out: the stores decide (8 per lane, one 128-bit store),
+    # the f32 loads are two adjacent 128-bit accesses per lane, as Triton's.
+    ptx = widen_add.compile(chip="sm_90", x="f32", r="f32", y="bf16",
+                            **facts).asm
+    assert ptx.count("ld.global.v4.b32") == 4, ptx
+    assert ptx.count("st.global.v4.b32") == 1, ptx
+    assert "st.global.v2" not in ptx
     # One element type: 128 bits per lane both ways.
     ptx = widen_add.compile(chip="sm_90", x="bf16", r="bf16", y="bf16",
                             **facts).asm

@@ -127,7 +127,7 @@ def store(value, ptr, origin, strides=None, bounds=None, mask=None,
     # The access's element width (and explicit vec) count when the layout
     # is chosen.
     layouts.add_member(value.type.layout, value.shape,
-                       ir.DTYPE_BITS[value.type.dtype], True, vec)
+                       ir.DTYPE_BITS[value.type.dtype], layouts.STORE, vec)
     if vec is not None:
         pieces.append(f" {{vec = {vec} : i32}}")
     pieces += [" : ", value.type, ", ", ir.PtrType(ptr.dtype)]
