@@ -8,8 +8,9 @@ element type ("f32"), with "@" and the device ("@cuda", "@hip:1")
 appended for device memory and "%16" when the device address is 16-byte
 aligned; for i32 scalars "d16" when the value is a multiple of 16, "d8"
 when it is a multiple of 8 only (rows of 1000 f32 or bf16 still start on
-16 or 8 bytes when the base is aligned), else None; None for f32 scalars. The tags are the launch facts a kernel is
-specialized on (as Triton does): a launch whose facts differ finds
+16 or 8 bytes when the base is aligned), else None; None for f32 scalars.
+The tags are the launch facts a kernel is specialized on (as Triton
+does): a launch whose facts differ finds
 another specialization, never one compiled for facts it lacks. Host NumPy
 arrays carry no alignment fact (the host target is for numerics, and
 reading their address would slow every launch). Launches find their specialization by the tags, so

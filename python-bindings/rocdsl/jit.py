@@ -424,7 +424,7 @@ class KernelFunction:
                 raise error_at_def(self.fn, f"assume: `{name}` is not a "
                                             f"pointer or i32 parameter")
             allowed = (16,) if p.kind == "ptr" else (16, 8)
-            if value not in allowed or isinstance(value, bool):
+            if value not in allowed:
                 raise error_at_def(
                     self.fn, f"assume: `{name}` may only be assumed "
                     + ("16 (16-byte aligned)" if p.kind == "ptr" else

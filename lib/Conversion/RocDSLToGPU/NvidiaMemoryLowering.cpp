@@ -63,6 +63,16 @@ std::string ptxRegisterList(unsigned first, unsigned words) {
   return words > 1 ? list + "}" : list;
 }
 
+/// `count` operand constraints of one register class, each preceded by
+/// `prefix` ("=" for outputs): ",=r,=r" or ",h".
+std::string ptxRegisterConstraints(StringRef prefix, char letter,
+                                   unsigned count) {
+  std::string constraints;
+  for (unsigned i = 0; i < count; ++i)
+    constraints += "," + prefix.str() + letter;
+  return constraints;
+}
+
 std::string ptxVectorSuffix(unsigned words) {
   return words > 1 ? ".v" + std::to_string(words) : "";
 }
@@ -104,12 +114,9 @@ Value predicatedLoad(OpBuilder &b, Location loc, const PtxWords &regs,
   text += "@$" + std::to_string(w + 1) + " ld.global" + ptxVectorSuffix(w) +
           "." + regs.type.str() + " " + ptxRegisterList(0, w) + ", [$" +
           std::to_string(w) + "];";
-  std::string constraints;
-  for (unsigned i = 0; i < w; ++i)
-    constraints += std::string("=") + regs.constraint + ",";
-  constraints += "l,b";
-  for (unsigned i = 0; i < w; ++i)
-    constraints += std::string(",") + regs.constraint;
+  std::string constraints =
+      ptxRegisterConstraints("=", regs.constraint, w).substr(1) + ",l,b" +
+      ptxRegisterConstraints("", regs.constraint, w);
   Type word = b.getIntegerType(regs.bits);
   SmallVector<Value> operands = {pointer, valid};
   llvm::append_range(operands, transferWords(b, loc, otherRaw));
@@ -133,9 +140,8 @@ void predicatedStore(OpBuilder &b, Location loc, const PtxWords &regs,
   unsigned w = regs.words;
   std::string text = "@$0 st.global" + ptxVectorSuffix(w) + "." +
                      regs.type.str() + " [$1], " + ptxRegisterList(2, w) + ";";
-  std::string constraints = "b,l";
-  for (unsigned i = 0; i < w; ++i)
-    constraints += std::string(",") + regs.constraint;
+  std::string constraints =
+      "b,l" + ptxRegisterConstraints("", regs.constraint, w);
   SmallVector<Value> operands = {valid, pointer};
   llvm::append_range(operands, transferWords(b, loc, data));
   ptxAsm(b, loc, TypeRange(), operands, text, constraints);

@@ -244,9 +244,9 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
   /// Each wave writes its partial per result element to
   /// lds[waveAlongAxis][resultElement]; after a barrier every lane combines
   /// the partials of its result elements (from kShuffleCombineWaves waves
-  /// on, through one in-wave reduce over a partial per lane). A second barrier keeps this
-  /// reduce, run again in a loop, from overwriting slots a slower wave
-  /// still reads, unless another barrier always comes first
+  /// on, through one in-wave reduce over a partial per lane). A second
+  /// barrier keeps this reduce, run again in a loop, from overwriting slots
+  /// a slower wave still reads, unless another barrier always comes first
   /// (findReducesWithoutTrailingBarrier).
   LogicalResult
   reduceAcrossWaves(ReduceOp op, ConversionPatternRewriter &rewriter,
