@@ -1,7 +1,7 @@
 """AMD code of the kernels users write: ROCDSL's gfx942/gfx950 output for
 benchmarks/user_kernels.py beside Triton's for the same algorithms
 (triton_user_kernels.py, compiled with Triton's AMD backend by
-user_kernels_benchmark.py --amd-asm DIR on a machine with Triton).
+benchmarks/triton_amd_asm.py DIR on a machine with Triton).
 
     PYTHONPATH=build/python /usr/bin/python3 benchmarks/user_kernels_amd.py DIR
 

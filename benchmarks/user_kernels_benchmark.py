@@ -11,10 +11,8 @@ poisoned outputs) before anything is timed. Times are CUDA-graph replays
 (20 launches per graph, median of 10 replays, per launch), so host
 overhead is out and device time is what is compared.
 
---amd-asm DIR also compiles the Triton kernels for gfx942 and gfx950 with
-Triton's AMD backend (no AMD GPU needed) at the 16384x4096 bf16 shape,
-with Triton's divisibility specialization of the pointers and N, and
-writes DIR/<kernel>-<chip>.s for the AMD instruction comparison.
+--amd-asm DIR also writes Triton's gfx942/gfx950 code for the kernels
+(triton_amd_asm.py) for the AMD instruction comparison.
 """
 import argparse
 import datetime
@@ -216,43 +214,6 @@ def bench_one(name, m, n, dtype, gen):
     return row
 
 
-def amd_asm(out_dir):
-    from triton.backends.compiler import GPUTarget
-    from triton.compiler import ASTSource
-    os.makedirs(out_dir, exist_ok=True)
-    bf, i32 = "*bf16", "i32"
-    sigs = {
-        "softmax": ({"x": bf, "y": bf, "N": i32}, 4096),
-        "layernorm": ({"x": bf, "w": bf, "b": bf, "y": bf, "N": i32,
-                       "eps": "fp32"}, 4096),
-        "rmsnorm": ({"x": bf, "w": bf, "y": bf, "N": i32, "eps": "fp32"},
-                    4096),
-        "swiglu": ({"a": bf, "g": bf, "y": bf, "n": i32}, 1024),
-        "gelu_tanh": ({"x": bf, "y": bf, "n": i32}, 1024),
-        "residual_add": ({"x": bf, "r": bf, "y": "*fp32", "n": i32}, 1024),
-        "cross_entropy": ({"logits": bf, "target": "*i32", "loss": "*fp32",
-                           "N": i32}, 4096),
-    }
-    for name, (sig, block) in sigs.items():
-        sig = dict(sig, BLOCK="constexpr")
-        # Triton's launch-time specialization: 16-divisible pointers and
-        # integers (what the ROCDSL side is compiled with too).
-        attrs = {(i,): [["tt.divisibility", 16]]
-                 for i, (k, v) in enumerate(sig.items())
-                 if v.startswith("*") or (v == "i32")}
-        for chip in ("gfx942", "gfx950"):
-            try:
-                src = ASTSource(fn=T.KERNELS[name], signature=sig,
-                                constexprs={"BLOCK": block}, attrs=attrs)
-                k = triton.compile(src, target=GPUTarget("hip", chip, 64),
-                                   options={"num_warps": 4})
-                path = pathlib.Path(out_dir) / f"{name}-{chip}.s"
-                path.write_text(k.asm["amdgcn"])
-                print(f"wrote {path}")
-            except Exception as e:  # noqa: BLE001 - report and go on
-                print(f"triton AMD compile of {name} for {chip} failed: {e}")
-
-
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--out", help="write the markdown table here")
@@ -282,7 +243,8 @@ def main():
     if a.out:
         pathlib.Path(a.out).write_text("\n".join(lines) + "\n")
     if a.amd_asm:
-        amd_asm(a.amd_asm)
+        import triton_amd_asm
+        triton_amd_asm.write_asm(a.amd_asm)
 
 
 if __name__ == "__main__":

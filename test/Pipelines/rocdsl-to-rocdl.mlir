@@ -35,13 +35,14 @@
 // CHECK-SAME:      attributes {gpu.kernel, gpu.known_block_size = array<i32: 256, 1, 1>, rocdl.flat_work_group_size = "256,256", rocdl.kernel, rocdl.reqd_work_group_size = array<i32: 256, 1, 1>}
 // CHECK-DAG:     [[ZERO:%.+]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK-DAG:     [[C63:%.+]] = llvm.mlir.constant(63 : i32) : i32
-// CHECK-DAG:     [[INVALID:%.+]] = llvm.mlir.constant(-2147483648 : i32) : i32
+// CHECK-DAG:     [[INVALID:%.+]] = llvm.mlir.constant(-1090519040 : i32) : i32
 // CHECK-DAG:     [[LDS:%.+]] = llvm.mlir.addressof @[[$LDS]] : !llvm.ptr<3>
 
-// The row (program id) is folded into the 64-bit base of x's resource.
+// x's resource starts at x; the row (program id) goes into the lanes'
+// 32-bit offsets.
 // CHECK:         [[PID:%.+]] = rocdl.workgroup.id.x : i32
-// CHECK:         [[XBASE:%.+]] = llvm.getelementptr [[X]][{{%.+}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
-// CHECK-NEXT:    [[XR:%.+]] = rocdl.make.buffer.rsrc [[XBASE]], {{.*}} : <1> to <8>
+// CHECK-NOT:     llvm.getelementptr [[X]]
+// CHECK:         [[XR:%.+]] = rocdl.make.buffer.rsrc [[X]], {{.*}} : <1> to <8>
 // CHECK:         rocdl.workitem.id.x
 // Out-of-bounds groups are redirected, not branched around.
 // CHECK:         [[OFF0:%.+]] = llvm.select %{{.+}}, %{{.+}}, [[INVALID]] : i1, i32
@@ -73,12 +74,14 @@
 // CHECK:         [[WR:%.+]] = rocdl.make.buffer.rsrc [[W]], {{.*}} : <1> to <8>
 // CHECK:         rocdl.raw.ptr.buffer.load [[WR]], {{%.+}}, [[ZERO]], [[ZERO]] : vector<4xi32>
 // CHECK:         rocdl.raw.ptr.buffer.load [[WR]], {{%.+}}, [[ZERO]], [[ZERO]] : vector<4xi32>
-// CHECK:         llvm.fptrunc %{{.+}} : vector<16xf32> to vector<16xbf16>
 
-// Stores: same lane offsets as the x loads, soffset the constant 0.
-// CHECK:         [[YBASE:%.+]] = llvm.getelementptr [[Y]][{{%.+}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
-// CHECK-NEXT:    [[YR:%.+]] = rocdl.make.buffer.rsrc [[YBASE]], {{.*}} : <1> to <8>
+// Stores: same lane offsets as the x loads, soffset the constant 0; each
+// group is rounded to bf16 just before its store, in order.
+// CHECK:         [[YR:%.+]] = rocdl.make.buffer.rsrc [[Y]], {{.*}} : <1> to <8>
+// CHECK:         llvm.fptrunc %{{.+}} : vector<8xf32> to vector<8xbf16>
 // CHECK:         rocdl.raw.ptr.buffer.store %{{.+}}, [[YR]], [[OFF0]], [[ZERO]], [[ZERO]] : vector<4xi32>
+// CHECK-NEXT:    rocdl.sched.barrier 0
+// CHECK:         llvm.fptrunc %{{.+}} : vector<8xf32> to vector<8xbf16>
 // CHECK:         rocdl.raw.ptr.buffer.store %{{.+}}, [[YR]], [[OFF1]], [[ZERO]], [[ZERO]] : vector<4xi32>
 // CHECK-NEXT:    llvm.return
 

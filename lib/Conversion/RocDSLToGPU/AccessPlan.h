@@ -14,13 +14,25 @@ namespace mlir::rocdsl {
 
 struct AccessGroup {
   unsigned firstEntry; // index in the per-lane vector
-  Value voffset;       // bytes, i32, already redirected when invalid
+  Value voffset;       // bytes, i32 (AccessForm::Buffer: redirected when
+                       // invalid)
   Value valid;         // i1, or null when always valid
 };
 
+/// How a target addresses a tile access.
+enum class AccessForm {
+  /// A 64-bit base at the tile origin and plain per-lane offsets; `valid`
+  /// guards the access (NVIDIA).
+  Pointer,
+  /// A raw buffer resource at ptr, the origin in the 32-bit per-lane
+  /// offsets, and invalid groups redirected out of the resource's range
+  /// (AMDGPU: no branch, the hardware drops them).
+  Buffer,
+};
+
 struct AccessPlan {
-  Value base; // !llvm.ptr<1> at the tile origin
-  Value rsrc;
+  Value base; // !llvm.ptr<1>: the tile origin (Pointer), or ptr (Buffer)
+  Value rsrc; // AccessForm::Buffer only
   unsigned vec;
   SmallVector<AccessGroup> groups;
 };
@@ -36,17 +48,13 @@ Value bitcastToGroup(OpBuilder &b, Location loc, VectorType groupType,
                      Value raw);
 Value bitcastFromGroup(OpBuilder &b, Location loc, Type transfer, Value group);
 
-/// Plans a tile access. A mask makes it one element wide unless
-/// `uniformMask` (the op's promise that it is constant per group). With
-/// `bufferResource` (AMDGPU), also builds a raw
-/// buffer resource at the base, and invalid groups get an offset past the
-/// resource's range; otherwise offsets are plain and `valid` must guard
-/// the access.
+/// Plans a tile access in `form`. A mask makes it one element wide unless
+/// `uniformMask` (the op's promise that it is constant per group).
 FailureOr<AccessPlan> planAccess(OpBuilder &b, Location loc,
                                  RankedTensorType tileType, Value ptr,
                                  ValueRange origin, ValueRange strides,
                                  ValueRange bounds, Value mask, unsigned vec,
-                                 bool uniformMask, bool bufferResource);
+                                 bool uniformMask, AccessForm form);
 
 /// Produces the value of one group (vector<vec x element>): from memory when
 /// valid, else `other` (null when the load has none: zero).
@@ -59,7 +67,7 @@ using GroupLoader =
 /// for each group's value and assembles the per-lane vector.
 LogicalResult lowerTileLoad(LoadOp op, LoadOp::Adaptor adaptor,
                             ConversionPatternRewriter &rewriter,
-                            const TypeConverter &converter, bool bufferResource,
+                            const TypeConverter &converter, AccessForm form,
                             GroupLoader loadGroup);
 
 } // namespace mlir::rocdsl

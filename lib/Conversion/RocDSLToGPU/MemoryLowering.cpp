@@ -1,9 +1,9 @@
 //===- MemoryLowering.cpp - rocdsl.load/store via raw buffer resources ----===//
 //
-// One buffer resource per access, based at ptr + (uniform origin offset), so
-// that every per-lane offset is a small VGPR value and soffset is the
-// constant 0. That is the hazard-free store form: LLVM protects wide buffer
-// stores with a constant soffset, and never needs to for this pattern.
+// One buffer resource per access, based at ptr, with the tile origin in
+// every lane's 32-bit VGPR offset, and soffset the constant 0. That is the
+// hazard-free store form: LLVM protects wide buffer stores with a constant
+// soffset, and never needs to for this pattern.
 // Invalid elements (out of bounds or masked off) get a VGPR offset past the
 // resource's range: loads return 0 and stores are dropped by the hardware.
 //
@@ -23,8 +23,15 @@ using namespace mlir::rocdsl;
 /// Resource range: every valid byte offset of a tile must stay below it
 /// (launches refuse larger tensors, Addressing.h).
 constexpr int64_t kNumRecords = kMaxTensorBytes;
-/// Offset given to invalid elements: past kNumRecords, so out of range.
-constexpr int64_t kInvalidOffset = static_cast<int64_t>(0x80000000u);
+/// Offset given to invalid elements: past kNumRecords (even with the
+/// largest immediate offset and access added, the sum stays below 2^32), so
+/// out of range. It is the bit pattern of -0.5f, one of the VALU's inline
+/// constants: the select of every invalid group encodes it in the
+/// instruction (v_cndmask_b32 v, -0.5, v) instead of keeping 0x80000000 in a
+/// VGPR for all of them.
+constexpr int64_t kInvalidOffset = static_cast<int64_t>(0xBF000000u);
+static_assert(kInvalidOffset > kNumRecords + 4096 + 16,
+              "invalid offsets must stay out of range");
 
 Type mlir::rocdsl::groupTransferType(MLIRContext *ctx, unsigned bits) {
   if (bits <= 32)
@@ -63,6 +70,30 @@ Value mlir::rocdsl::bitcastFromGroup(OpBuilder &b, Location loc,
 
 namespace {
 
+/// Entries `lanes` of `value`. When `value` is a narrowing conversion of a
+/// wider vector (f32 -> bf16 before a store), the slice is taken before the
+/// conversion and converted on its own: each group is then converted just
+/// before its store, as it would be written by hand, instead of the whole
+/// per-lane vector first. With the groups kept in order (StoreLowering),
+/// only one group's conversion temporaries are live at a time: on gfx942,
+/// where bf16 is rounded in software, a 16-entry bf16 row takes 34 VGPRs
+/// instead of 50.
+Value sliceForStore(OpBuilder &b, Location loc, Value value,
+                    ArrayRef<int64_t> lanes) {
+  Operation *def = value.getDefiningOp();
+  if (def && isa<arith::TruncFOp, arith::TruncIOp>(def)) {
+    Value wide = def->getOperand(0);
+    Value slice = vector::ShuffleOp::create(b, loc, wide, wide, lanes);
+    auto narrow = VectorType::get(
+        {int64_t(lanes.size())},
+        cast<VectorType>(value.getType()).getElementType());
+    OperationState state(loc, def->getName(), ValueRange{slice}, {narrow},
+                         def->getAttrs());
+    return b.create(state)->getResult(0);
+  }
+  return vector::ShuffleOp::create(b, loc, value, value, lanes);
+}
+
 /// A raw buffer resource starting at `base`.
 Value makeResource(OpBuilder &b, Location loc, Value base) {
   auto rsrcType = LLVM::LLVMPointerType::get(b.getContext(), 8);
@@ -78,7 +109,7 @@ FailureOr<AccessPlan>
 mlir::rocdsl::planAccess(OpBuilder &b, Location loc, RankedTensorType tileType,
                          Value ptr, ValueRange origin, ValueRange strides,
                          ValueRange bounds, Value mask, unsigned vec,
-                         bool uniformMask, bool bufferResource) {
+                         bool uniformMask, AccessForm form) {
   auto dist = TileDistribution::get(tileType);
   if (!dist)
     return failure();
@@ -88,26 +119,36 @@ mlir::rocdsl::planAccess(OpBuilder &b, Location loc, RankedTensorType tileType,
   // group's first bit decides for all of it.
   if (mask && !uniformMask)
     vec = 1;
+  bool bufferResource = form == AccessForm::Buffer;
   Type elementType = tileType.getElementType();
   unsigned bytes = elementType.getIntOrFloatBitWidth() / 8;
   unsigned rank = tileType.getRank();
   if (vec > 1 && dist->getMapping().contiguousAlong(rank - 1) % vec != 0)
     return failure();
 
-  // Uniform part: ptr + sum(origin_d * stride_d) elements, in 64 bits.
-  Value elemOffset =
-      arith::ExtSIOp::create(b, loc, b.getI64Type(), origin[rank - 1]);
-  for (unsigned d = 0; d + 1 < rank; ++d) {
-    Value o = arith::ExtSIOp::create(b, loc, b.getI64Type(), origin[d]);
-    Value s = arith::ExtSIOp::create(b, loc, b.getI64Type(), strides[d]);
-    elemOffset = arith::AddIOp::create(b, loc, elemOffset,
-                                       arith::MulIOp::create(b, loc, o, s));
-  }
+  // On AMDGPU the tile origin goes into every lane's 32-bit offset and the
+  // base is ptr: a valid element's byte offset from ptr is below
+  // kMaxTensorBytes (launches refuse larger tensors), and the lane's
+  // position origin + coord is computed for the mask anyway, so no 64-bit
+  // add per access (and per buffer resource) is needed. Otherwise the
+  // uniform part ptr + sum(origin_d * stride_d) is added once, in 64 bits.
+  bool originInOffset = form == AccessForm::Buffer;
   Type llvmElement = elementType;
   if (!LLVM::isCompatibleType(llvmElement))
     llvmElement = b.getIntegerType(bytes * 8);
-  Value base = LLVM::GEPOp::create(b, loc, ptr.getType(), llvmElement, ptr,
-                                   ValueRange{elemOffset});
+  Value base = ptr;
+  if (!originInOffset) {
+    Value elemOffset =
+        arith::ExtSIOp::create(b, loc, b.getI64Type(), origin[rank - 1]);
+    for (unsigned d = 0; d + 1 < rank; ++d) {
+      Value o = arith::ExtSIOp::create(b, loc, b.getI64Type(), origin[d]);
+      Value s = arith::ExtSIOp::create(b, loc, b.getI64Type(), strides[d]);
+      elemOffset = arith::AddIOp::create(b, loc, elemOffset,
+                                         arith::MulIOp::create(b, loc, o, s));
+    }
+    base = LLVM::GEPOp::create(b, loc, ptr.getType(), llvmElement, ptr,
+                               ValueRange{elemOffset});
+  }
   Value rsrc = bufferResource ? makeResource(b, loc, base) : Value();
 
   AccessPlan plan{base, rsrc, vec, {}};
@@ -121,16 +162,19 @@ mlir::rocdsl::planAccess(OpBuilder &b, Location loc, RankedTensorType tileType,
     Value valid;
     for (unsigned d = 0; d < rank; ++d) {
       Value c = dist->coord(b, loc, d, index[d], laneBase[d]);
+      Value position;
+      if (originInOffset || !bounds.empty())
+        position = arith::AddIOp::create(b, loc, origin[d], c);
+      Value along = originInOffset ? position : c;
       Value term =
           d + 1 < rank
-              ? arith::MulIOp::create(b, loc, c, strides[d]).getResult()
-              : c;
+              ? arith::MulIOp::create(b, loc, along, strides[d]).getResult()
+              : along;
       offset = offset ? arith::AddIOp::create(b, loc, offset, term).getResult()
                       : term;
       if (!bounds.empty()) {
         Value inBounds = arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::slt,
-            arith::AddIOp::create(b, loc, origin[d], c), bounds[d]);
+            b, loc, arith::CmpIPredicate::slt, position, bounds[d]);
         valid = valid
                     ? arith::AndIOp::create(b, loc, valid, inBounds).getResult()
                     : inBounds;
@@ -151,14 +195,14 @@ mlir::rocdsl::planAccess(OpBuilder &b, Location loc, RankedTensorType tileType,
 LogicalResult mlir::rocdsl::lowerTileLoad(LoadOp op, LoadOp::Adaptor adaptor,
                                           ConversionPatternRewriter &rewriter,
                                           const TypeConverter &converter,
-                                          bool bufferResource,
+                                          AccessForm form,
                                           GroupLoader loadGroup) {
   Location loc = op.getLoc();
   RankedTensorType tileType = op.getType();
   auto plan =
       planAccess(rewriter, loc, tileType, adaptor.getPtr(), adaptor.getOrigin(),
                  adaptor.getStrides(), adaptor.getBounds(), adaptor.getMask(),
-                 op.getVecWidth(), op.getUniformMask(), bufferResource);
+                 op.getVecWidth(), op.getUniformMask(), form);
   if (failed(plan))
     return rewriter.notifyMatchFailure(op, "layout has no memory lowering");
   auto resultType = cast<VectorType>(converter.convertType(tileType));
@@ -186,28 +230,30 @@ LogicalResult mlir::rocdsl::lowerTileLoad(LoadOp op, LoadOp::Adaptor adaptor,
 
 namespace {
 
+/// One group through the access's buffer resource. Invalid groups read
+/// past the resource range, which returns zeros; only a non-zero `other`
+/// needs a select.
+Value loadBufferGroup(OpBuilder &b, Location loc, const AccessPlan &plan,
+                      const AccessGroup &group, VectorType groupType,
+                      Type transfer, Value other) {
+  Value zero32 = constI32(b, loc, 0);
+  Value raw = ROCDL::RawPtrBufferLoadOp::create(
+      b, loc, transfer, plan.rsrc, group.voffset, zero32, zero32,
+      /*alias_scopes=*/nullptr, /*noalias_scopes=*/nullptr,
+      /*tbaa=*/nullptr);
+  Value value = bitcastToGroup(b, loc, groupType, raw);
+  if (other && group.valid)
+    value = arith::SelectOp::create(b, loc, group.valid, value, other);
+  return value;
+}
+
 struct LoadLowering : OpConversionPattern<LoadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    // Invalid groups read past the resource range, which returns zeros;
-    // only a non-zero `other` needs a select.
-    return lowerTileLoad(
-        op, adaptor, rewriter, *getTypeConverter(), /*bufferResource=*/true,
-        [](OpBuilder &b, Location loc, const AccessPlan &plan,
-           const AccessGroup &group, VectorType groupType, Type transfer,
-           Value other) -> Value {
-          Value zero32 = constI32(b, loc, 0);
-          Value raw = ROCDL::RawPtrBufferLoadOp::create(
-              b, loc, transfer, plan.rsrc, group.voffset, zero32, zero32,
-              /*alias_scopes=*/nullptr, /*noalias_scopes=*/nullptr,
-              /*tbaa=*/nullptr);
-          Value value = bitcastToGroup(b, loc, groupType, raw);
-          if (other && group.valid)
-            value = arith::SelectOp::create(b, loc, group.valid, value, other);
-          return value;
-        });
+    return lowerTileLoad(op, adaptor, rewriter, *getTypeConverter(),
+                         AccessForm::Buffer, loadBufferGroup);
   }
 };
 
@@ -221,17 +267,18 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType tileType = op.getValue().getType();
+    Type elementType = tileType.getElementType();
+    unsigned bits = elementType.getIntOrFloatBitWidth();
     auto plan = planAccess(rewriter, loc, tileType, adaptor.getPtr(),
                            adaptor.getOrigin(), adaptor.getStrides(),
-                           adaptor.getBounds(), adaptor.getMask(), op.getVecWidth(),
-                           op.getUniformMask(), /*bufferResource=*/true);
+                           adaptor.getBounds(), adaptor.getMask(),
+                           op.getVecWidth(), op.getUniformMask(),
+                           AccessForm::Buffer);
     if (failed(plan))
       return rewriter.notifyMatchFailure(op, "layout has no buffer lowering");
-    Type elementType = tileType.getElementType();
     unsigned vec = plan->vec;
     // soffset is always this constant: see the file comment.
     Value zero32 = constI32(rewriter, loc, 0);
-    unsigned bits = elementType.getIntOrFloatBitWidth();
     // The conservative form splits each group into stores of at most
     // maxStoreBits. Part k goes through a resource based k parts further on,
     // with the same VGPR offset: the backend would otherwise merge the parts
@@ -250,8 +297,7 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
         SmallVector<int64_t> lanes;
         for (unsigned j = 0; j < part; ++j)
           lanes.push_back(group.firstEntry + first + j);
-        Value slice = vector::ShuffleOp::create(
-            rewriter, loc, adaptor.getValue(), adaptor.getValue(), lanes);
+        Value slice = sliceForStore(rewriter, loc, adaptor.getValue(), lanes);
         Value data = bitcastFromGroup(rewriter, loc, partTransfer, slice);
         ROCDL::RawPtrBufferStoreOp::create(rewriter, loc, data,
                                            partResources[first / part],
@@ -266,6 +312,12 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
               rewriter.getUnitAttr(), UnitAttr(), LLVM::TailCallKindAttr(),
               LLVM::AsmDialectAttr(), ArrayAttr());
       }
+      // Groups stay in order: LLVM clusters buffer stores through one
+      // resource, which sinks every group's store to the last one and keeps
+      // all their data (and, converted here, the conversions' temporaries)
+      // live at once.
+      if (&group != &plan->groups.back())
+        ROCDL::SchedBarrier::create(rewriter, loc, 0);
     }
     rewriter.eraseOp(op);
     return success();

@@ -31,6 +31,42 @@ Value groupPointer(OpBuilder &b, Location loc, const AccessPlan &plan,
                              plan.base, ValueRange{offset});
 }
 
+/// `load` where `valid` (null: always), else `other` (null: zero), as a
+/// branch around the access.
+Value guardedGroupLoad(
+    OpBuilder &b, Location loc, Value valid, VectorType groupType,
+    Value other, function_ref<Value(OpBuilder &, Location)> load) {
+  if (!valid)
+    return load(b, loc);
+  Value padding = other ? other
+                        : arith::ConstantOp::create(b, loc, groupType,
+                                                    b.getZeroAttr(groupType))
+                              .getResult();
+  return scf::IfOp::create(
+             b, loc, valid,
+             [&](OpBuilder &t, Location l) {
+               scf::YieldOp::create(t, l, load(t, l));
+             },
+             [&](OpBuilder &e, Location l) {
+               scf::YieldOp::create(e, l, padding);
+             })
+      .getResult(0);
+}
+
+/// `store` where `valid` (null: always), as a branch around the access.
+void guardedGroupStore(
+    OpBuilder &b, Location loc, Value valid,
+    function_ref<void(OpBuilder &, Location)> store) {
+  if (!valid) {
+    store(b, loc);
+    return;
+  }
+  scf::IfOp::create(b, loc, valid, [&](OpBuilder &t, Location l) {
+    store(t, l);
+    scf::YieldOp::create(t, l);
+  });
+}
+
 /// How a group travels through inline PTX: `words` registers of `bits`
 /// (16 or 32) each, with the PTX type and constraint letter of one.
 struct PtxWords {
@@ -153,7 +189,7 @@ struct NvidiaLoadLowering : OpConversionPattern<LoadOp> {
   matchAndRewrite(LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     return lowerTileLoad(
-        op, adaptor, rewriter, *getTypeConverter(), /*bufferResource=*/false,
+        op, adaptor, rewriter, *getTypeConverter(), AccessForm::Pointer,
         [](OpBuilder &rewriter, Location loc, const AccessPlan &plan,
            const AccessGroup &group, VectorType groupType, Type transfer,
            Value other) -> Value {
@@ -164,29 +200,21 @@ struct NvidiaLoadLowering : OpConversionPattern<LoadOp> {
             Value raw = LLVM::LoadOp::create(b, l, transfer, pointer, bytes);
             return bitcastToGroup(b, l, groupType, raw);
           };
-          if (!group.valid)
-            return load(rewriter, loc);
+          std::optional<PtxWords> regs = ptxWordsOf(transfer);
+          if (!group.valid || !regs)
+            return guardedGroupLoad(rewriter, loc, group.valid, groupType,
+                                    other, load);
           Value padding =
               other ? other
                     : arith::ConstantOp::create(rewriter, loc, groupType,
                                                 rewriter.getZeroAttr(groupType))
                           .getResult();
-          if (std::optional<PtxWords> regs = ptxWordsOf(transfer))
-            return bitcastToGroup(
-                rewriter, loc, groupType,
-                predicatedLoad(rewriter, loc, *regs, transfer, pointer,
-                               group.valid,
-                               bitcastFromGroup(rewriter, loc, transfer,
-                                                padding)));
-          return scf::IfOp::create(
-                     rewriter, loc, group.valid,
-                     [&](OpBuilder &b, Location l) {
-                       scf::YieldOp::create(b, l, load(b, l));
-                     },
-                     [&](OpBuilder &b, Location l) {
-                       scf::YieldOp::create(b, l, padding);
-                     })
-              .getResult(0);
+          return bitcastToGroup(
+              rewriter, loc, groupType,
+              predicatedLoad(rewriter, loc, *regs, transfer, pointer,
+                             group.valid,
+                             bitcastFromGroup(rewriter, loc, transfer,
+                                              padding)));
         });
   }
 };
@@ -201,7 +229,7 @@ struct NvidiaStoreLowering : OpConversionPattern<StoreOp> {
     auto plan = planAccess(rewriter, loc, tileType, adaptor.getPtr(),
                            adaptor.getOrigin(), adaptor.getStrides(),
                            adaptor.getBounds(), adaptor.getMask(), op.getVecWidth(),
-                           op.getUniformMask(), /*bufferResource=*/false);
+                           op.getUniformMask(), AccessForm::Pointer);
     if (failed(plan))
       return rewriter.notifyMatchFailure(op, "layout has no lowering");
     unsigned vec = plan->vec;
@@ -219,17 +247,10 @@ struct NvidiaStoreLowering : OpConversionPattern<StoreOp> {
         LLVM::StoreOp::create(b, l, data, pointer, bits / 8);
       };
       std::optional<PtxWords> regs = ptxWordsOf(transfer);
-      if (group.valid && regs) {
+      if (group.valid && regs)
         predicatedStore(rewriter, loc, *regs, data, pointer, group.valid);
-      } else if (group.valid) {
-        scf::IfOp::create(rewriter, loc, group.valid,
-                          [&](OpBuilder &b, Location l) {
-                            store(b, l);
-                            scf::YieldOp::create(b, l);
-                          });
-      } else {
-        store(rewriter, loc);
-      }
+      else
+        guardedGroupStore(rewriter, loc, group.valid, store);
     }
     rewriter.eraseOp(op);
     return success();

@@ -63,14 +63,20 @@ gpu::AllReduceOperation toGpuKind(ReduceKind kind, bool isFloat) {
 }
 
 /// Balanced tree: independent ops the scheduler can overlap (for a few
-/// values: the chains' results).
+/// values: the chains' results). Each level combines value i with value
+/// i + half, so the values combined at every level are adjacent pairs in
+/// the level below: LLVM packs them into two-wide operations (v_pk_add_f32)
+/// whose operands already sit in register pairs, where pairing i with i + 1
+/// would pack values a pair apart and move every one into place first.
 Value treeCombine(OpBuilder &b, Location loc, ReduceKind kind,
                   SmallVector<Value> values,
                   arith::FastMathFlags flags = arith::FastMathFlags::none) {
   while (values.size() > 1) {
+    size_t half = values.size() / 2;
     SmallVector<Value> next;
-    for (size_t i = 0; i + 1 < values.size(); i += 2)
-      next.push_back(combine(b, loc, kind, values[i], values[i + 1], flags));
+    for (size_t i = 0; i < half; ++i)
+      next.push_back(
+          combine(b, loc, kind, values[i], values[i + half], flags));
     if (values.size() % 2)
       next.push_back(values.back());
     values = std::move(next);

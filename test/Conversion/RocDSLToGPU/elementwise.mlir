@@ -44,7 +44,9 @@ rocdsl.func @f32_1d(%p: !rocdsl.ptr<f32>, %a: f32, %b: f32) attributes {num_warp
 
 // tensor<4x1024xbf16> over 4 waves, one row per wave, 8 consecutive
 // elements per lane: 1024 / (8 * 64) = 2 repetitions -> 16 entries per lane.
-// extf/truncf change only the element type.
+// extf/truncf change only the element type. The stored truncf is applied
+// per stored group, just before its store, and the groups are kept in
+// order by a scheduling barrier (one group's conversion live at a time).
 #rows = #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [1, 64], warpsPerCTA = [4, 1], order = [1, 0]>
 
 // CHECK-LABEL: gpu.func @bf16_2d(
@@ -52,9 +54,17 @@ rocdsl.func @f32_1d(%p: !rocdsl.ptr<f32>, %a: f32, %b: f32) attributes {num_warp
 // CHECK-NEXT:    [[F:%.+]] = arith.extf [[T]] : vector<16xbf16> to vector<16xf32>
 // CHECK-NEXT:    [[R:%.+]] = math.rsqrt [[F]] : vector<16xf32>
 // CHECK-NEXT:    [[M:%.+]] = arith.mulf [[F]], [[R]] : vector<16xf32>
-// CHECK-NEXT:    [[O:%.+]] = arith.truncf [[M]] : vector<16xf32> to vector<16xbf16>
-// CHECK:         vector.shuffle [[O]], [[O]] [0, 1, 2, 3, 4, 5, 6, 7] : vector<16xbf16>, vector<16xbf16>
-// CHECK:         vector.shuffle [[O]], [[O]] [8, 9, 10, 11, 12, 13, 14, 15] : vector<16xbf16>, vector<16xbf16>
+// CHECK-NOT:     vector<16xbf16>
+// CHECK:         [[G0:%.+]] = vector.shuffle [[M]], [[M]] [0, 1, 2, 3, 4, 5, 6, 7] : vector<16xf32>, vector<16xf32>
+// CHECK-NEXT:    [[O0:%.+]] = arith.truncf [[G0]] : vector<8xf32> to vector<8xbf16>
+// CHECK-NEXT:    [[D0:%.+]] = llvm.bitcast [[O0]] : vector<8xbf16> to vector<4xi32>
+// CHECK-NEXT:    rocdl.raw.ptr.buffer.store [[D0]],
+// CHECK-NEXT:    rocdl.sched.barrier 0
+// CHECK-NEXT:    [[G1:%.+]] = vector.shuffle [[M]], [[M]] [8, 9, 10, 11, 12, 13, 14, 15] : vector<16xf32>, vector<16xf32>
+// CHECK-NEXT:    [[O1:%.+]] = arith.truncf [[G1]] : vector<8xf32> to vector<8xbf16>
+// CHECK-NEXT:    [[D1:%.+]] = llvm.bitcast [[O1]] : vector<8xbf16> to vector<4xi32>
+// CHECK-NEXT:    rocdl.raw.ptr.buffer.store [[D1]],
+// CHECK-NEXT:    gpu.return
 // CHECK-NOT:     tensor<
 rocdsl.func @bf16_2d(%x: !rocdsl.ptr<bf16>, %y: !rocdsl.ptr<bf16>) attributes {num_warps = 4 : i32} {
   %c0 = arith.constant 0 : i32

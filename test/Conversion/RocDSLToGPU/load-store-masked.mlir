@@ -1,7 +1,7 @@
 // RUN: rocdsl-opt %s --convert-rocdsl-to-gpu="chip=gfx942" --canonicalize --cse | FileCheck %s
 
 // Invalid elements (out of bounds or masked off) are not branched around:
-// their VGPR byte offset is replaced by 0x80000000 (-2147483648 as i32),
+// their VGPR byte offset is replaced by 0xbf000000 (-1090519040 as i32),
 // past the resource's 0x7fffffff records, so loads read 0 and stores are
 // dropped by the hardware. With vec > 1 validity is decided per group.
 
@@ -10,21 +10,21 @@
 #l2 = #rocdsl.blocked<sizePerThread = [2], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]>
 #b2 = #rocdsl.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 16], warpsPerCTA = [2, 1], order = [1, 0]>
 
-// 1-D bounds: origin + coordinate < bound (signed), offset selected.
+// 1-D bounds: origin + coordinate < bound (signed). The resource starts at
+// the pointer itself and the offset is (origin + coordinate) * 4, selected.
 // CHECK-LABEL: gpu.func @bounds_1d(
 // CHECK-SAME:      [[X:%[^:]+]]: !llvm.ptr<1>, [[Y:%[^:]+]]: !llvm.ptr<1>, [[OFF:%[^:]+]]: i32, [[N:%[^:]+]]: i32)
-// CHECK-DAG:     [[C16:%.+]] = arith.constant 16 : i32
-// CHECK-DAG:     [[INVALID:%.+]] = arith.constant -2147483648 : i32
+// CHECK-DAG:     [[INVALID:%.+]] = arith.constant -1090519040 : i32
 // CHECK-DAG:     [[C4:%.+]] = arith.constant 4 : i32
 // CHECK-DAG:     [[ZERO:%.+]] = arith.constant 0 : i32
-// CHECK:         [[XR:%.+]] = rocdl.make.buffer.rsrc
+// CHECK:         [[XR:%.+]] = rocdl.make.buffer.rsrc [[X]],
 // CHECK:         [[COORD:%.+]] = arith.muli [[LANE:%.+]], [[C4]] : i32
 // CHECK-NEXT:    [[IDX:%.+]] = arith.addi [[OFF]], [[COORD]] : i32
 // CHECK-NEXT:    [[INB:%.+]] = arith.cmpi slt, [[IDX]], [[N]] : i32
-// CHECK-NEXT:    [[BYTES:%.+]] = arith.muli [[LANE]], [[C16]] : i32
+// CHECK-NEXT:    [[BYTES:%.+]] = arith.muli [[IDX]], [[C4]] : i32
 // CHECK-NEXT:    [[VOFF:%.+]] = arith.select [[INB]], [[BYTES]], [[INVALID]] : i32
 // CHECK-NEXT:    [[V:%.+]] = rocdl.raw.ptr.buffer.load [[XR]], [[VOFF]], [[ZERO]], [[ZERO]] : vector<4xi32>
-// CHECK:         [[YR:%.+]] = rocdl.make.buffer.rsrc
+// CHECK:         [[YR:%.+]] = rocdl.make.buffer.rsrc [[Y]],
 // CHECK-NEXT:    rocdl.raw.ptr.buffer.store [[V]], [[YR]], [[VOFF]], [[ZERO]], [[ZERO]] : vector<4xi32>
 rocdsl.func @bounds_1d(%x: !rocdsl.ptr<f32>, %y: !rocdsl.ptr<f32>, %off: i32, %n: i32) attributes {num_warps = 1 : i32} {
   %t = rocdsl.load %x[%off] bounds [%n] {vec = 4 : i32} : !rocdsl.ptr<f32> -> tensor<256xf32, #l4>
@@ -36,15 +36,15 @@ rocdsl.func @bounds_1d(%x: !rocdsl.ptr<f32>, %y: !rocdsl.ptr<f32>, %off: i32, %n
 // (wave * 4 + lane / 16), the column (lane % 16) * 4.
 // CHECK-LABEL: gpu.func @bounds_2d(
 // CHECK-SAME:      [[X:%[^:]+]]: !llvm.ptr<1>, [[M:%[^:]+]]: i32, [[N:%[^:]+]]: i32)
-// CHECK-DAG:     [[INVALID:%.+]] = arith.constant -2147483648 : i32
+// CHECK-DAG:     [[INVALID:%.+]] = arith.constant -1090519040 : i32
 // CHECK-DAG:     [[C4:%.+]] = arith.constant 4 : i32
 // CHECK:         [[BID:%.+]] = gpu.block_id x
 // CHECK-NEXT:    [[PID:%.+]] = arith.index_castui [[BID]] : index to i32
-// CHECK:         [[XR:%.+]] = rocdl.make.buffer.rsrc
+// CHECK:         [[XR:%.+]] = rocdl.make.buffer.rsrc [[X]],
 // CHECK:         [[ROW:%.+]] = arith.addi %{{.+}}, %{{.+}} : i32
 // CHECK:         [[COL:%.+]] = arith.muli %{{.+}}, [[C4]] : i32
-// CHECK-NEXT:    [[ROWOFF:%.+]] = arith.muli [[ROW]], [[N]] : i32
 // CHECK-NEXT:    [[GROW:%.+]] = arith.addi [[PID]], [[ROW]] : i32
+// CHECK-NEXT:    [[ROWOFF:%.+]] = arith.muli [[GROW]], [[N]] : i32
 // CHECK-NEXT:    [[ROWOK:%.+]] = arith.cmpi slt, [[GROW]], [[M]] : i32
 // CHECK-NEXT:    [[ELEM:%.+]] = arith.addi [[ROWOFF]], [[COL]] : i32
 // CHECK-NEXT:    [[COLOK:%.+]] = arith.cmpi slt, [[COL]], [[N]] : i32
@@ -67,7 +67,7 @@ rocdsl.func @bounds_2d(%x: !rocdsl.ptr<f32>, %m: i32, %n: i32) attributes {num_w
 // its offset (invalid ones go out of the resource range) and `other`.
 // CHECK-LABEL: gpu.func @mask_other(
 // CHECK-SAME:      [[X:%[^:]+]]: !llvm.ptr<1>, [[Y:%[^:]+]]: !llvm.ptr<1>, [[LIM:%[^:]+]]: i32, [[PAD:%[^:]+]]: f32)
-// CHECK-DAG:     [[INVALID:%.+]] = arith.constant -2147483648 : i32
+// CHECK-DAG:     [[INVALID:%.+]] = arith.constant -1090519040 : i32
 // CHECK:         [[MASK:%.+]] = arith.cmpi ult, %{{.+}}, %{{.+}} : vector<4xi32>
 // CHECK:         [[BIT0:%.+]] = vector.extract [[MASK]][0] : i1 from vector<4xi1>
 // CHECK:         arith.select [[BIT0]], %{{.+}}, [[INVALID]] : i32
@@ -92,7 +92,7 @@ rocdsl.func @mask_other(%x: !rocdsl.ptr<f32>, %y: !rocdsl.ptr<f32>, %lim: i32, %
 // 4 entries has its own check.
 // CHECK-LABEL: gpu.func @mask_and_bounds(
 // CHECK-SAME:      [[X:%[^:]+]]: !llvm.ptr<1>, [[N:%[^:]+]]: i32, [[LIM:%[^:]+]]: i32)
-// CHECK-DAG:     [[INVALID:%.+]] = arith.constant -2147483648 : i32
+// CHECK-DAG:     [[INVALID:%.+]] = arith.constant -1090519040 : i32
 // CHECK:         [[MASK:%.+]] = arith.cmpi ult, %{{.+}}, %{{.+}} : vector<4xi32>
 // CHECK:         [[INB:%.+]] = arith.cmpi slt, %{{.+}}, [[N]] : i32
 // CHECK-NEXT:    [[BIT:%.+]] = vector.extract [[MASK]][0] : i1 from vector<4xi1>
@@ -116,7 +116,7 @@ rocdsl.func @mask_and_bounds(%x: !rocdsl.ptr<f32>, %n: i32, %lim: i32) attribute
 
 // Transfer types follow vec * element bits: vec = 1 f16 -> i16.
 // CHECK-LABEL: gpu.func @f16_vec1(
-// CHECK-DAG:     [[INVALID:%.+]] = arith.constant -2147483648 : i32
+// CHECK-DAG:     [[INVALID:%.+]] = arith.constant -1090519040 : i32
 // CHECK-DAG:     [[C2:%.+]] = arith.constant 2 : i32
 // CHECK:         [[R:%.+]] = rocdl.make.buffer.rsrc
 // CHECK:         [[INB:%.+]] = arith.cmpi slt, [[LANE:%.+]], %{{.+}} : i32

@@ -4,11 +4,11 @@
 // RUN: rocdsl-opt %s --convert-rocdsl-to-gpu="chip=gfx950" | FileCheck %s --check-prefix=SOFF
 
 // Vectorized global accesses: one 128-bit raw buffer access per group of
-// `vec` elements. The uniform origin (program id, kernel arguments) goes
-// into a 64-bit getelementptr on the base pointer before the buffer
-// resource is made; lane offsets are the VGPR offset; soffset is always
-// the constant 0 (the hazard-free store form). No store anywhere may have
-// a non-constant soffset, before or after canonicalization:
+// `vec` elements. The buffer resource starts at the kernel's pointer; the
+// uniform origin (program id, kernel arguments) is added to each lane's
+// 32-bit VGPR offset (no 64-bit add per access); soffset is always the
+// constant 0 (the hazard-free store form). No store anywhere may have a
+// non-constant soffset, before or after canonicalization:
 // SOFF-NOT: rocdl.raw.ptr.buffer.store {{[^,]+}}, {{[^,]+}}, {{[^,]+}}, %{{[^c]}}
 // SOFF-NOT: rocdl.raw.ptr.buffer.load {{[^,]+}}, {{[^,]+}}, %{{[^c]}}
 
@@ -28,19 +28,17 @@
 // CHECK-DAG:     [[FLAGS:%.+]] = arith.constant 159744 : i32
 // CHECK:         [[BID:%.+]] = gpu.block_id x
 // CHECK-NEXT:    [[ROW:%.+]] = arith.index_castui [[BID]] : index to i32
-// CHECK-NEXT:    [[COL64:%.+]] = arith.extsi [[COL]] : i32 to i64
-// CHECK-NEXT:    [[ROW64:%.+]] = arith.extsi [[ROW]] : i32 to i64
-// CHECK-NEXT:    [[N64:%.+]] = arith.extsi [[N]] : i32 to i64
-// CHECK-NEXT:    [[ROWOFF64:%.+]] = arith.muli [[ROW64]], [[N64]] : i64
-// CHECK-NEXT:    [[ORIGIN:%.+]] = arith.addi [[COL64]], [[ROWOFF64]] : i64
-// CHECK-NEXT:    [[XBASE:%.+]] = llvm.getelementptr [[X]][[[ORIGIN]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
-// CHECK-NEXT:    [[XR:%.+]] = rocdl.make.buffer.rsrc [[XBASE]], [[STRIDE]], [[NUMREC]], [[FLAGS]] : <1> to <8>
+// CHECK-NEXT:    [[XR:%.+]] = rocdl.make.buffer.rsrc [[X]], [[STRIDE]], [[NUMREC]], [[FLAGS]] : <1> to <8>
+// CHECK:         [[WAVE:%.+]] = arith.divui
 // CHECK:         [[LCOL:%.+]] = arith.muli %{{.+}}, [[C8]] : i32
-// CHECK-NEXT:    [[LROW:%.+]] = arith.muli %{{.+}}, [[N]] : i32
-// CHECK-NEXT:    [[E0:%.+]] = arith.addi [[LROW]], [[LCOL]] : i32
+// CHECK-NEXT:    [[GROW:%.+]] = arith.addi [[ROW]], [[WAVE]] : i32
+// CHECK-NEXT:    [[ROWOFF:%.+]] = arith.muli [[GROW]], [[N]] : i32
+// CHECK-NEXT:    [[GCOL0:%.+]] = arith.addi [[COL]], [[LCOL]] : i32
+// CHECK-NEXT:    [[E0:%.+]] = arith.addi [[ROWOFF]], [[GCOL0]] : i32
 // CHECK-NEXT:    [[V0:%.+]] = arith.muli [[E0]], [[C2]] : i32
 // CHECK-NEXT:    [[LCOL1:%.+]] = arith.addi [[LCOL]], [[C512]] : i32
-// CHECK-NEXT:    [[E1:%.+]] = arith.addi [[LROW]], [[LCOL1]] : i32
+// CHECK-NEXT:    [[GCOL1:%.+]] = arith.addi [[COL]], [[LCOL1]] : i32
+// CHECK-NEXT:    [[E1:%.+]] = arith.addi [[ROWOFF]], [[GCOL1]] : i32
 // CHECK-NEXT:    [[V1:%.+]] = arith.muli [[E1]], [[C2]] : i32
 // CHECK-NEXT:    [[L0:%.+]] = rocdl.raw.ptr.buffer.load [[XR]], [[V0]], [[ZERO]], [[ZERO]] : vector<4xi32>
 // CHECK-NEXT:    [[G0:%.+]] = llvm.bitcast [[L0]] : vector<4xi32> to vector<8xbf16>
@@ -50,11 +48,12 @@
 // CHECK-NEXT:    [[G1:%.+]] = llvm.bitcast [[L1]] : vector<4xi32> to vector<8xbf16>
 // CHECK-COUNT-8: vector.extract [[G1]]
 // CHECK-NEXT:    [[T:%.+]] = vector.from_elements [[A0]], {{.*}} : vector<16xbf16>
-// CHECK-NEXT:    [[YBASE:%.+]] = llvm.getelementptr [[Y]][[[ORIGIN]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
-// CHECK-NEXT:    [[YR:%.+]] = rocdl.make.buffer.rsrc [[YBASE]], [[STRIDE]], [[NUMREC]], [[FLAGS]] : <1> to <8>
+// CHECK-NEXT:    [[YR:%.+]] = rocdl.make.buffer.rsrc [[Y]], [[STRIDE]], [[NUMREC]], [[FLAGS]] : <1> to <8>
 // CHECK-NEXT:    [[P0:%.+]] = vector.shuffle [[T]], [[T]] [0, 1, 2, 3, 4, 5, 6, 7] : vector<16xbf16>, vector<16xbf16>
 // CHECK-NEXT:    [[D0:%.+]] = llvm.bitcast [[P0]] : vector<8xbf16> to vector<4xi32>
 // CHECK-NEXT:    rocdl.raw.ptr.buffer.store [[D0]], [[YR]], [[V0]], [[ZERO]], [[ZERO]] : vector<4xi32>
+// Groups are stored in order (see elementwise.mlir).
+// CHECK-NEXT:    rocdl.sched.barrier 0
 // CHECK-NEXT:    [[P1:%.+]] = vector.shuffle [[T]], [[T]] [8, 9, 10, 11, 12, 13, 14, 15] : vector<16xbf16>, vector<16xbf16>
 // CHECK-NEXT:    [[D1:%.+]] = llvm.bitcast [[P1]] : vector<8xbf16> to vector<4xi32>
 // CHECK-NEXT:    rocdl.raw.ptr.buffer.store [[D1]], [[YR]], [[V1]], [[ZERO]], [[ZERO]] : vector<4xi32>
@@ -67,33 +66,32 @@ rocdsl.func @vec8_bf16(%x: !rocdsl.ptr<bf16>, %y: !rocdsl.ptr<bf16>, %col: i32, 
 }
 
 // 512xf32, 4 per lane, vec = 4 (4 x 32 bits = vector<4xi32>): byte offsets
-// lane*16 and (lane*4 + 256)*4.
+// (off + lane*4)*4 and (off + lane*4 + 256)*4.
 // CHECK-LABEL: gpu.func @vec4_f32(
 // CHECK-SAME:      [[X:%[^:]+]]: !llvm.ptr<1>, [[Y:%[^:]+]]: !llvm.ptr<1>, [[OFF:%[^:]+]]: i32)
-// CHECK-DAG:     [[C16:%.+]] = arith.constant 16 : i32
 // CHECK-DAG:     [[C256:%.+]] = arith.constant 256 : i32
 // CHECK-DAG:     [[C4:%.+]] = arith.constant 4 : i32
 // CHECK-DAG:     [[ZERO:%.+]] = arith.constant 0 : i32
-// CHECK:         [[OFF64:%.+]] = arith.extsi [[OFF]] : i32 to i64
-// CHECK-NEXT:    [[XBASE:%.+]] = llvm.getelementptr [[X]][[[OFF64]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-// CHECK-NEXT:    [[XR:%.+]] = rocdl.make.buffer.rsrc [[XBASE]], {{.*}} : <1> to <8>
+// CHECK:         [[XR:%.+]] = rocdl.make.buffer.rsrc [[X]], {{.*}} : <1> to <8>
 // CHECK:         [[TID:%.+]] = arith.index_castui %{{.+}} : index to i32
 // CHECK-NEXT:    [[LANE:%.+]] = arith.remui [[TID]], %{{.+}} : i32
 // CHECK-NEXT:    [[E0:%.+]] = arith.muli [[LANE]], [[C4]] : i32
-// CHECK-NEXT:    [[V0:%.+]] = arith.muli [[LANE]], [[C16]] : i32
+// CHECK-NEXT:    [[G0:%.+]] = arith.addi [[OFF]], [[E0]] : i32
+// CHECK-NEXT:    [[V0:%.+]] = arith.muli [[G0]], [[C4]] : i32
 // CHECK-NEXT:    [[E1:%.+]] = arith.addi [[E0]], [[C256]] : i32
-// CHECK-NEXT:    [[V1:%.+]] = arith.muli [[E1]], [[C4]] : i32
+// CHECK-NEXT:    [[G1:%.+]] = arith.addi [[OFF]], [[E1]] : i32
+// CHECK-NEXT:    [[V1:%.+]] = arith.muli [[G1]], [[C4]] : i32
 // CHECK-NEXT:    [[L0:%.+]] = rocdl.raw.ptr.buffer.load [[XR]], [[V0]], [[ZERO]], [[ZERO]] : vector<4xi32>
 // CHECK-NEXT:    llvm.bitcast [[L0]] : vector<4xi32> to vector<4xf32>
 // CHECK:         [[L1:%.+]] = rocdl.raw.ptr.buffer.load [[XR]], [[V1]], [[ZERO]], [[ZERO]] : vector<4xi32>
 // CHECK-NEXT:    llvm.bitcast [[L1]] : vector<4xi32> to vector<4xf32>
 // CHECK:         [[T:%.+]] = vector.from_elements {{.*}} : vector<8xf32>
 // CHECK-NEXT:    [[U:%.+]] = arith.addf [[T]], [[T]] : vector<8xf32>
-// CHECK-NEXT:    [[YBASE:%.+]] = llvm.getelementptr [[Y]][[[OFF64]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-// CHECK-NEXT:    [[YR:%.+]] = rocdl.make.buffer.rsrc [[YBASE]], {{.*}} : <1> to <8>
+// CHECK-NEXT:    [[YR:%.+]] = rocdl.make.buffer.rsrc [[Y]], {{.*}} : <1> to <8>
 // CHECK-NEXT:    [[P0:%.+]] = vector.shuffle [[U]], [[U]] [0, 1, 2, 3] : vector<8xf32>, vector<8xf32>
 // CHECK-NEXT:    [[D0:%.+]] = llvm.bitcast [[P0]] : vector<4xf32> to vector<4xi32>
 // CHECK-NEXT:    rocdl.raw.ptr.buffer.store [[D0]], [[YR]], [[V0]], [[ZERO]], [[ZERO]] : vector<4xi32>
+// CHECK-NEXT:    rocdl.sched.barrier 0
 // CHECK-NEXT:    [[P1:%.+]] = vector.shuffle [[U]], [[U]] [4, 5, 6, 7] : vector<8xf32>, vector<8xf32>
 // CHECK-NEXT:    [[D1:%.+]] = llvm.bitcast [[P1]] : vector<4xf32> to vector<4xi32>
 // CHECK-NEXT:    rocdl.raw.ptr.buffer.store [[D1]], [[YR]], [[V1]], [[ZERO]], [[ZERO]] : vector<4xi32>

@@ -40,15 +40,16 @@ rocdsl.func @ids(%p: !rocdsl.ptr<f32>) attributes {num_warps = 1 : i32} {
   rocdsl.return
 }
 
-// The program id is uniform, so a load origin built from it goes into the
-// 64-bit base pointer of the buffer resource.
+// A load origin built from the program id is added to each lane's offset;
+// the buffer resource starts at the pointer itself.
 // CHECK-LABEL: gpu.func @pid_as_origin(
 // CHECK-SAME:      [[P:%[^:]+]]: !llvm.ptr<1>
 // CHECK:         [[BID:%.+]] = gpu.block_id y
 // CHECK-NEXT:    [[PID:%.+]] = arith.index_castui [[BID]] : index to i32
-// CHECK:         [[OFF:%.+]] = arith.extsi [[PID]] : i32 to i64
-// CHECK:         [[BASE:%.+]] = llvm.getelementptr [[P]][[[OFF]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-// CHECK:         rocdl.make.buffer.rsrc [[BASE]],
+// CHECK:         [[R:%.+]] = rocdl.make.buffer.rsrc [[P]],
+// CHECK:         [[POS:%.+]] = arith.addi [[PID]], %{{.+}} : i32
+// CHECK:         [[BYTES:%.+]] = arith.muli [[POS]], %{{.+}} : i32
+// CHECK:         rocdl.raw.ptr.buffer.load [[R]], [[BYTES]],
 #l1 = #rocdsl.blocked<sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]>
 rocdsl.func @pid_as_origin(%p: !rocdsl.ptr<f32>) attributes {num_warps = 1 : i32} {
   %y = rocdsl.program_id y : i32

@@ -45,9 +45,9 @@
 // CHECK-NEXT:    [[P2:%.+]] = llvm.load [[A2]] : !llvm.ptr<3> -> f32
 // CHECK-NEXT:    [[A3:%.+]] = llvm.getelementptr [[LDS]][3] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
 // CHECK-NEXT:    [[P3:%.+]] = llvm.load [[A3]] : !llvm.ptr<3> -> f32
-// CHECK-NEXT:    [[S01:%.+]] = arith.addf [[P0]], [[P1]] : f32
-// CHECK-NEXT:    [[S23:%.+]] = arith.addf [[P2]], [[P3]] : f32
-// CHECK-NEXT:    [[SUM:%.+]] = arith.addf [[S01]], [[S23]] : f32
+// CHECK-NEXT:    [[S02:%.+]] = arith.addf [[P0]], [[P2]] : f32
+// CHECK-NEXT:    [[S13:%.+]] = arith.addf [[P1]], [[P3]] : f32
+// CHECK-NEXT:    [[SUM:%.+]] = arith.addf [[S02]], [[S13]] : f32
 // CHECK-NEXT:    [[SPLAT:%.+]] = vector.broadcast [[SUM]] : f32 to vector<4xf32>
 // CHECK:         llvm.bitcast [[SPLAT]] : vector<4xf32> to vector<4xi32>
 // CHECK-NOT:     gpu.barrier
@@ -94,8 +94,8 @@ rocdsl.func @sum_1d(%x: !rocdsl.ptr<f32>, %y: !rocdsl.ptr<f32>) attributes {num_
 // CHECK-NEXT:    [[L8:%.+]] = llvm.load
 // CHECK-NEXT:    llvm.getelementptr [[LDS]][12]
 // CHECK-NEXT:    [[L12:%.+]] = llvm.load
-// CHECK-NEXT:    [[M0:%.+]] = arith.maximumf [[L0]], [[L4]] : f32
-// CHECK-NEXT:    [[M1:%.+]] = arith.maximumf [[L8]], [[L12]] : f32
+// CHECK-NEXT:    [[M0:%.+]] = arith.maximumf [[L0]], [[L8]] : f32
+// CHECK-NEXT:    [[M1:%.+]] = arith.maximumf [[L4]], [[L12]] : f32
 // CHECK-NEXT:    [[ROW0:%.+]] = arith.maximumf [[M0]], [[M1]] : f32
 // CHECK-NEXT:    llvm.getelementptr [[LDS]][1]
 // CHECK-NEXT:    llvm.load

@@ -23,9 +23,9 @@
 // CHECK-NEXT:    [[E1:%.+]] = vector.extract [[T]][1] : f32 from vector<4xf32>
 // CHECK-NEXT:    [[E2:%.+]] = vector.extract [[T]][2] : f32 from vector<4xf32>
 // CHECK-NEXT:    [[E3:%.+]] = vector.extract [[T]][3] : f32 from vector<4xf32>
-// CHECK-NEXT:    [[S01:%.+]] = arith.addf [[E0]], [[E1]] : f32
-// CHECK-NEXT:    [[S23:%.+]] = arith.addf [[E2]], [[E3]] : f32
-// CHECK-NEXT:    [[S:%.+]] = arith.addf [[S01]], [[S23]] : f32
+// CHECK-NEXT:    [[S02:%.+]] = arith.addf [[E0]], [[E2]] : f32
+// CHECK-NEXT:    [[S13:%.+]] = arith.addf [[E1]], [[E3]] : f32
+// CHECK-NEXT:    [[S:%.+]] = arith.addf [[S02]], [[S13]] : f32
 // CHECK-NEXT:    [[R:%.+]] = gpu.subgroup_reduce add [[S]] uniform : (f32) -> f32
 // CHECK-NEXT:    [[RV:%.+]] = vector.broadcast [[R]] : f32 to vector<1xf32>
 // CHECK:         [[D:%.+]] = llvm.bitcast [[RV]] : vector<1xf32> to i32
@@ -47,9 +47,9 @@ rocdsl.func @row_add_full_wave(%x: !rocdsl.ptr<f32>, %y: !rocdsl.ptr<f32>) attri
 // CHECK-NEXT:    [[E1:%.+]] = vector.extract [[T]][1] : f32 from vector<4xf32>
 // CHECK-NEXT:    [[E2:%.+]] = vector.extract [[T]][2] : f32 from vector<4xf32>
 // CHECK-NEXT:    [[E3:%.+]] = vector.extract [[T]][3] : f32 from vector<4xf32>
-// CHECK-NEXT:    [[M01:%.+]] = arith.maximumf [[E0]], [[E1]] : f32
-// CHECK-NEXT:    [[M23:%.+]] = arith.maximumf [[E2]], [[E3]] : f32
-// CHECK-NEXT:    [[M:%.+]] = arith.maximumf [[M01]], [[M23]] : f32
+// CHECK-NEXT:    [[M02:%.+]] = arith.maximumf [[E0]], [[E2]] : f32
+// CHECK-NEXT:    [[M13:%.+]] = arith.maximumf [[E1]], [[E3]] : f32
+// CHECK-NEXT:    [[M:%.+]] = arith.maximumf [[M02]], [[M13]] : f32
 // CHECK-NEXT:    [[R:%.+]] = gpu.subgroup_reduce maximumf [[M]] uniform cluster(size = 32) : (f32) -> f32
 // CHECK-NEXT:    vector.broadcast [[R]] : f32 to vector<1xf32>
 rocdsl.func @row_max_32_lanes(%x: !rocdsl.ptr<f32>, %y: !rocdsl.ptr<f32>) attributes {num_warps = 1 : i32} {
@@ -96,9 +96,9 @@ rocdsl.func @col_add_strided(%x: !rocdsl.ptr<f32>, %y: !rocdsl.ptr<f32>) attribu
 // CHECK-NEXT:    [[M1:%.+]] = arith.maximumf [[A1]], [[B1]] : f32
 // CHECK-NEXT:    [[M2:%.+]] = arith.maximumf [[A2]], [[B2]] : f32
 // CHECK-NEXT:    [[M3:%.+]] = arith.maximumf [[A3]], [[B3]] : f32
-// CHECK-NEXT:    [[M01:%.+]] = arith.maximumf [[M0]], [[M1]] : f32
-// CHECK-NEXT:    [[M23:%.+]] = arith.maximumf [[M2]], [[M3]] : f32
-// CHECK-NEXT:    [[M:%.+]] = arith.maximumf [[M01]], [[M23]] : f32
+// CHECK-NEXT:    [[M02:%.+]] = arith.maximumf [[M0]], [[M2]] : f32
+// CHECK-NEXT:    [[M13:%.+]] = arith.maximumf [[M1]], [[M3]] : f32
+// CHECK-NEXT:    [[M:%.+]] = arith.maximumf [[M02]], [[M13]] : f32
 // CHECK-NEXT:    [[R:%.+]] = gpu.subgroup_reduce maximumf [[M]] uniform : (f32) -> f32
 // CHECK:         vector.broadcast [[R]] : f32 to vector<4xf32>
 rocdsl.func @max_to_scalar(%x: !rocdsl.ptr<f32>, %y: !rocdsl.ptr<f32>) attributes {num_warps = 1 : i32} {
@@ -124,9 +124,9 @@ rocdsl.func @max_to_scalar(%x: !rocdsl.ptr<f32>, %y: !rocdsl.ptr<f32>) attribute
 // CHECK:         [[V1:%.+]] = arith.select %{{.+}}, %{{.+}}, [[NEGINF]] : f32
 // CHECK:         [[V2:%.+]] = arith.select %{{.+}}, %{{.+}}, [[NEGINF]] : f32
 // CHECK:         [[V3:%.+]] = arith.select %{{.+}}, %{{.+}}, [[NEGINF]] : f32
-// CHECK-NEXT:    [[M01:%.+]] = arith.maximumf [[V0]], [[V1]] : f32
-// CHECK-NEXT:    [[M23:%.+]] = arith.maximumf [[V2]], [[V3]] : f32
-// CHECK-NEXT:    [[M:%.+]] = arith.maximumf [[M01]], [[M23]] : f32
+// CHECK-NEXT:    [[M02:%.+]] = arith.maximumf [[V0]], [[V2]] : f32
+// CHECK-NEXT:    [[M13:%.+]] = arith.maximumf [[V1]], [[V3]] : f32
+// CHECK-NEXT:    [[M:%.+]] = arith.maximumf [[M02]], [[M13]] : f32
 // CHECK-NEXT:    gpu.subgroup_reduce maximumf [[M]] uniform : (f32) -> f32
 rocdsl.func @max_wrapped(%x: !rocdsl.ptr<f32>, %y: !rocdsl.ptr<f32>) attributes {num_warps = 1 : i32} {
   %c0 = arith.constant 0 : i32

@@ -19,9 +19,11 @@
 // CHECK-NEXT:    [[C1:%.+]] = math.fma [[X5:%.+]], [[X5]], [[M1]] : f32
 // CHECK-NEXT:    [[C2:%.+]] = math.fma [[X6:%.+]], [[X6]], [[M2]] : f32
 // CHECK-NEXT:    [[C3:%.+]] = math.fma [[X7:%.+]], [[X7]], [[M3]] : f32
-// CHECK-NEXT:    [[C01:%.+]] = arith.addf [[C0]], [[C1]] fastmath<contract> : f32
-// CHECK-NEXT:    [[C23:%.+]] = arith.addf [[C2]], [[C3]] fastmath<contract> : f32
-// CHECK-NEXT:    [[S:%.+]] = arith.addf [[C01]], [[C23]] fastmath<contract> : f32
+// The tree pairs chain i with chain i + 2 (adjacent pairs pack into
+// v_pk_add_f32 without moves).
+// CHECK-NEXT:    [[C02:%.+]] = arith.addf [[C0]], [[C2]] fastmath<contract> : f32
+// CHECK-NEXT:    [[C13:%.+]] = arith.addf [[C1]], [[C3]] fastmath<contract> : f32
+// CHECK-NEXT:    [[S:%.+]] = arith.addf [[C02]], [[C13]] fastmath<contract> : f32
 // CHECK-NEXT:    gpu.subgroup_reduce add [[S]] uniform
 rocdsl.func @sum_of_squares(%x: !rocdsl.ptr<f32>, %y: !rocdsl.ptr<f32>) attributes {num_warps = 1 : i32} {
   %c0 = arith.constant 0 : i32

@@ -13,9 +13,12 @@
 // CHECK-DAG:     [[C0:%.+]] = arith.constant 0 : i32
 // CHECK-DAG:     [[C256:%.+]] = arith.constant 256 : i32
 // CHECK:         [[R:%.+]] = scf.for [[I:%.+]] = [[C0]] to [[N]] step [[C256]] iter_args([[ACC:%.+]] = [[ZERO]]) -> (vector<4xf32>) : i32 {
-// CHECK-NEXT:      [[I64:%.+]] = arith.extsi [[I]] : i32 to i64
-// CHECK-NEXT:      [[BASE:%.+]] = llvm.getelementptr [[X]][[[I64]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-// CHECK:           [[RAWV:%.+]] = rocdl.raw.ptr.buffer.load
+// The resource starts at X in every iteration (LLVM hoists it); the
+// induction variable goes into the lane's offset.
+// CHECK-NEXT:      [[XR:%.+]] = rocdl.make.buffer.rsrc [[X]],
+// CHECK:           [[POS:%.+]] = arith.addi [[I]], %{{.+}} : i32
+// CHECK-NEXT:      [[VOFF:%.+]] = arith.muli [[POS]], %{{.+}} : i32
+// CHECK-NEXT:      [[RAWV:%.+]] = rocdl.raw.ptr.buffer.load [[XR]], [[VOFF]],
 // CHECK-NEXT:      [[T:%.+]] = llvm.bitcast [[RAWV]] : vector<4xi32> to vector<4xf32>
 // CHECK-NEXT:      [[S:%.+]] = arith.addf [[ACC]], [[T]] : vector<4xf32>
 // CHECK-NEXT:      scf.yield [[S]] : vector<4xf32>

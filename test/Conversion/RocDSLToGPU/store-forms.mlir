@@ -14,10 +14,10 @@ rocdsl.func @store4(%x: !rocdsl.ptr<f32>, %y: !rocdsl.ptr<f32>) attributes {num_
   rocdsl.return
 }
 
-// SPLIT-LABEL: gpu.func @store4
-// SPLIT:       %[[BASE:.+]] = llvm.getelementptr %{{.+}}[%{{.+}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-// SPLIT:       %[[R0:.+]] = rocdl.make.buffer.rsrc %[[BASE]]
-// SPLIT:       %[[HIGH:.+]] = llvm.getelementptr %[[BASE]][8] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i8
+// SPLIT-LABEL: gpu.func @store4(
+// SPLIT-SAME:      %{{[^:]+}}: !llvm.ptr<1>, %[[Y:[^:]+]]: !llvm.ptr<1>)
+// SPLIT:       %[[R0:.+]] = rocdl.make.buffer.rsrc %[[Y]],
+// SPLIT:       %[[HIGH:.+]] = llvm.getelementptr %[[Y]][8] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i8
 // SPLIT:       %[[R1:.+]] = rocdl.make.buffer.rsrc %[[HIGH]]
 // SPLIT:       %[[LO:.+]] = llvm.bitcast %{{.+}} : vector<2xf32> to vector<2xi32>
 // SPLIT:       rocdl.raw.ptr.buffer.store %[[LO]], %[[R0]], %[[OFF:.+]], %{{.+}}, %{{.+}} : vector<2xi32>

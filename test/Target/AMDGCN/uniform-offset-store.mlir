@@ -1,9 +1,10 @@
 // A store at a uniform, run-time offset (a kernel argument plus the program
 // id) is what upstream lowerings turn into a buffer store with an SGPR
 // soffset, the form LLVM 22 leaves unprotected against the wide-store data
-// hazard. ROCDSL folds the uniform offset into the 64-bit resource base
-// (getelementptr before make.buffer.rsrc) and keeps soffset the constant 0,
-// on gfx942 and gfx950; rocdsl-isa-check agrees the result is clean.
+// hazard. ROCDSL adds the uniform offset to each lane's 32-bit VGPR offset
+// (the resource starts at the pointer itself) and keeps soffset the
+// constant 0, on gfx942 and gfx950; rocdsl-isa-check agrees the result is
+// clean.
 // RUN: rocdsl-opt %s --convert-rocdsl-to-gpu="chip=gfx942" --canonicalize --cse | FileCheck %s --check-prefix=IR
 // RUN: rocdsl-compile %s --chip gfx942 --emit asm -o %t942.s
 // RUN: FileCheck %s --check-prefix=ISA < %t942.s
@@ -25,11 +26,13 @@ rocdsl.func @store_at(%x: !rocdsl.ptr<f32>, %y: !rocdsl.ptr<f32>, %offset: i32) 
 
 // IR-LABEL: gpu.func @store_at
 // IR-DAG:   %[[ZERO:.+]] = arith.constant 0 : i32
+// IR-DAG:   %[[C4:.+]] = arith.constant 4 : i32
 // IR:       %[[AT:.+]] = arith.addi %{{.+}}, %arg2 : i32
-// IR:       %[[AT64:.+]] = arith.extsi %[[AT]] : i32 to i64
-// IR:       %[[BASE:.+]] = llvm.getelementptr %arg1[%[[AT64]]]
-// IR:       %[[RSRC:.+]] = rocdl.make.buffer.rsrc %[[BASE]]
-// IR:       rocdl.raw.ptr.buffer.store %{{.+}}, %[[RSRC]], %{{.+}}, %[[ZERO]], %[[ZERO]] : vector<4xi32>
+// IR-NOT:   llvm.getelementptr
+// IR:       %[[POS:.+]] = arith.addi %[[AT]], %{{.+}} : i32
+// IR-NEXT:  %[[VOFF:.+]] = arith.muli %[[POS]], %[[C4]] : i32
+// IR:       %[[RSRC:.+]] = rocdl.make.buffer.rsrc %arg1,
+// IR:       rocdl.raw.ptr.buffer.store %{{.+}}, %[[RSRC]], %[[VOFF]], %[[ZERO]], %[[ZERO]] : vector<4xi32>
 
 // ISA-LABEL: store_at:
 // ISA-NOT:   buffer_store_dwordx4 v[{{[0-9:]+}}], v{{[0-9]+}}, s[{{[0-9:]+}}], s{{[0-9]+}}
