@@ -77,11 +77,13 @@ namespace {
 /// per-lane vector first. With the groups kept in order (StoreLowering),
 /// only one group's conversion temporaries are live at a time: on gfx942,
 /// where bf16 is rounded in software, a 16-entry bf16 row takes 34 VGPRs
-/// instead of 50.
+/// instead of 50. Only when the store is the conversion's one user
+/// (`soleUse`): otherwise the whole conversion stays for the others, and
+/// converting again per group would do the work twice.
 Value sliceForStore(OpBuilder &b, Location loc, Value value,
-                    ArrayRef<int64_t> lanes) {
+                    ArrayRef<int64_t> lanes, bool soleUse) {
   Operation *def = value.getDefiningOp();
-  if (def && isa<arith::TruncFOp, arith::TruncIOp>(def)) {
+  if (soleUse && def && isa<arith::TruncFOp, arith::TruncIOp>(def)) {
     Value wide = def->getOperand(0);
     Value slice = vector::ShuffleOp::create(b, loc, wide, wide, lanes);
     auto narrow = VectorType::get(
@@ -119,25 +121,24 @@ mlir::rocdsl::planAccess(OpBuilder &b, Location loc, RankedTensorType tileType,
   // group's first bit decides for all of it.
   if (mask && !uniformMask)
     vec = 1;
-  bool bufferResource = form == AccessForm::Buffer;
+  bool buffer = form == AccessForm::Buffer;
   Type elementType = tileType.getElementType();
   unsigned bytes = elementType.getIntOrFloatBitWidth() / 8;
   unsigned rank = tileType.getRank();
   if (vec > 1 && dist->getMapping().contiguousAlong(rank - 1) % vec != 0)
     return failure();
 
-  // On AMDGPU the tile origin goes into every lane's 32-bit offset and the
-  // base is ptr: a valid element's byte offset from ptr is below
-  // kMaxTensorBytes (launches refuse larger tensors), and the lane's
+  // With a buffer resource the tile origin goes into every lane's 32-bit
+  // offset and the base is ptr: a valid element's byte offset from ptr is
+  // below kMaxTensorBytes (launches refuse larger tensors), and the lane's
   // position origin + coord is computed for the mask anyway, so no 64-bit
   // add per access (and per buffer resource) is needed. Otherwise the
   // uniform part ptr + sum(origin_d * stride_d) is added once, in 64 bits.
-  bool originInOffset = form == AccessForm::Buffer;
-  Type llvmElement = elementType;
-  if (!LLVM::isCompatibleType(llvmElement))
-    llvmElement = b.getIntegerType(bytes * 8);
   Value base = ptr;
-  if (!originInOffset) {
+  if (!buffer) {
+    Type llvmElement = elementType;
+    if (!LLVM::isCompatibleType(llvmElement))
+      llvmElement = b.getIntegerType(bytes * 8);
     Value elemOffset =
         arith::ExtSIOp::create(b, loc, b.getI64Type(), origin[rank - 1]);
     for (unsigned d = 0; d + 1 < rank; ++d) {
@@ -149,13 +150,13 @@ mlir::rocdsl::planAccess(OpBuilder &b, Location loc, RankedTensorType tileType,
     base = LLVM::GEPOp::create(b, loc, ptr.getType(), llvmElement, ptr,
                                ValueRange{elemOffset});
   }
-  Value rsrc = bufferResource ? makeResource(b, loc, base) : Value();
+  Value rsrc = buffer ? makeResource(b, loc, base) : Value();
 
   AccessPlan plan{base, rsrc, vec, {}};
   SmallVector<Value> laneBase;
   for (unsigned d = 0; d < rank; ++d)
     laneBase.push_back(dist->laneCoordBase(b, loc, d));
-  Value invalid = bufferResource ? constI32(b, loc, kInvalidOffset) : Value();
+  Value invalid = buffer ? constI32(b, loc, kInvalidOffset) : Value();
   for (unsigned f = 0; f < dist->getNumElements(); f += vec) {
     SmallVector<unsigned> index = dist->delinearize(f);
     Value offset;
@@ -163,9 +164,9 @@ mlir::rocdsl::planAccess(OpBuilder &b, Location loc, RankedTensorType tileType,
     for (unsigned d = 0; d < rank; ++d) {
       Value c = dist->coord(b, loc, d, index[d], laneBase[d]);
       Value position;
-      if (originInOffset || !bounds.empty())
+      if (buffer || !bounds.empty())
         position = arith::AddIOp::create(b, loc, origin[d], c);
-      Value along = originInOffset ? position : c;
+      Value along = buffer ? position : c;
       Value term =
           d + 1 < rank
               ? arith::MulIOp::create(b, loc, along, strides[d]).getResult()
@@ -185,7 +186,7 @@ mlir::rocdsl::planAccess(OpBuilder &b, Location loc, RankedTensorType tileType,
       valid = valid ? arith::AndIOp::create(b, loc, valid, m).getResult() : m;
     }
     offset = arith::MulIOp::create(b, loc, offset, constI32(b, loc, bytes));
-    if (valid && bufferResource)
+    if (valid && buffer)
       offset = arith::SelectOp::create(b, loc, valid, offset, invalid);
     plan.groups.push_back({f, offset, valid});
   }
@@ -297,7 +298,8 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
         SmallVector<int64_t> lanes;
         for (unsigned j = 0; j < part; ++j)
           lanes.push_back(group.firstEntry + first + j);
-        Value slice = sliceForStore(rewriter, loc, adaptor.getValue(), lanes);
+        Value slice = sliceForStore(rewriter, loc, adaptor.getValue(), lanes,
+                                    op.getValue().hasOneUse());
         Value data = bitcastFromGroup(rewriter, loc, partTransfer, slice);
         ROCDL::RawPtrBufferStoreOp::create(rewriter, loc, data,
                                            partResources[first / part],

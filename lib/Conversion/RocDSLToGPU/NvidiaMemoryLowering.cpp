@@ -31,17 +31,23 @@ Value groupPointer(OpBuilder &b, Location loc, const AccessPlan &plan,
                              plan.base, ValueRange{offset});
 }
 
-/// `load` where `valid` (null: always), else `other` (null: zero), as a
-/// branch around the access.
+/// What an invalid group of a load gives: `other`, or zero without one.
+Value loadPadding(OpBuilder &b, Location loc, VectorType groupType,
+                  Value other) {
+  if (other)
+    return other;
+  return arith::ConstantOp::create(b, loc, groupType, b.getZeroAttr(groupType))
+      .getResult();
+}
+
+/// `load` where `valid` (null: always), else loadPadding(), as a branch
+/// around the access.
 Value guardedGroupLoad(
     OpBuilder &b, Location loc, Value valid, VectorType groupType,
     Value other, function_ref<Value(OpBuilder &, Location)> load) {
   if (!valid)
     return load(b, loc);
-  Value padding = other ? other
-                        : arith::ConstantOp::create(b, loc, groupType,
-                                                    b.getZeroAttr(groupType))
-                              .getResult();
+  Value padding = loadPadding(b, loc, groupType, other);
   return scf::IfOp::create(
              b, loc, valid,
              [&](OpBuilder &t, Location l) {
@@ -204,11 +210,7 @@ struct NvidiaLoadLowering : OpConversionPattern<LoadOp> {
           if (!group.valid || !regs)
             return guardedGroupLoad(rewriter, loc, group.valid, groupType,
                                     other, load);
-          Value padding =
-              other ? other
-                    : arith::ConstantOp::create(rewriter, loc, groupType,
-                                                rewriter.getZeroAttr(groupType))
-                          .getResult();
+          Value padding = loadPadding(rewriter, loc, groupType, other);
           return bitcastToGroup(
               rewriter, loc, groupType,
               predicatedLoad(rewriter, loc, *regs, transfer, pointer,

@@ -144,3 +144,24 @@ rocdsl.func @scalars(%a: f32, %p: !rocdsl.ptr<f32>) attributes {num_warps = 1 : 
   rocdsl.store %t, %p[%c0] {vec = 4 : i32} : tensor<256xf32, #l4>, !rocdsl.ptr<f32>
   rocdsl.return
 }
+
+// A conversion with a user besides the store is converted once, whole, and
+// the store slices its result (converting again per group would do the
+// work twice).
+// CHECK-LABEL: gpu.func @bf16_shared_truncf(
+// CHECK:         [[O:%.+]] = arith.truncf %{{.+}} : vector<16xf32> to vector<16xbf16>
+// CHECK-NOT:     arith.truncf
+// CHECK:         vector.shuffle [[O]], [[O]] [0, 1, 2, 3, 4, 5, 6, 7] : vector<16xbf16>, vector<16xbf16>
+// CHECK:         vector.shuffle [[O]], [[O]] [8, 9, 10, 11, 12, 13, 14, 15] : vector<16xbf16>, vector<16xbf16>
+// CHECK:         gpu.return
+rocdsl.func @bf16_shared_truncf(%x: !rocdsl.ptr<bf16>, %y: !rocdsl.ptr<bf16>, %z: !rocdsl.ptr<bf16>) attributes {num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %n = arith.constant 1024 : i32
+  %t = rocdsl.load %x[%c0, %c0] strides [%n] {vec = 8 : i32} : !rocdsl.ptr<bf16> -> tensor<4x1024xbf16, #rows>
+  %f = arith.extf %t : tensor<4x1024xbf16, #rows> to tensor<4x1024xf32, #rows>
+  %m = arith.mulf %f, %f : tensor<4x1024xf32, #rows>
+  %o = arith.truncf %m : tensor<4x1024xf32, #rows> to tensor<4x1024xbf16, #rows>
+  rocdsl.store %o, %y[%c0, %c0] strides [%n] {vec = 8 : i32} : tensor<4x1024xbf16, #rows>, !rocdsl.ptr<bf16>
+  rocdsl.store %o, %z[%c0, %c0] strides [%n] {vec = 8 : i32} : tensor<4x1024xbf16, #rows>, !rocdsl.ptr<bf16>
+  rocdsl.return
+}
