@@ -121,8 +121,11 @@ def ConvertRocDSLToHostPass : Pass<"convert-rocdsl-to-host", "::mlir::ModuleOp">
 
     Bounded accesses copy the valid prefix of each row through a stack
     buffer (`llvm.intr.memcpy` of a computed length), so nothing outside the
-    bounds is read or written; explicit masks use `llvm.intr.masked.load`
-    and `llvm.intr.masked.store`.
+    bounds is read or written. Explicitly masked rows go through the same
+    buffer element by element, in an `scf.for` over the row guarded by the
+    mask (LLVM expands `llvm.intr.masked.load`/`store` into a branch per
+    element on CPUs without masked moves of that width, which makes wide
+    rows take minutes to compile).
 
     Before:
     ```mlir

@@ -3,7 +3,12 @@
 // A tile access is done row by row (the innermost dimension is contiguous).
 // Bounded rows copy exactly their valid prefix through a stack buffer with
 // llvm.intr.memcpy, so out-of-bounds memory is never touched and no
-// per-element masking is needed; explicit masks use masked load/store.
+// per-element masking is needed. Explicitly masked rows copy element by
+// element in a loop over the row, guarded by the mask: llvm.masked.load and
+// llvm.masked.store would be expanded by LLVM into a branch per element on
+// CPUs without masked moves of the element's width (16-bit elements short of
+// AVX-512, any element short of AVX), and a 1024-element row then costs
+// LLVM's register coalescer minutes.
 //
 //===----------------------------------------------------------------------===//
 #include "HostPatterns.h"
@@ -11,6 +16,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -137,11 +143,62 @@ struct RowAccess {
 
   /// A row-sized stack buffer, allocated once at function entry.
   Value stackRow(OpBuilder &b, Location loc, Operation *op) const {
+    return stackArray(b, loc, op, elementBytes() * 8);
+  }
+
+  /// One byte per row element at function entry: the row's mask.
+  Value stackMask(OpBuilder &b, Location loc, Operation *op) const {
+    return stackArray(b, loc, op, 8);
+  }
+
+  /// Writes the row's mask into `maskBuffer` (a byte per element), then
+  /// calls `body(column)` in a loop over the row, guarded by that element's
+  /// byte.
+  void forEachMaskedElement(
+      OpBuilder &b, Location loc, Value rowMask, Value maskBuffer,
+      function_ref<void(OpBuilder &, Location, Value)> body) const {
+    auto byteRow = VectorType::get({rowLength()}, b.getI8Type());
+    LLVM::StoreOp::create(b, loc,
+                          arith::ExtUIOp::create(b, loc, byteRow, rowMask),
+                          maskBuffer, 1);
+    auto loop = scf::ForOp::create(b, loc, i64(b, loc, 0),
+                                   i64(b, loc, rowLength()), i64(b, loc, 1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value column = loop.getInductionVar();
+    Value byte = LLVM::LoadOp::create(
+        b, loc, b.getI8Type(),
+        LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), maskBuffer,
+                            ValueRange{column}));
+    Value set = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, byte,
+                                      arith::ConstantIntOp::create(b, loc, 0, 8));
+    auto guarded = scf::IfOp::create(b, loc, set, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(&guarded.getThenRegion().front());
+    body(b, loc, column);
+  }
+
+  /// Copies element `column` from `from` to `to` (rows of this access's
+  /// element width).
+  void copyElement(OpBuilder &b, Location loc, Value from, Value to,
+                   Value column) const {
+    Type element = memoryRowType().getElementType();
+    auto at = [&](Value row) {
+      return LLVM::GEPOp::create(b, loc, base.getType(), element, row,
+                                 ValueRange{column});
+    };
+    Value value = LLVM::LoadOp::create(b, loc, element, at(from),
+                                       elementBytes());
+    LLVM::StoreOp::create(b, loc, value, at(to), elementBytes());
+  }
+
+private:
+  Value stackArray(OpBuilder &b, Location loc, Operation *op,
+                   unsigned bits) const {
     OpBuilder::InsertionGuard guard(b);
     auto func = op->getParentOfType<func::FuncOp>();
     b.setInsertionPointToStart(&func.getBody().front());
     auto array = LLVM::LLVMArrayType::get(
-        IntegerType::get(tile.getContext(), elementBytes() * 8), rowLength());
+        IntegerType::get(tile.getContext(), bits), rowLength());
     return LLVM::AllocaOp::create(b, loc, base.getType(), array, i64(b, loc, 1),
                                   /*alignment=*/16);
   }
@@ -189,9 +246,11 @@ struct LoadToHost : OpConversionPattern<LoadOp> {
             : arith::ConstantOp::create(rewriter, loc, rowType,
                                         rewriter.getZeroAttr(rowType))
                   .getResult();
-    Value buffer;
-    if (!access.bounds.empty() && !access.mask)
+    Value buffer, maskBuffer;
+    if (access.mask || !access.bounds.empty())
       buffer = access.stackRow(rewriter, loc, op);
+    if (access.mask)
+      maskBuffer = access.stackMask(rewriter, loc, op);
 
     Value result = arith::ConstantOp::create(rewriter, loc, resultType,
                                              rewriter.getZeroAttr(resultType));
@@ -200,10 +259,14 @@ struct LoadToHost : OpConversionPattern<LoadOp> {
       Value row;
       VectorType memoryType = access.memoryRowType();
       if (access.mask) {
-        row = LLVM::MaskedLoadOp::create(
-            rewriter, loc, memoryType, rowPtr,
-            access.rowMask(rewriter, loc, lead),
-            access.toMemory(rewriter, loc, padding), access.alignment);
+        LLVM::StoreOp::create(
+            rewriter, loc, access.toMemory(rewriter, loc, padding), buffer, 16);
+        access.forEachMaskedElement(
+            rewriter, loc, access.rowMask(rewriter, loc, lead), maskBuffer,
+            [&](OpBuilder &b, Location loc, Value column) {
+              access.copyElement(b, loc, rowPtr, buffer, column);
+            });
+        row = LLVM::LoadOp::create(rewriter, loc, memoryType, buffer, 16);
       } else if (buffer) {
         LLVM::StoreOp::create(
             rewriter, loc, access.toMemory(rewriter, loc, padding), buffer, 16);
@@ -234,9 +297,11 @@ struct StoreToHost : OpConversionPattern<StoreOp> {
     Location loc = op.getLoc();
     RowAccess access =
         makeAccess(op, adaptor, op.getValue().getType(), rewriter);
-    Value buffer;
-    if (!access.bounds.empty() && !access.mask)
+    Value buffer, maskBuffer;
+    if (access.mask || !access.bounds.empty())
       buffer = access.stackRow(rewriter, loc, op);
+    if (access.mask)
+      maskBuffer = access.stackMask(rewriter, loc, op);
     access.forEachRow([&](ArrayRef<int64_t> lead) {
       Value rowPtr = access.rowPointer(rewriter, loc, lead);
       Value row = lead.empty() ? adaptor.getValue()
@@ -245,9 +310,12 @@ struct StoreToHost : OpConversionPattern<StoreOp> {
                                      .getResult();
       row = access.toMemory(rewriter, loc, row);
       if (access.mask) {
-        LLVM::MaskedStoreOp::create(rewriter, loc, row, rowPtr,
-                                    access.rowMask(rewriter, loc, lead),
-                                    access.alignment);
+        LLVM::StoreOp::create(rewriter, loc, row, buffer, 16);
+        access.forEachMaskedElement(
+            rewriter, loc, access.rowMask(rewriter, loc, lead), maskBuffer,
+            [&](OpBuilder &b, Location loc, Value column) {
+              access.copyElement(b, loc, buffer, rowPtr, column);
+            });
       } else if (buffer) {
         LLVM::StoreOp::create(rewriter, loc, row, buffer, 16);
         LLVM::MemcpyOp::create(rewriter, loc, rowPtr, buffer,

@@ -1,7 +1,8 @@
 // convert-rocdsl-to-host: one call per program instance, whole tiles as
 // n-D vectors, grid values as trailing i32 arguments, bounded rows copied
-// through a stack buffer by exactly their valid prefix, explicit masks as
-// masked loads/stores, reductions as vector.multi_reduction, barriers gone.
+// through a stack buffer by exactly their valid prefix, explicitly masked
+// rows copied element by element through a stack buffer in a loop guarded by
+// the mask (never llvm.intr.masked.load/store), reductions as vector.multi_reduction, barriers gone.
 // RUN: rocdsl-opt %s --split-input-file --convert-rocdsl-to-host --canonicalize | FileCheck %s
 
 #blk = #rocdsl.blocked<sizePerThread = [1, 4], threadsPerWarp = [1, 64], warpsPerCTA = [1, 4], order = [1, 0]>
@@ -57,10 +58,33 @@ rocdsl.func @masked(%x: !rocdsl.ptr<f16>, %v: f16) attributes {num_warps = 1 : i
 
 // CHECK-LABEL: func.func @masked(
 // CHECK-SAME:    %{{[^:]+}}: i32, %[[NY:[^:]+]]: i32, %{{[^:]+}}: i32)
-// The first 7 lanes (bits 0x7F) are on: iota < 7, folded.
-// CHECK:         %[[MASK:.+]] = arith.constant dense<"0x7F0000{{0+}}"> : vector<256xi1>
+// The first 7 lanes are on (iota < 7, folded): the mask is kept a byte per
+// element.
+// CHECK:         %[[MASK:.+]] = arith.constant dense<"0x01010101010101{{0+}}"> : vector<256xi8>
+// CHECK-COUNT-2: llvm.alloca %{{.+}} x !llvm.array<256 x i8>
+// The load: the row starts as `other`, then each masked-on element is
+// copied in from memory.
 // CHECK:         %[[OTHER:.+]] = vector.broadcast %arg1 : f16 to vector<256xf16>
 // CHECK:         %[[PASS:.+]] = llvm.bitcast %[[OTHER]] : vector<256xf16> to vector<256xi16>
-// CHECK:         llvm.intr.masked.load %{{.+}}, %[[MASK]], %[[PASS]] {alignment = 2 : i32} : (!llvm.ptr, vector<256xi1>, vector<256xi16>) -> vector<256xi16>
+// CHECK:         llvm.store %[[PASS]], %[[LROW:[^ ]+]] {alignment = 16 : i64}
+// CHECK:         llvm.store %[[MASK]], %{{.+}} {alignment = 1 : i64} : vector<256xi8>
+// CHECK:         scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} : i64 {
+// CHECK:           %[[BYTE:.+]] = llvm.load %{{.+}} : !llvm.ptr -> i8
+// CHECK:           %[[ON:.+]] = arith.cmpi ne, %[[BYTE]], %{{.+}} : i8
+// CHECK:           scf.if %[[ON]] {
+// CHECK:             %[[SRC:.+]] = llvm.getelementptr %arg0[%[[I]]] : (!llvm.ptr, i64) -> !llvm.ptr, i16
+// CHECK:             %[[E:.+]] = llvm.load %[[SRC]] {alignment = 2 : i64} : !llvm.ptr -> i16
+// CHECK:             %[[DST:.+]] = llvm.getelementptr %[[LROW]][%[[I]]]
+// CHECK:             llvm.store %[[E]], %[[DST]] {alignment = 2 : i64} : i16, !llvm.ptr
+// CHECK:         %[[ROW:.+]] = llvm.load %[[LROW]] {alignment = 16 : i64} : !llvm.ptr -> vector<256xi16>
+// The store: the row goes to a buffer, and only masked-on elements leave it.
 // CHECK:         arith.extsi %[[NY]]
-// CHECK:         llvm.intr.masked.store %{{.+}}, %{{.+}}, %[[MASK]] {alignment = 2 : i32} : vector<256xi16>, vector<256xi1> into !llvm.ptr
+// CHECK:         %[[OUT:.+]] = llvm.getelementptr %arg0[%{{.+}}] : (!llvm.ptr, i64) -> !llvm.ptr, f16
+// CHECK:         llvm.store %[[ROW]], %[[SROW:[^ ]+]] {alignment = 16 : i64}
+// CHECK:         scf.for %[[J:.+]] = %{{.+}} to %{{.+}} step %{{.+}} : i64 {
+// CHECK:           scf.if %{{.+}} {
+// CHECK:             %[[FROM:.+]] = llvm.getelementptr %[[SROW]][%[[J]]]
+// CHECK:             %[[V:.+]] = llvm.load %[[FROM]] {alignment = 2 : i64} : !llvm.ptr -> i16
+// CHECK:             %[[TO:.+]] = llvm.getelementptr %[[OUT]][%[[J]]] : (!llvm.ptr, i64) -> !llvm.ptr, i16
+// CHECK:             llvm.store %[[V]], %[[TO]] {alignment = 2 : i64} : i16, !llvm.ptr
+// CHECK-NOT:     llvm.intr.masked
