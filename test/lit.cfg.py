@@ -47,3 +47,7 @@ config.substitutions.append(
 # uninstrumented interpreter (tests that do say UNSUPPORTED: sanitized).
 if config.rocdsl_sanitize.upper() in ("ON", "1", "TRUE", "YES"):
     config.available_features.add("sanitized")
+# Tests that name x86 CPUs for the host device (ROCDSL_HOST_CPU).
+import platform
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("x86_64-host")

@@ -17,6 +17,10 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+
+#include <cstdlib>
 #include <mutex>
 
 using namespace mlir;
@@ -30,18 +34,43 @@ static void initializeNativeTarget() {
   });
 }
 
+/// ROCDSL_HOST_CPU names an older CPU of this machine's architecture to
+/// compile host kernels for (e.g. x86-64-v3): code and compile times are
+/// then those of a machine without this one's newer instructions, which is
+/// how CI machines of another CPU generation are reproduced. Empty: this
+/// machine's own CPU and features.
+static std::string requestedHostCPU() {
+  const char *cpu = std::getenv("ROCDSL_HOST_CPU");
+  return cpu ? std::string(cpu) : std::string();
+}
+
 static Expected<std::unique_ptr<TargetMachine>> createHostTargetMachine() {
   initializeNativeTarget();
   auto builder = orc::JITTargetMachineBuilder::detectHost();
   if (!builder)
     return builder.takeError();
+  std::string cpu = requestedHostCPU();
+  if (!cpu.empty()) {
+    // The named CPU's own features, none of this machine's.
+    builder->setCPU(cpu);
+    builder->getFeatures() = SubtargetFeatures();
+  }
   builder->setCodeGenOptLevel(CodeGenOptLevel::Aggressive);
   // Position-independent code loads at any address ORC picks.
   builder->setRelocationModel(Reloc::PIC_);
-  return builder->createTargetMachine();
+  auto tm = builder->createTargetMachine();
+  if (tm && !cpu.empty() &&
+      !(*tm)->getMCSubtargetInfo()->isCPUStringValid(cpu))
+    return createStringError("ROCDSL_HOST_CPU=" + cpu +
+                             " is not a CPU of this machine's target (" +
+                             sys::getProcessTriple() + ")");
+  return tm;
 }
 
 std::string rocdsl::getHostTargetDescription() {
+  std::string cpu = requestedHostCPU();
+  if (!cpu.empty())
+    return sys::getProcessTriple() + "/" + cpu + "/";
   std::string features;
   for (const auto &feature : sys::getHostCPUFeatures())
     if (feature.second)
