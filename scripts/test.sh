@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: set-up, build, then every lit
 # test (dialect, conversions, pipelines, AMDGCN ISA for gfx942 and gfx950,
-# tools), each GoogleTest and each pytest file as its own CTest entry; then
-# the checked build (scripts/sanitize.sh: the lit suite and the unit tests
-# under AddressSanitizer and UndefinedBehaviorSanitizer, and every fuzz
-# target for FUZZ_SECONDS, default 40).
+# tools), each GoogleTest and each pytest test function as its own CTest
+# entry; then the checked build (scripts/sanitize.sh: the lit suite and the
+# unit tests under AddressSanitizer and UndefinedBehaviorSanitizer, and
+# every fuzz target for FUZZ_SECONDS, default 40).
 #
 # CTEST_PARALLEL_LEVEL (default: the number of cores) sets how many entries
 # run at once; each entry has its own timeout (test/CMakeLists.txt and
