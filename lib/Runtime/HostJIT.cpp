@@ -10,14 +10,13 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
-
-#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
 
 #include <cstdlib>
@@ -59,8 +58,7 @@ static Expected<std::unique_ptr<TargetMachine>> createHostTargetMachine() {
   // Position-independent code loads at any address ORC picks.
   builder->setRelocationModel(Reloc::PIC_);
   auto tm = builder->createTargetMachine();
-  if (tm && !cpu.empty() &&
-      !(*tm)->getMCSubtargetInfo()->isCPUStringValid(cpu))
+  if (tm && !cpu.empty() && !(*tm)->getMCSubtargetInfo()->isCPUStringValid(cpu))
     return createStringError("ROCDSL_HOST_CPU=" + cpu +
                              " is not a CPU of this machine's target (" +
                              sys::getProcessTriple() + ")");

@@ -64,9 +64,10 @@ def pytest_collection_modifyitems(config, items):
     only = os.environ.get("ROCDSL_PYTEST_FUNCTION")
     if not only:
         return
-    keep = [item for item in items
-            if getattr(item, "originalname", item.name) == only]
-    dropped = [item for item in items if item not in keep]
+    keep, dropped = [], []
+    for item in items:
+        name = getattr(item, "originalname", item.name)
+        (keep if name == only else dropped).append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)
     items[:] = keep

@@ -151,44 +151,41 @@ struct RowAccess {
     return stackArray(b, loc, op, 8);
   }
 
-  /// Writes the row's mask into `maskBuffer` (a byte per element), then
-  /// calls `body(column)` in a loop over the row, guarded by that element's
-  /// byte.
-  void forEachMaskedElement(
-      OpBuilder &b, Location loc, Value rowMask, Value maskBuffer,
-      function_ref<void(OpBuilder &, Location, Value)> body) const {
+  /// Copies the valid elements of row `lead` from `from` to `to` (row
+  /// pointers of this access's element width): with a mask, element by
+  /// element in a loop guarded by the mask, written a byte per element into
+  /// `maskBuffer` first; without one, the in-bounds prefix in one memcpy.
+  void copyValid(OpBuilder &b, Location loc, Value from, Value to,
+                 ArrayRef<int64_t> lead, Value maskBuffer) const {
+    if (!mask) {
+      LLVM::MemcpyOp::create(b, loc, to, from, validBytes(b, loc, lead),
+                             /*isVolatile=*/false);
+      return;
+    }
     auto byteRow = VectorType::get({rowLength()}, b.getI8Type());
-    LLVM::StoreOp::create(b, loc,
-                          arith::ExtUIOp::create(b, loc, byteRow, rowMask),
-                          maskBuffer, 1);
+    LLVM::StoreOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, byteRow, rowMask(b, loc, lead)),
+        maskBuffer, 1);
     auto loop = scf::ForOp::create(b, loc, i64(b, loc, 0),
                                    i64(b, loc, rowLength()), i64(b, loc, 1));
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value column = loop.getInductionVar();
-    Value byte = LLVM::LoadOp::create(
-        b, loc, b.getI8Type(),
-        LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), maskBuffer,
-                            ValueRange{column}));
-    Value set = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, byte,
-                                      arith::ConstantIntOp::create(b, loc, 0, 8));
-    auto guarded = scf::IfOp::create(b, loc, set, /*withElseRegion=*/false);
-    b.setInsertionPointToStart(&guarded.getThenRegion().front());
-    body(b, loc, column);
-  }
-
-  /// Copies element `column` from `from` to `to` (rows of this access's
-  /// element width).
-  void copyElement(OpBuilder &b, Location loc, Value from, Value to,
-                   Value column) const {
-    Type element = memoryRowType().getElementType();
-    auto at = [&](Value row) {
+    auto at = [&](Value row, Type element) {
       return LLVM::GEPOp::create(b, loc, base.getType(), element, row,
                                  ValueRange{column});
     };
-    Value value = LLVM::LoadOp::create(b, loc, element, at(from),
+    Value byte = LLVM::LoadOp::create(b, loc, b.getI8Type(),
+                                      at(maskBuffer, b.getI8Type()));
+    Value set =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, byte,
+                              arith::ConstantIntOp::create(b, loc, 0, 8));
+    auto guarded = scf::IfOp::create(b, loc, set, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(&guarded.getThenRegion().front());
+    Type element = memoryRowType().getElementType();
+    Value value = LLVM::LoadOp::create(b, loc, element, at(from, element),
                                        elementBytes());
-    LLVM::StoreOp::create(b, loc, value, at(to), elementBytes());
+    LLVM::StoreOp::create(b, loc, value, at(to, element), elementBytes());
   }
 
 private:
@@ -258,21 +255,10 @@ struct LoadToHost : OpConversionPattern<LoadOp> {
       Value rowPtr = access.rowPointer(rewriter, loc, lead);
       Value row;
       VectorType memoryType = access.memoryRowType();
-      if (access.mask) {
+      if (buffer) {
         LLVM::StoreOp::create(
             rewriter, loc, access.toMemory(rewriter, loc, padding), buffer, 16);
-        access.forEachMaskedElement(
-            rewriter, loc, access.rowMask(rewriter, loc, lead), maskBuffer,
-            [&](OpBuilder &b, Location loc, Value column) {
-              access.copyElement(b, loc, rowPtr, buffer, column);
-            });
-        row = LLVM::LoadOp::create(rewriter, loc, memoryType, buffer, 16);
-      } else if (buffer) {
-        LLVM::StoreOp::create(
-            rewriter, loc, access.toMemory(rewriter, loc, padding), buffer, 16);
-        LLVM::MemcpyOp::create(rewriter, loc, buffer, rowPtr,
-                               access.validBytes(rewriter, loc, lead),
-                               /*isVolatile=*/false);
+        access.copyValid(rewriter, loc, rowPtr, buffer, lead, maskBuffer);
         row = LLVM::LoadOp::create(rewriter, loc, memoryType, buffer, 16);
       } else {
         row = LLVM::LoadOp::create(rewriter, loc, memoryType, rowPtr,
@@ -309,18 +295,9 @@ struct StoreToHost : OpConversionPattern<StoreOp> {
                                      rewriter, loc, adaptor.getValue(), lead)
                                      .getResult();
       row = access.toMemory(rewriter, loc, row);
-      if (access.mask) {
+      if (buffer) {
         LLVM::StoreOp::create(rewriter, loc, row, buffer, 16);
-        access.forEachMaskedElement(
-            rewriter, loc, access.rowMask(rewriter, loc, lead), maskBuffer,
-            [&](OpBuilder &b, Location loc, Value column) {
-              access.copyElement(b, loc, buffer, rowPtr, column);
-            });
-      } else if (buffer) {
-        LLVM::StoreOp::create(rewriter, loc, row, buffer, 16);
-        LLVM::MemcpyOp::create(rewriter, loc, rowPtr, buffer,
-                               access.validBytes(rewriter, loc, lead),
-                               /*isVolatile=*/false);
+        access.copyValid(rewriter, loc, buffer, rowPtr, lead, maskBuffer);
       } else {
         LLVM::StoreOp::create(rewriter, loc, row, rowPtr, access.alignment);
       }
