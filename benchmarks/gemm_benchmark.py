@@ -6,8 +6,11 @@ tl.dot GEMM on one NVIDIA GPU, in one run (docs/benchmarks.md, "GEMM").
 The ROCDSL side is the plain tile loop a kernel author writes (blocked
 loads of an A and a B tile, rl.dot into an f32 accumulator, one store of C
 in the input dtype) at a few tile configurations, and the built-in gemm
-kernel (kernels/gemm) at its default tile; no pipelining yet. Each side
-reports its best configuration. Every result is compared with
+kernel (kernels/gemm: operands staged through swizzled shared memory,
+read with ldmatrix, the next step's loads in flight during the products)
+at the tiles of --builtin-configs (BMxBNxBKxWARPS, comma-separated; "default"
+is the chip's default tile). Each side reports its best configuration,
+and --all prints every configuration's figure. Every result is compared with
 torch.matmul in float64 on sampled rows before anything is timed; times
 are the median of CUDA-event pairs, TFLOP/s = 2*M*N*K / time.
 """
@@ -91,14 +94,22 @@ def rocdsl_run(cfg):
     return run
 
 
-def builtin_run(dtype):
-    """The built-in gemm kernel (kernels/gemm, the chip's default tile),
-    launched on torch's current stream."""
+BUILTIN_CONFIGS = "default,128x128x32x8,128x256x32x8,256x128x32x8,64x128x32x4"
+
+
+def builtin_run(dtype, cfg):
+    """The built-in gemm kernel (kernels/gemm) at tile `cfg`, launched on
+    torch's current stream."""
+    tile = [] if cfg == "default" else [
+        f"{k}={v}" for k, v in zip(("BM", "BN", "BK", "warps"),
+                                   cfg.split("x"))]
+
     def run(a, b, c):
         m, k = a.shape
         n = b.shape[1]
         kernel = rocdsl.runtime.builtin(
-            "gemm", [f"M={m}", f"N={n}", f"K={k}", f"dtype={dtype}"], "cuda")
+            "gemm", [f"M={m}", f"N={n}", f"K={k}", f"dtype={dtype}"] + tile,
+            "cuda")
         kernel.launch([(a.data_ptr(), dtype, (m, k)),
                        (b.data_ptr(), dtype, (k, n)),
                        (c.data_ptr(), dtype, (m, n)), 1.0],
@@ -132,7 +143,7 @@ def check(name, c, a, b):
         raise AssertionError(f"{name}: {bad} elements off")
 
 
-def best(runs, a, b, c, flops):
+def best(runs, a, b, c, flops, show=False):
     out = None
     for cfg, run in runs:
         try:
@@ -145,6 +156,8 @@ def best(runs, a, b, c, flops):
             print(f"  {cfg}: {type(e).__name__}: {str(e)[:200]}")
             continue
         tflops = flops / (us * 1e-6) / 1e12
+        if show:
+            print(f"  {cfg}: {tflops:.0f} TFLOP/s", flush=True)
         if out is None or tflops > out[0]:
             out = (tflops, cfg)
     return out
@@ -155,10 +168,19 @@ def main():
     p.add_argument("--out", default=None)
     p.add_argument("--quick", action="store_true",
                    help="one shape and dtype, for a smoke run")
+    p.add_argument("--builtin-configs", default=BUILTIN_CONFIGS,
+                   help="built-in gemm tiles, BMxBNxBKxWARPS or default")
+    p.add_argument("--shapes", default=None,
+                   help="MxNxK,... instead of the default shapes")
+    p.add_argument("--all", action="store_true",
+                   help="print every configuration's TFLOP/s")
     args = p.parse_args()
     gen = torch.Generator(device="cuda").manual_seed(
         int(datetime.datetime.now().timestamp()))
     shapes = SHAPES[:1] if args.quick else SHAPES
+    if args.shapes:
+        shapes = [tuple(int(x) for x in s.split("x"))
+                  for s in args.shapes.split(",")]
     dtypes = ["bf16"] if args.quick else list(DTYPES)
     lines = ["| dtype | M x N x K | cuBLAS TFLOP/s | Triton TFLOP/s (config) "
              "| ROCDSL TFLOP/s (config) | ROCDSL/cuBLAS | ROCDSL/Triton |",
@@ -174,9 +196,11 @@ def main():
                             lambda a, b, c: torch.matmul(a, b, out=c))],
                           a, b, c, flops)
             tri = best([(cfg, triton_run(cfg)) for cfg in TRITON_CONFIGS],
-                       a, b, c, flops)
+                       a, b, c, flops, args.all)
             roc = best([(cfg, rocdsl_run(cfg)) for cfg in ROCDSL_CONFIGS] +
-                       [("builtin gemm", builtin_run(dtype))], a, b, c, flops)
+                       [(f"builtin gemm {cfg}", builtin_run(dtype, cfg))
+                        for cfg in args.builtin_configs.split(",")],
+                       a, b, c, flops, args.all)
             fmt = lambda r: "failed" if r is None else f"{r[0]:.0f} {r[1]}"
             ratio = lambda x, y: ("-" if x is None or y is None
                                   else f"{x[0] / y[0]:.2f}")
@@ -188,8 +212,7 @@ def main():
     header = (f"GEMM on {torch.cuda.get_device_name()}, "
               f"{datetime.date.today()}, torch {torch.__version__}, "
               f"triton {triton.__version__}; command: python3 "
-              f"benchmarks/gemm_benchmark.py"
-              f"{' --quick' if args.quick else ''}")
+              f"benchmarks/gemm_benchmark.py {' '.join(sys.argv[1:])}")
     text = header + "\n\n" + "\n".join(lines) + "\n"
     print(text)
     if args.out:

@@ -1,13 +1,16 @@
 //===- Gemm.cpp - the GEMM family: configuration, kernel, plan, reference -===//
 //
 // One program computes a BM x BN tile of one batch entry: K is walked in
-// BK steps, each loading an A and a B tile in coalesced blocked layouts
-// (128-bit where the leading dimension allows), moving them into the
-// matrix units' operand layouts (through LDS; a column-major operand is
-// loaded as stored and transposed in registers first) and accumulating in
-// f32 in the accumulator layout, which the loop carries. The epilogue
-// scales by alpha, adds beta * C and the bias, rounds to the output type
-// and stores.
+// BK steps. Each step's A and B tiles are loaded in coalesced blocked
+// layouts (128-bit where the leading dimension allows; a column-major
+// operand is loaded as stored and transposed by renaming registers),
+// written to swizzled LDS tiles that keep global memory's contiguous
+// dimension fastest, and read back in the matrix units' operand layouts
+// (ldmatrix on NVIDIA); the loads of the next step are issued before the
+// products of this one, so their latency hides behind them. The f32
+// accumulator stays in the accumulator layout across the loop. The
+// epilogue scales by alpha, adds beta * C and the bias, rounds to the
+// output type and stores.
 //
 // Programs are ordered for L2 reuse (groups of GROUP_M row tiles walk
 // down M before moving along N) and, on chips with several XCDs that take
@@ -89,7 +92,8 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
                            {"batch", &c.batch},
                            {"BM", &c.bm},
                            {"BN", &c.bn},
-                           {"BK", &c.bk}})
+                           {"BK", &c.bk},
+                           {"warps", &c.warps}})
     if (failed(params.getInt(name, *out, error)))
       return failure();
   for (auto [name, v] : {std::pair<StringRef, int64_t>{"M", c.m},
@@ -139,6 +143,14 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
   }
   c.nvidia = chip->isNVIDIA();
   c.waveSize = chip->waveSize;
+  c.ldsBanks = chip->sharedMemoryBanks;
+  if (!c.warps)
+    c.warps = 4;
+  if (c.warps != 1 && c.warps != 2 && c.warps != 4 && c.warps != 8 &&
+      c.warps != 16) {
+    error = "warps=" + std::to_string(c.warps) + " is not 1, 2, 4, 8 or 16";
+    return failure();
+  }
   c.xcds = chip->xcds;
   unsigned kBlock = 16;
   if (!c.nvidia) {
@@ -223,7 +235,7 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
   args.push_back(ArgSpec::scalar("alpha", DType::F32));
   if (c.accumulate)
     args.push_back(ArgSpec::scalar("beta", DType::F32));
-  KernelBuilder kb(ctx, "gemm", c.numWarps, args);
+  KernelBuilder kb(ctx, "gemm", unsigned(c.warps), args);
   Ints ints{kb};
 
   // Program -> (tile row, tile column, batch entry).
@@ -249,7 +261,7 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
   Scalar m0 = rowTile * c.bm, n0 = colTile * c.bn;
 
   // Layouts: coalesced loads, the accumulator and its operands.
-  auto [wm, wn] = splitWarps(c.numWarps);
+  auto [wm, wn] = splitWarps(unsigned(c.warps));
   Layout acc = c.nvidia ? kb.mma({wm, wn})
                         : kb.mfma(c.matrixVersion,
                                   {c.instr[0], c.instr[1], c.instr[2]},
@@ -274,23 +286,50 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
     o.vec = accessWidth(inner, c.dtype, layout);
     return kb.load(p, {first + row0, col0}, {rows, cols}, layout, o);
   };
-  auto operandA = [&](Scalar k) {
-    if (!c.aColMajor)
-      return loadTile(a, c.m, c.k, m0, k, c.bm, c.bk).convertTo(opA);
-    Tile t = loadTile(a, c.k, c.m, k, m0, c.bk, c.bm);
-    return t.transposed(getTransposedLayout(t.getLayout())).convertTo(opA);
+  // One K step of an operand as a `rows` x `cols` register tile: loaded
+  // as stored, a column-major one transposed by renaming registers.
+  auto stage = [&](Ptr p, bool colMajor, int64_t outer, int64_t inner,
+                   Scalar row0, Scalar col0, int64_t rows, int64_t cols) {
+    if (!colMajor)
+      return loadTile(p, outer, inner, row0, col0, rows, cols);
+    Tile t = loadTile(p, inner, outer, col0, row0, cols, rows);
+    return t.transposed(getTransposedLayout(t.getLayout()));
   };
-  auto operandB = [&](Scalar k) {
-    if (!c.bColMajor)
-      return loadTile(b, c.k, c.n, k, n0, c.bk, c.bn).convertTo(opB);
-    Tile t = loadTile(b, c.n, c.k, n0, k, c.bn, c.bk);
-    return t.transposed(getTransposedLayout(t.getLayout())).convertTo(opB);
+  auto stageA = [&](Scalar k) {
+    return stage(a, c.aColMajor, c.m, c.k, m0, k, c.bm, c.bk);
   };
+  auto stageB = [&](Scalar k) {
+    return stage(b, c.bColMajor, c.k, c.n, k, n0, c.bk, c.bn);
+  };
+  // The operands' LDS tiles keep global memory's contiguous dimension
+  // fastest, so both the writes and the operand reads are 16 bytes wide.
+  auto ldsTile = [&](int64_t rows, int64_t cols, bool colMajor) {
+    SmallVector<unsigned> order =
+        colMajor ? SmallVector<unsigned>{0, 1} : SmallVector<unsigned>{1, 0};
+    return kb.localAlloc(
+        {rows, cols}, c.dtype,
+        kb.sharedLayout({rows, cols}, c.dtype, order, c.ldsBanks));
+  };
+  LdsTile ldsA = ldsTile(c.bm, c.bk, c.aColMajor);
+  LdsTile ldsB = ldsTile(c.bk, c.bn, c.bColMajor);
+  // Each step writes the staged operands to LDS, issues the global loads
+  // of the next step (in flight while the products run; past K they are
+  // masked off) and multiplies from LDS: two barriers per step, around
+  // the writes.
   Tile zero = kb.zeros({c.bm, c.bn}, acc, DType::F32);
-  Tile sum = kb.forLoop(kb.i32(0), kb.i32(c.k), kb.i32(c.bk), {zero},
+  Tile sum = kb.forLoop(kb.i32(0), kb.i32(c.k), kb.i32(c.bk),
+                        {zero, stageA(kb.i32(0)), stageB(kb.i32(0))},
                         [&](Scalar k, ArrayRef<Tile> carried) {
-                          return SmallVector<Tile>{
-                              kb.dot(operandA(k), operandB(k), carried[0])};
+                          ldsA.store(carried[1]);
+                          ldsB.store(carried[2]);
+                          Scalar next = k + c.bk;
+                          Tile nextA = stageA(next), nextB = stageB(next);
+                          // (AMDGPU's scheduler would sink the loads below the
+                          // products, where they no longer overlap them.)
+                          kb.schedBarrier();
+                          Tile product = kb.dot(ldsA.load(opA), ldsB.load(opB),
+                                                carried[0]);
+                          return SmallVector<Tile>{product, nextA, nextB};
                         })[0];
 
   // Epilogue in the accumulator layout, in f32.
@@ -415,8 +454,10 @@ KernelSpec mlir::rocdsl::getGemmSpec() {
       {"K", "512", "the reduction length", false},
       {"batch", "1", "independent products (leading dimension)", false},
       {"dtype", "bf16", "A and B element type: bf16, f16", false},
-      {"out_dtype", "same", "C, bias and out element type: bf16, f16, f32 "
-                            "(same: as dtype)", false},
+      {"out_dtype", "same",
+       "C, bias and out element type: bf16, f16, f32 "
+       "(same: as dtype)",
+       false},
       {"layout_a", "row", "A row-major (M x K) or col (stored K x M)", false},
       {"layout_b", "row", "B row-major (K x N) or col (stored N x K)", false},
       {"accumulate", "0", "1: read C and add beta * C (out may be C)", false},
@@ -424,6 +465,7 @@ KernelSpec mlir::rocdsl::getGemmSpec() {
       {"BM", "0", "program tile rows (0: the chip's default)", false},
       {"BN", "0", "program tile columns (0: the chip's default)", false},
       {"BK", "0", "K step (0: the chip's default)", false},
+      {"warps", "0", "waves (warps) per program: 1, 2, 4, 8, 16 (0: 4)", false},
       {"chip", "gfx942",
        "target whose matrix instruction and tiles the kernel uses; set from "
        "the device or --chip",

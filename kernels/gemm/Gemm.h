@@ -21,8 +21,10 @@ struct GemmConfig {
   bool aColMajor = false, bColMajor = false;
   bool bias = false, accumulate = false;
   /// Program tile and workgroup.
-  int64_t bm = 128, bn = 128, bk = 32;
-  unsigned numWarps = 4, waveSize = 64;
+  int64_t bm = 128, bn = 128, bk = 32, warps = 4;
+  unsigned waveSize = 64;
+  /// 4-byte LDS banks (the operand tiles' swizzle).
+  unsigned ldsBanks = 32;
   /// Matrix instruction (M, N, K) and K elements per lane (AMD), from the
   /// chip table; NVIDIA uses mma.sync m16n8k16.
   unsigned instr[3] = {32, 32, 8};

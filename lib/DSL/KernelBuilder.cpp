@@ -293,6 +293,42 @@ Layout KernelBuilder::dotOperand(unsigned opIdx, Layout parent,
   return DotOperandAttr::get(getContext(), opIdx, parent, kWidth);
 }
 
+Layout KernelBuilder::sharedLayout(ArrayRef<int64_t> shape, DType dtype,
+                                   ArrayRef<unsigned> order, unsigned banks) {
+  unsigned bytes = std::max(1u, bitWidth(dtype) / 8);
+  unsigned vec = 16 / bytes;
+  int64_t rowElems = shape[order[0]];
+  if (shape.size() < 2 || rowElems % vec != 0)
+    return SharedAttr::get(getContext(), 1, 1, 1, order);
+  // Rows narrower than one pass over the banks share a phase; the phases
+  // cover the groups of one such pass, and no more than a row holds.
+  unsigned passBytes = banks * 4;
+  int64_t rowBytes = rowElems * bytes;
+  unsigned perPhase = std::max<int64_t>(1, passBytes / rowBytes);
+  unsigned maxPhase = std::max(1u, passBytes / 16 / perPhase);
+  int64_t groups = rowElems / vec;
+  while (maxPhase > 1 && groups % maxPhase != 0)
+    maxPhase /= 2;
+  return SharedAttr::get(getContext(), vec, perPhase, maxPhase, order);
+}
+
+LdsTile KernelBuilder::localAlloc(ArrayRef<int64_t> shape, DType dtype,
+                                  Layout shared) {
+  auto type = LdsTileType::get(getContext(), shape,
+                               toMLIRType(getContext(), dtype), shared);
+  return {this, LocalAllocOp::create(builder, loc, type, Value())};
+}
+
+void LdsTile::store(Tile tile) const {
+  LocalStoreOp::create(kb->builder, kb->loc, tile.getValue(), value);
+}
+
+Tile LdsTile::load(Layout layout) const {
+  auto type =
+      RankedTensorType::get(getShape(), getType().getElementType(), layout);
+  return {kb, LocalLoadOp::create(kb->builder, kb->loc, type, value)};
+}
+
 Tile KernelBuilder::dot(Tile a, Tile b, Tile c) {
   return wrap(DotOp::create(builder, loc, c.getType(), a.getValue(),
                             b.getValue(), c.getValue()));

@@ -121,6 +121,27 @@ private:
   Value value;
 };
 
+/// A tile in LDS (rocdsl.local_alloc): written from and read into register
+/// tiles of its shape. Each write sits between two workgroup barriers, so
+/// no wave reads it half-written or overwrites what another still reads.
+class LdsTile {
+public:
+  LdsTile() = default;
+  LdsTile(KernelBuilder *kb, Value value) : kb(kb), value(value) {}
+  Value getValue() const { return value; }
+  LdsTileType getType() const { return cast<LdsTileType>(value.getType()); }
+  ArrayRef<int64_t> getShape() const { return getType().getShape(); }
+
+  /// rocdsl.local_store of `tile` (same shape and element type).
+  void store(Tile tile) const;
+  /// rocdsl.local_load into `layout`.
+  Tile load(Layout layout) const;
+
+private:
+  KernelBuilder *kb = nullptr;
+  Value value;
+};
+
 struct ArgSpec {
   std::string name;
   DType dtype;
@@ -175,6 +196,17 @@ public:
               ArrayRef<unsigned> warpsPerCTA);
   Layout mma(ArrayRef<unsigned> warpsPerCTA);
   Layout dotOperand(unsigned opIdx, Layout parent, unsigned kWidth);
+  /// The #rocdsl.shared layout of an LDS tile of `shape` and `dtype` whose
+  /// dimensions are strided along `order` (fastest first): 16-byte groups
+  /// along the fastest dimension XOR-swizzled so that the 16-byte rows a
+  /// matrix-operand read takes from consecutive rows fall on distinct banks
+  /// of an LDS of `banks` 4-byte banks. Unswizzled where the rows do not
+  /// hold whole groups.
+  Layout sharedLayout(ArrayRef<int64_t> shape, DType dtype,
+                      ArrayRef<unsigned> order, unsigned banks);
+
+  /// An uninitialised LDS tile.
+  LdsTile localAlloc(ArrayRef<int64_t> shape, DType dtype, Layout shared);
 
   // Tiles.
   Tile full(ArrayRef<int64_t> shape, Layout layout, Scalar value);
@@ -207,6 +239,7 @@ public:
 private:
   friend class Tile;
   friend class Scalar;
+  friend class LdsTile;
   Tile wrap(Value v) { return Tile(this, v); }
 
   OpBuilder builder;

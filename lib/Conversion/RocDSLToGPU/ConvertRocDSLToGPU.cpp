@@ -119,14 +119,14 @@ struct ConvertRocDSLToGPUPass
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     builder.getUnitAttr());
 
-    createConvertScratch(module, gpuModule);
+    LdsSlots ldsSlots = createLdsArenas(module, gpuModule);
     TileTypeConverter converter(ctx);
     RewritePatternSet patterns(ctx);
     populateKernelPatterns(converter, patterns, gpuModule, waveSize);
     populateElementwisePatterns(converter, patterns);
     populateReducePatterns(converter, patterns, gpuModule,
                            findReducesWithoutTrailingBarrier(module));
-    populateLdsPatterns(converter, patterns, gpuModule);
+    populateLdsPatterns(converter, patterns, module, ldsSlots, *targetInfo);
     targetInfo->populateMemoryPatterns(converter, patterns);
     targetInfo->populateDotPatterns(converter, patterns);
 
@@ -141,6 +141,7 @@ struct ConvertRocDSLToGPUPass
                                                          target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+    foldAdjacentBarriers(gpuModule);
     // Reductions allocate LDS; say so here rather than let the backend
     // abort on a kernel that cannot launch.
     uint64_t ldsBytes = 0;

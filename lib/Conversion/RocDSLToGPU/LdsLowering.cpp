@@ -3,23 +3,25 @@
 // LDS tiles are LLVM globals in address space 3; a lane reads and writes
 // the elements its layout gives it, `g` consecutive elements per access
 // where both the register layout and the LDS swizzle keep them together
-// (ds_read_b128/ds_write_b128 for eight 16-bit elements).
+// (ds_read_b128/ds_write_b128 for eight 16-bit elements), or with the
+// target's own matrix loads where it has them (ldmatrix on NVIDIA).
 //
 // Synchronization rule: every LDS write (local_store, local_alloc with an
 // initial value, the write half of convert_layout) is preceded by a
 // workgroup barrier, so no wave still reads what it overwrites, and
-// followed by one, so every wave sees it before reading. (Adjacent
-// barriers fold; a pass that proves some of them redundant comes with
-// software pipelining.)
+// followed by one, so every wave sees it before reading. Consecutive
+// local_stores with nothing between them that touches LDS share them (one
+// barrier before the first, one after the last), and a barrier with no
+// memory access since the previous one in its block folds away.
 //
 // convert_layout between layouts that place every element in the same
 // register of the same lane is free, and so is a transpose into the
-// swapped layout (a register renaming); otherwise both go through one LDS
-// scratch array per kernel, sized for its largest conversion (the barriers
-// above keep two conversions from overlapping).
+// swapped layout (a register renaming); otherwise both go through LDS
+// scratch. LDS tiles and scratch share one arena per kernel, reused where
+// live ranges are disjoint (LdsAllocation.cpp).
 //
 //===----------------------------------------------------------------------===//
-#include "PatternsInternal.h"
+#include "TargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -240,14 +242,16 @@ Value ldsElementPtr(OpBuilder &b, Location loc, Value base, Type elementType,
 }
 
 /// Writes register tile `value` (type `tileType`) to the LDS array at
-/// `base`, between barriers (see the file comment).
+/// `base`, between barriers (see the file comment) unless `barriers` says
+/// a neighbouring store places them.
 void writeTile(OpBuilder &b, Location loc, Value value,
                RankedTensorType tileType, Value base, const LdsLayout &layout,
-               const TileDistribution &dist) {
+               const TileDistribution &dist, StoreBarriers barriers = {}) {
   Type element = tileType.getElementType();
   unsigned g = ldsAccessWidth(dist, element, layout);
   unsigned bytes = std::max(1u, element.getIntOrFloatBitWidth() / 8);
-  gpu::BarrierOp::create(b, loc);
+  if (barriers.leading)
+    gpu::BarrierOp::create(b, loc);
   SmallVector<Value> offsets = ldsGroupOffsets(b, loc, dist, layout, g);
   for (auto [i, offset] : llvm::enumerate(offsets)) {
     SmallVector<int64_t> lanes;
@@ -263,15 +267,43 @@ void writeTile(OpBuilder &b, Location loc, Value value,
                           ldsElementPtr(b, loc, base, element, offset),
                           /*alignment=*/g * bytes);
   }
-  gpu::BarrierOp::create(b, loc);
+  if (barriers.trailing)
+    gpu::BarrierOp::create(b, loc);
+}
+
+/// Elements that stay together along the fastest LDS dimension from any
+/// multiple of the result, which is also the alignment (in elements) of
+/// each such run: the swizzle group and the padded row length keep them.
+unsigned alignedRun(ArrayRef<int64_t> shape, const LdsLayout &layout) {
+  unsigned run = kMaxLdsAccessBytes;
+  if (layout.swizzled())
+    run = std::min<unsigned>(run, 1u << llvm::countr_zero(layout.vec));
+  if (layout.order.size() > 1) {
+    int64_t row = shape[layout.order[0]] + layout.pad;
+    run = std::min<unsigned>(run, 1u << llvm::countr_zero(uint64_t(row)));
+  }
+  return run;
 }
 
 /// Reads register tile `tileType` from the LDS array at `base`
-/// (`transposed`: element (i, j) from (j, i) of a row-major array).
+/// (`transposed`: element (i, j) from (j, i) of a row-major array). The
+/// target's own instructions come first where it has them.
 Value readTile(OpBuilder &b, Location loc, RankedTensorType tileType,
                Type vectorType, Value base, const LdsLayout &layout,
-               const TileDistribution &dist, bool transposed = false) {
+               const TileDistribution &dist, const TargetInfo &target,
+               bool transposed = false) {
   Type element = tileType.getElementType();
+  if (!transposed && LLVM::isCompatibleType(element)) {
+    ArrayRef<int64_t> shape = tileType.getShape();
+    auto offsetOf = [&](OpBuilder &ob, Location l, ArrayRef<Value> coord) {
+      return ldsOffset(ob, l, shape, layout, coord);
+    };
+    LdsTileRead read{dist,     element,         base,
+                     offsetOf, layout.order[0], alignedRun(shape, layout)};
+    if (Value v =
+            target.readLdsTile(b, loc, read, cast<VectorType>(vectorType)))
+      return v;
+  }
   unsigned g = ldsAccessWidth(dist, element, layout, transposed);
   unsigned bytes = std::max(1u, element.getIntOrFloatBitWidth() / 8);
   Type storage = ldsStorageType(element);
@@ -345,18 +377,28 @@ std::optional<SmallVector<int64_t>> freeTransposePermutation(
   return perm;
 }
 
+/// The address of `op`'s LDS buffer (its kernel's arena plus the offset).
+Value slotAddress(OpBuilder &b, Location loc, const LdsSlots &slots,
+                  Operation *op) {
+  const LdsSlot &slot = slots.find(op)->second;
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  Value arena = LLVM::AddressOfOp::create(b, loc, ptrType, slot.arena);
+  if (!slot.offset)
+    return arena;
+  return LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), arena,
+                             ArrayRef<LLVM::GEPArg>{int32_t(slot.offset)});
+}
+
 struct LocalAllocLowering : OpConversionPattern<LocalAllocOp> {
   LocalAllocLowering(TileTypeConverter &converter, MLIRContext *ctx,
-                     gpu::GPUModuleOp gpuModule)
-      : OpConversionPattern(converter, ctx), gpuModule(gpuModule) {}
+                     const LdsSlots &slots)
+      : OpConversionPattern(converter, ctx), slots(slots) {}
   LogicalResult
   matchAndRewrite(LocalAllocOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     LdsTileType type = op.getType();
-    Value base = createLdsArray(rewriter, loc, gpuModule, "__rocdsl_lds_",
-                                ldsStorageType(type.getElementType()),
-                                type.getNumElements());
+    Value base = slotAddress(rewriter, loc, slots, op);
     if (Value init = op.getInit()) {
       auto dist = TileDistribution::get(cast<RankedTensorType>(init.getType()));
       if (!dist)
@@ -368,11 +410,13 @@ struct LocalAllocLowering : OpConversionPattern<LocalAllocOp> {
     rewriter.replaceOp(op, base);
     return success();
   }
-  gpu::GPUModuleOp gpuModule;
+  const LdsSlots &slots;
 };
 
 struct LocalStoreLowering : OpConversionPattern<LocalStoreOp> {
-  using OpConversionPattern::OpConversionPattern;
+  LocalStoreLowering(TileTypeConverter &converter, MLIRContext *ctx,
+                     llvm::DenseMap<Operation *, StoreBarriers> barriers)
+      : OpConversionPattern(converter, ctx), barriers(std::move(barriers)) {}
   LogicalResult
   matchAndRewrite(LocalStoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -380,17 +424,20 @@ struct LocalStoreLowering : OpConversionPattern<LocalStoreOp> {
     auto dist = TileDistribution::get(tileType);
     if (!dist)
       return rewriter.notifyMatchFailure(op, "no register mapping");
-    writeTile(rewriter, op.getLoc(), adaptor.getValue(), tileType,
-              adaptor.getDst(),
-              LdsLayout::of(cast<SharedAttr>(op.getDst().getType().getEncoding())),
-              *dist);
+    writeTile(
+        rewriter, op.getLoc(), adaptor.getValue(), tileType, adaptor.getDst(),
+        LdsLayout::of(cast<SharedAttr>(op.getDst().getType().getEncoding())),
+        *dist, barriers.lookup(op));
     rewriter.eraseOp(op);
     return success();
   }
+  llvm::DenseMap<Operation *, StoreBarriers> barriers;
 };
 
 struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
-  using OpConversionPattern::OpConversionPattern;
+  LocalLoadLowering(TileTypeConverter &converter, MLIRContext *ctx,
+                    const TargetInfo &target)
+      : OpConversionPattern(converter, ctx), target(target) {}
   LogicalResult
   matchAndRewrite(LocalLoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -398,25 +445,16 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
     auto dist = TileDistribution::get(tileType);
     if (!dist)
       return rewriter.notifyMatchFailure(op, "no register mapping");
-    rewriter.replaceOp(
-        op, readTile(rewriter, op.getLoc(), tileType,
-                     getTypeConverter()->convertType(tileType),
-                     adaptor.getSrc(),
-                     LdsLayout::of(
-                         cast<SharedAttr>(op.getSrc().getType().getEncoding())),
-                     *dist));
+    rewriter.replaceOp(op, readTile(rewriter, op.getLoc(), tileType,
+                                    getTypeConverter()->convertType(tileType),
+                                    adaptor.getSrc(),
+                                    LdsLayout::of(cast<SharedAttr>(
+                                        op.getSrc().getType().getEncoding())),
+                                    *dist, target));
     return success();
   }
+  const TargetInfo &target;
 };
-
-/// The kernel's conversion scratch (one i8 array, sized by
-/// createConvertScratch for its largest conversion).
-Value convertScratch(OpBuilder &b, Operation *op) {
-  auto func = op->getParentOfType<FunctionOpInterface>();
-  return LLVM::AddressOfOp::create(
-      b, op->getLoc(), LLVM::LLVMPointerType::get(b.getContext(), 3),
-      convertScratchName(func.getName()));
-}
 
 /// The scratch layout of a conversion of a tile of `srcShape` (a transpose
 /// is stored in the source's coordinates): row-major. (Running it along the
@@ -437,22 +475,25 @@ unsigned elementBytes(RankedTensorType type) {
 /// `value` (layout `src`) written to the scratch and read back in layout
 /// `dst` (`transposed`: element (i, j) from (j, i)).
 Value throughScratch(ConversionPatternRewriter &rewriter, Operation *op,
-                     const TypeConverter &converter, Value value,
+                     const TypeConverter &converter, const LdsSlots &slots,
+                     const TargetInfo &target, Value value,
                      RankedTensorType srcType, const TileDistribution &src,
                      RankedTensorType dstType, const TileDistribution &dst,
                      bool transposed) {
   Location loc = op->getLoc();
-  Value scratch = convertScratch(rewriter, op);
+  Value scratch = slotAddress(rewriter, loc, slots, op);
   LdsLayout layout =
       scratchLayout(srcType.getShape(), elementBytes(srcType),
                     isa<DotOperandAttr>(dstType.getEncoding()));
   writeTile(rewriter, loc, value, srcType, scratch, layout, src);
   return readTile(rewriter, loc, dstType, converter.convertType(dstType),
-                  scratch, layout, dst, transposed);
+                  scratch, layout, dst, target, transposed);
 }
 
 struct ConvertLayoutLowering : OpConversionPattern<ConvertLayoutOp> {
-  using OpConversionPattern::OpConversionPattern;
+  ConvertLayoutLowering(TileTypeConverter &converter, MLIRContext *ctx,
+                        const LdsSlots &slots, const TargetInfo &target)
+      : OpConversionPattern(converter, ctx), slots(slots), target(target) {}
   LogicalResult
   matchAndRewrite(ConvertLayoutOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -466,15 +507,19 @@ struct ConvertLayoutLowering : OpConversionPattern<ConvertLayoutOp> {
       return success();
     }
     rewriter.replaceOp(op, throughScratch(rewriter, op, *getTypeConverter(),
-                                          adaptor.getSrc(), srcType, *src,
-                                          dstType, *dst,
+                                          slots, target, adaptor.getSrc(),
+                                          srcType, *src, dstType, *dst,
                                           /*transposed=*/false));
     return success();
   }
+  const LdsSlots &slots;
+  const TargetInfo &target;
 };
 
 struct TransLowering : OpConversionPattern<TransOp> {
-  using OpConversionPattern::OpConversionPattern;
+  TransLowering(TileTypeConverter &converter, MLIRContext *ctx,
+                const LdsSlots &slots, const TargetInfo &target)
+      : OpConversionPattern(converter, ctx), slots(slots), target(target) {}
   LogicalResult
   matchAndRewrite(TransOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -492,26 +537,25 @@ struct TransLowering : OpConversionPattern<TransOp> {
       return success();
     }
     rewriter.replaceOp(op, throughScratch(rewriter, op, *getTypeConverter(),
-                                          adaptor.getSrc(), srcType, *src,
-                                          dstType, *dst,
+                                          slots, target, adaptor.getSrc(),
+                                          srcType, *src, dstType, *dst,
                                           /*transposed=*/true));
     return success();
   }
+  const LdsSlots &slots;
+  const TargetInfo &target;
 };
 
 } // namespace
 
-std::string mlir::rocdsl::convertScratchName(StringRef kernel) {
-  return ("__rocdsl_convert_lds_" + kernel).str();
-}
-
-void mlir::rocdsl::createConvertScratch(ModuleOp module,
-                                        gpu::GPUModuleOp gpuModule) {
+LdsSlots mlir::rocdsl::createLdsArenas(ModuleOp module,
+                                       gpu::GPUModuleOp gpuModule) {
   OpBuilder b(module.getContext());
+  LdsSlots slots;
   for (FuncOp func : module.getOps<FuncOp>()) {
-    int64_t bytes = 0;
-    auto need = [&](RankedTensorType srcType, RankedTensorType dstType,
-                    bool transposed) {
+    SmallVector<LdsBuffer> buffers;
+    auto scratch = [&](Operation *op, RankedTensorType srcType,
+                       RankedTensorType dstType, bool transposed) {
       auto src = TileMapping::get(srcType);
       auto dst = TileMapping::get(dstType);
       if (!src || !dst ||
@@ -521,31 +565,96 @@ void mlir::rocdsl::createConvertScratch(ModuleOp module,
       LdsLayout layout =
           scratchLayout(srcType.getShape(), elementBytes(srcType),
                         isa<DotOperandAttr>(dstType.getEncoding()));
-      bytes = std::max(bytes, layout.numElements(srcType.getShape()) *
-                                  elementBytes(srcType));
+      buffers.push_back(
+          {op, layout.numElements(srcType.getShape()) * elementBytes(srcType)});
     };
-    func.walk([&](ConvertLayoutOp op) {
-      need(op.getSrc().getType(), op.getType(), /*transposed=*/false);
+    func.walk([&](Operation *op) {
+      if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
+        LdsTileType type = alloc.getType();
+        buffers.push_back(
+            {op, type.getNumElements() *
+                     std::max(1u, type.getElementTypeBitWidth() / 8)});
+      } else if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
+        scratch(op, convert.getSrc().getType(), convert.getType(), false);
+      } else if (auto trans = dyn_cast<TransOp>(op)) {
+        scratch(op, trans.getSrc().getType(), trans.getType(), true);
+      }
     });
-    func.walk([&](TransOp op) {
-      need(op.getSrc().getType(), op.getType(), /*transposed=*/true);
-    });
-    if (!bytes)
+    if (buffers.empty())
       continue;
+    llvm::DenseMap<Operation *, int64_t> offsets;
+    int64_t bytes = assignLdsOffsets(func, buffers, offsets);
+    std::string arena = ("__rocdsl_lds_" + func.getName()).str();
     b.setInsertionPointToStart(gpuModule.getBody());
     LLVM::GlobalOp::create(
         b, func.getLoc(), LLVM::LLVMArrayType::get(b.getI8Type(), bytes),
-        /*isConstant=*/false, LLVM::Linkage::Internal,
-        convertScratchName(func.getName()), Attribute(), /*alignment=*/16,
-        /*addrSpace=*/3);
+        /*isConstant=*/false, LLVM::Linkage::Internal, arena, Attribute(),
+        /*alignment=*/16, /*addrSpace=*/3);
+    for (auto [op, offset] : offsets)
+      slots[op] = {arena, offset};
   }
+  return slots;
+}
+
+/// Whether `op` may sit between two local_stores that share barriers: it
+/// touches no LDS (global loads and stores, arithmetic, matrix products;
+/// not conversions, transposes or reductions, which may go through LDS).
+static bool touchesNoLds(Operation &op) {
+  if (op.getNumRegions() || isa<ConvertLayoutOp, TransOp, ReduceOp, BarrierOp,
+                                LocalAllocOp, LocalLoadOp, LocalStoreOp>(op))
+    return false;
+  return isa<LoadOp, StoreOp>(op) || isMemoryEffectFree(&op);
+}
+
+llvm::DenseMap<Operation *, StoreBarriers>
+mlir::rocdsl::findStoresSharingBarriers(ModuleOp module) {
+  // Stores with nothing that touches LDS between them write before any
+  // wave reads: one barrier before the first and one after the last order
+  // them against earlier reads and later reads alike.
+  llvm::DenseMap<Operation *, StoreBarriers> found;
+  module.walk([&](LocalStoreOp store) {
+    for (Operation *op = store->getNextNode(); op; op = op->getNextNode()) {
+      if (auto next = dyn_cast<LocalStoreOp>(op)) {
+        found[store].trailing = false;
+        found[next].leading = false;
+        return;
+      }
+      if (!touchesNoLds(*op))
+        return;
+    }
+  });
+  return found;
 }
 
 void mlir::rocdsl::populateLdsPatterns(TileTypeConverter &converter,
                                        RewritePatternSet &patterns,
-                                       gpu::GPUModuleOp gpuModule) {
+                                       ModuleOp module, const LdsSlots &slots,
+                                       const TargetInfo &target) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<LocalAllocLowering>(converter, ctx, gpuModule);
-  patterns.add<LocalStoreLowering, LocalLoadLowering, ConvertLayoutLowering,
-               TransLowering>(converter, ctx);
+  patterns.add<LocalAllocLowering>(converter, ctx, slots);
+  patterns.add<LocalStoreLowering>(converter, ctx,
+                                   findStoresSharingBarriers(module));
+  patterns.add<LocalLoadLowering>(converter, ctx, target);
+  patterns.add<ConvertLayoutLowering, TransLowering>(converter, ctx, slots,
+                                                     target);
+}
+
+void mlir::rocdsl::foldAdjacentBarriers(gpu::GPUModuleOp gpuModule) {
+  SmallVector<gpu::BarrierOp> redundant;
+  gpuModule.walk([&](Block *block) {
+    // A barrier with no memory access (and no region, which might hold
+    // one) since the last barrier of this block orders nothing new.
+    bool afterBarrier = false;
+    for (Operation &op : *block) {
+      if (auto barrier = dyn_cast<gpu::BarrierOp>(op)) {
+        if (afterBarrier)
+          redundant.push_back(barrier);
+        afterBarrier = true;
+      } else if (op.getNumRegions() || !isMemoryEffectFree(&op)) {
+        afterBarrier = false;
+      }
+    }
+  });
+  for (gpu::BarrierOp op : redundant)
+    op.erase();
 }

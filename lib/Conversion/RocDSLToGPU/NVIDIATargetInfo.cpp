@@ -1,6 +1,6 @@
 //===- NVIDIATargetInfo.cpp - sm_90 parts of the conversion ---------------===//
 //
-// Guarded global accesses, mma.sync, warp shuffles for cross-lane
+// Guarded global accesses, mma.sync and ldmatrix, warp shuffles for cross-lane
 // reductions, PTX's approximate exp2, division and rsqrt; AMDGPU-only
 // escape hatches dropped with a note.
 //
@@ -65,6 +65,10 @@ public:
     populateGpuLowerClusteredSubgroupReduceToShufflePatterns(shuffles,
                                                              chip.waveSize);
     return applyPatternsGreedily(gpuModule, std::move(shuffles));
+  }
+  Value readLdsTile(OpBuilder &b, Location loc, const LdsTileRead &read,
+                    VectorType vectorType) const override {
+    return readLdsWithLdmatrix(b, loc, read, vectorType);
   }
   void populateMathPatterns(RewritePatternSet &patterns) const override {
     populateHardwareExp2Patterns(patterns, "llvm.nvvm.ex2.approx.f32");

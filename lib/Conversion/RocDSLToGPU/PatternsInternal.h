@@ -7,9 +7,13 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace mlir::rocdsl {
+
+class TargetInfo;
+struct LdsTileRead;
 
 /// Tiles -> per-lane vectors, !rocdsl.ptr -> !llvm.ptr<1>.
 class TileTypeConverter : public TypeConverter {
@@ -71,16 +75,50 @@ std::optional<MatrixOperand> matrixOperandOf(Type type);
 /// instruction, a newer matrix-core layout, NVIDIA).
 LogicalResult checkMatrixOps(ModuleOp module, const ChipInfo &chip);
 
+/// One LDS buffer of a kernel: a local_alloc, or a conversion or transpose
+/// that moves data through LDS, and its bytes.
+struct LdsBuffer {
+  Operation *op;
+  int64_t bytes;
+};
+/// Places `buffers` in one arena where buffers live at the same time never
+/// share bytes (LdsAllocation.cpp); returns the arena's size.
+int64_t assignLdsOffsets(FuncOp func, ArrayRef<LdsBuffer> buffers,
+                         llvm::DenseMap<Operation *, int64_t> &offsets);
+/// Where an op's LDS buffer lives: its kernel's arena and the offset.
+struct LdsSlot {
+  std::string arena;
+  int64_t offset = 0;
+};
+using LdsSlots = llvm::DenseMap<Operation *, LdsSlot>;
+/// Plans each kernel's LDS (local_alloc tiles and conversion scratch) and
+/// creates its arena in `gpuModule` (call before converting).
+LdsSlots createLdsArenas(ModuleOp module, gpu::GPUModuleOp gpuModule);
+/// The barriers a local_store places around its writes.
+struct StoreBarriers {
+  bool leading = true, trailing = true;
+};
+/// The local_stores that share barriers with a neighbour: consecutive
+/// stores with nothing that touches LDS between them get one barrier
+/// before the first and one after the last (taken before any op is
+/// rewritten).
+llvm::DenseMap<Operation *, StoreBarriers>
+findStoresSharingBarriers(ModuleOp module);
 /// local_alloc/local_store/local_load and convert_layout (LdsLowering.cpp).
 void populateLdsPatterns(TileTypeConverter &converter,
-                         RewritePatternSet &patterns,
-                         gpu::GPUModuleOp gpuModule);
+                         RewritePatternSet &patterns, ModuleOp module,
+                         const LdsSlots &slots, const TargetInfo &target);
+/// Removes each gpu.barrier that follows another in its block with no
+/// memory access between them (the LDS writes' barriers meet there).
+void foldAdjacentBarriers(gpu::GPUModuleOp gpuModule);
+/// NVIDIA: `read` as ldmatrix (.trans) fragments where the layout's
+/// registers are those of ldmatrix and LDS keeps 16-byte rows; else null
+/// (NvidiaLdsMatrix.cpp).
+Value readLdsWithLdmatrix(OpBuilder &b, Location loc, const LdsTileRead &read,
+                          VectorType vectorType);
 /// Why an LDS tile's #rocdsl.shared layout cannot be lowered, if it cannot.
 std::optional<std::string> checkSharedLayout(LdsTileType type);
-/// Creates each kernel's layout-conversion scratch in `gpuModule`, sized
-/// for its largest conversion that moves data (call before converting).
-void createConvertScratch(ModuleOp module, gpu::GPUModuleOp gpuModule);
-std::string convertScratchName(StringRef kernel);
+
 /// A fresh LDS array of `count` elements named prefix<N> in `gpuModule`;
 /// returns its address, built at `b`'s insertion point.
 Value createLdsArray(OpBuilder &b, Location loc, gpu::GPUModuleOp gpuModule,

@@ -16,6 +16,22 @@
 
 namespace mlir::rocdsl {
 
+/// A read of a register tile from an LDS array, offered to the target
+/// before the generic element-group reads.
+struct LdsTileRead {
+  const TileDistribution &dist;
+  Type elementType;
+  /// The LDS array (!llvm.ptr<3>) and the element offset of a tile
+  /// coordinate in it (swizzle and padding included).
+  Value base;
+  function_ref<Value(OpBuilder &, Location, ArrayRef<Value>)> offsetOf;
+  /// The tile dimension contiguous in LDS, and the elements that stay
+  /// together along it from any multiple of `alignedRun`, with the first
+  /// of them at an address aligned to the run's bytes.
+  unsigned fastDim;
+  unsigned alignedRun;
+};
+
 class TargetInfo {
 public:
   explicit TargetInfo(const ChipInfo &chip) : chip(chip) {}
@@ -35,6 +51,12 @@ public:
   /// After conversion: the gpu.subgroup_reduce ops reductions left.
   virtual LogicalResult
   lowerSubgroupReductions(gpu::GPUModuleOp gpuModule) const = 0;
+  /// A target's own instructions for an LDS read (NVIDIA: ldmatrix into
+  /// mma operands); a null Value leaves it to the generic reads.
+  virtual Value readLdsTile(OpBuilder &b, Location loc, const LdsTileRead &read,
+                            VectorType vectorType) const {
+    return {};
+  }
   /// Fast-math flags to the target's approximate instructions (applied by
   /// one walk over the lowered module).
   virtual void populateMathPatterns(RewritePatternSet &patterns) const = 0;

@@ -72,18 +72,29 @@ Value TileDistribution::laneCoordBase(OpBuilder &b, Location loc,
                                       unsigned dim) const {
   const DimMapping &m = mapping.dim(dim);
   Value sum;
-  auto add = [&](Value v) {
-    sum = sum ? arith::AddIOp::create(b, loc, sum, v).getResult() : v;
-  };
   if (!m.lane.empty()) {
     Value lane = laneId(b, loc);
-    for (const MappingTerm &t : m.lane)
-      add(emitTerm(b, loc, lane, t, getWarpSize()));
+    for (const MappingTerm &t : m.lane) {
+      Value v = emitTerm(b, loc, lane, t, getWarpSize());
+      sum = sum ? arith::AddIOp::create(b, loc, sum, v).getResult() : v;
+    }
   }
+  if (m.wave.empty())
+    return sum ? sum : constI32(b, loc, 0);
+  Value wave = waveCoordBase(b, loc, dim);
+  return sum ? arith::AddIOp::create(b, loc, sum, wave).getResult() : wave;
+}
+
+Value TileDistribution::waveCoordBase(OpBuilder &b, Location loc,
+                                      unsigned dim) const {
+  const DimMapping &m = mapping.dim(dim);
+  Value sum;
   if (!m.wave.empty()) {
     Value wave = waveId(b, loc);
-    for (const MappingTerm &t : m.wave)
-      add(emitTerm(b, loc, wave, t, getNumWarps()));
+    for (const MappingTerm &t : m.wave) {
+      Value v = emitTerm(b, loc, wave, t, getNumWarps());
+      sum = sum ? arith::AddIOp::create(b, loc, sum, v).getResult() : v;
+    }
   }
   return sum ? sum : constI32(b, loc, 0);
 }

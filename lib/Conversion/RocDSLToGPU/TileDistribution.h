@@ -45,6 +45,8 @@ public:
   /// Lane- and wave-dependent part of the coordinates along `dim`
   /// (i32, computed from gpu.thread_id).
   Value laneCoordBase(OpBuilder &b, Location loc, unsigned dim) const;
+  /// The wave-dependent part alone (the coordinates of lane 0).
+  Value waveCoordBase(OpBuilder &b, Location loc, unsigned dim) const;
   /// Whether coordinates along `dim` wrap (the tile is smaller than one
   /// repetition of the layout, so several lanes hold the same element).
   bool wraps(unsigned dim) const;

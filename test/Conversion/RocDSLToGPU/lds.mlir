@@ -4,9 +4,9 @@
 // 128-bit access, ds_write_b128/ds_read_b128), their group index is XORed
 // with the row's phase, and the write sits between two barriers.
 // CHECK-LABEL: gpu.module
-// CHECK:       llvm.mlir.global internal @__rocdsl_lds_0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<512 x bf16>
+// CHECK:       llvm.mlir.global internal @__rocdsl_lds_swizzled() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<1024 x i8>
 // CHECK-LABEL: gpu.func @swizzled(
-// CHECK:         [[LDS:%.+]] = llvm.mlir.addressof @__rocdsl_lds_0 : !llvm.ptr<3>
+// CHECK:         [[LDS:%.+]] = llvm.mlir.addressof @__rocdsl_lds_swizzled : !llvm.ptr<3>
 // CHECK:         [[T:%.+]] = llvm.bitcast %{{.+}} : vector<4xi32> to vector<8xbf16>
 // CHECK-NEXT:    gpu.barrier
 // CHECK:         [[SW:%.+]] = arith.xori [[GROUP:%.+]], [[PHASE:%.+]] : i32
@@ -48,11 +48,11 @@ rocdsl.func @free_conversion(%p: !rocdsl.ptr<f32>) attributes {num_warps = 1 : i
 
 // -----
 
-// A conversion that moves data goes through the kernel's one scratch array,
-// sized for its largest conversion (64x64 f32 = 16384 bytes, not the sum of
-// both): barrier, write in the source layout, barrier, read in the target.
+// A conversion that moves data goes through LDS scratch in the kernel's
+// arena; two conversions at different times share it (64x64 f32 = 16384
+// bytes, not the sum of both): barrier, write in the source layout, barrier, read in the target.
 // CHECK-LABEL: gpu.module
-// CHECK:       llvm.mlir.global internal @__rocdsl_convert_lds_two_conversions() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16384 x i8>
+// CHECK:       llvm.mlir.global internal @__rocdsl_lds_two_conversions() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16384 x i8>
 // CHECK-NOT:   llvm.mlir.global
 // CHECK-LABEL: gpu.func @two_conversions(
 // CHECK:         gpu.barrier
@@ -72,5 +72,44 @@ rocdsl.func @two_conversions(%p: !rocdsl.ptr<f32>, %x: f32) attributes {num_warp
   %v = rocdsl.convert_layout %s : tensor<32x64xf32, #mfma> -> tensor<32x64xf32, #b>
   rocdsl.store %u, %p[%c0, %c0] strides [%c64] {vec = 4 : i32} : tensor<64x64xf32, #b>, !rocdsl.ptr<f32>
   rocdsl.store %v, %p[%c0, %c0] strides [%c64] {vec = 4 : i32} : tensor<32x64xf32, #b>, !rocdsl.ptr<f32>
+  rocdsl.return
+}
+
+// -----
+
+// Consecutive local_stores with only global loads and arithmetic between
+// them share their barriers: one before the first write, one after the
+// last. A read between two stores keeps both stores' barriers.
+// CHECK-LABEL: gpu.func @shared_barriers(
+// CHECK:         gpu.barrier
+// CHECK-NOT:     gpu.barrier
+// CHECK:         llvm.store {{.*}} !llvm.ptr<3>
+// CHECK-NOT:     gpu.barrier
+// CHECK:         rocdl.raw.ptr.buffer.load
+// CHECK-NOT:     gpu.barrier
+// CHECK:         llvm.store {{.*}} !llvm.ptr<3>
+// CHECK-NEXT:    gpu.barrier
+// CHECK-NEXT:    llvm.load {{.*}} : !llvm.ptr<3>
+// CHECK-NEXT:    gpu.barrier
+// CHECK:         llvm.store {{.*}} !llvm.ptr<3>
+// CHECK-NEXT:    gpu.barrier
+// CHECK-NOT:     gpu.barrier
+// CHECK:         gpu.return
+#l1 = #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [1, 1], order = [1, 0]>
+#sh1 = #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
+rocdsl.func @shared_barriers(%p: !rocdsl.ptr<bf16>, %q: !rocdsl.ptr<bf16>) attributes {num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %a = rocdsl.local_alloc -> !rocdsl.lds<8x64xbf16, #sh1>
+  %b = rocdsl.local_alloc -> !rocdsl.lds<8x64xbf16, #sh1>
+  %t = rocdsl.load %p[%c0, %c0] strides [%c64] {vec = 8 : i32} : !rocdsl.ptr<bf16> -> tensor<8x64xbf16, #l1>
+  rocdsl.local_store %t, %a : tensor<8x64xbf16, #l1>, !rocdsl.lds<8x64xbf16, #sh1>
+  %t2 = rocdsl.load %q[%c0, %c0] strides [%c64] {vec = 8 : i32} : !rocdsl.ptr<bf16> -> tensor<8x64xbf16, #l1>
+  %t3 = arith.addf %t2, %t2 : tensor<8x64xbf16, #l1>
+  rocdsl.local_store %t3, %b : tensor<8x64xbf16, #l1>, !rocdsl.lds<8x64xbf16, #sh1>
+  %u = rocdsl.local_load %a : !rocdsl.lds<8x64xbf16, #sh1> -> tensor<8x64xbf16, #l1>
+  rocdsl.local_store %u, %b : tensor<8x64xbf16, #l1>, !rocdsl.lds<8x64xbf16, #sh1>
+  %v = rocdsl.local_load %b : !rocdsl.lds<8x64xbf16, #sh1> -> tensor<8x64xbf16, #l1>
+  rocdsl.store %v, %q[%c0, %c0] strides [%c64] {vec = 8 : i32} : tensor<8x64xbf16, #l1>, !rocdsl.ptr<bf16>
   rocdsl.return
 }

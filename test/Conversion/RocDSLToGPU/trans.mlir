@@ -28,10 +28,10 @@ rocdsl.func @free(%p: !rocdsl.ptr<f32>, %q: !rocdsl.ptr<f32>) attributes {num_wa
 
 // -----
 
-// Into any other layout: written in the source layout to the kernel's
-// scratch (row-major), read back as element (j, i).
+// Into any other layout: written in the source layout to LDS scratch in
+// the kernel's arena (row-major), read back as element (j, i).
 // CHECK-LABEL: gpu.module
-// CHECK:       llvm.mlir.global internal @__rocdsl_convert_lds_staged() {{.*}} : !llvm.array<8192 x i8>
+// CHECK:       llvm.mlir.global internal @__rocdsl_lds_staged() {{.*}} : !llvm.array<8192 x i8>
 // CHECK-LABEL: gpu.func @staged(
 // CHECK:         gpu.barrier
 // CHECK:         llvm.store {{.*}} : vector<4xf32>, !llvm.ptr<3>
