@@ -75,7 +75,8 @@ for args in "gemm -D M=1000 -D N=1000 -D K=1000" \
             "gemm -D M=300 -D N=520 -D K=200 -D layout_a=col -D layout_b=col -D warps=8" \
             "gemm -D M=257 -D N=511 -D K=77 -D BM=128 -D BN=256 -D warps=8 -D dtype=f16" \
             "gemm -D M=256 -D N=200 -D K=256 -D layout_b=col -D BM=256 -D BN=128 -D warps=8" \
-            "gemm -D M=33 -D N=40 -D K=48 -D layout_a=col -D BM=16 -D BN=8 -D BK=16 -D warps=1"; do
+            "gemm -D M=33 -D N=40 -D K=48 -D layout_a=col -D BM=16 -D BN=8 -D BK=16 -D warps=1" \
+            "gemm -D M=200 -D N=300 -D K=333 -D layout_b=col -D BK=64 -D warps=8"; do
   "$root/bin/rocdsl-run" --kernel $args --device cuda --check --repeat 5 \
     || status=1
 done

@@ -294,9 +294,10 @@ Layout KernelBuilder::dotOperand(unsigned opIdx, Layout parent,
 }
 
 Layout KernelBuilder::sharedLayout(ArrayRef<int64_t> shape, DType dtype,
-                                   ArrayRef<unsigned> order, unsigned banks) {
+                                   ArrayRef<unsigned> order, unsigned banks,
+                                   unsigned vecBytes) {
   unsigned bytes = std::max(1u, bitWidth(dtype) / 8);
-  unsigned vec = 16 / bytes;
+  unsigned vec = std::max(1u, vecBytes / bytes);
   int64_t rowElems = shape[order[0]];
   if (shape.size() < 2 || rowElems % vec != 0)
     return SharedAttr::get(getContext(), 1, 1, 1, order);
@@ -305,7 +306,8 @@ Layout KernelBuilder::sharedLayout(ArrayRef<int64_t> shape, DType dtype,
   unsigned passBytes = banks * 4;
   int64_t rowBytes = rowElems * bytes;
   unsigned perPhase = std::max<int64_t>(1, passBytes / rowBytes);
-  unsigned maxPhase = std::max(1u, passBytes / 16 / perPhase);
+  unsigned maxPhase =
+      std::max<int64_t>(1, passBytes / (vec * bytes) / perPhase);
   int64_t groups = rowElems / vec;
   while (maxPhase > 1 && groups % maxPhase != 0)
     maxPhase /= 2;

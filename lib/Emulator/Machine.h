@@ -311,10 +311,12 @@ namespace mlir::rocdsl::emu {
 /// Decodes `lines` (printed instructions, no branches) and runs them as one
 /// wave of one workgroup on `wave` and `group`, which the caller sets up
 /// (registers, EXEC, LDS). For tests of single instructions. Returns the
-/// error or violation message, "" on success.
+/// error or violation message, "" on success. With `profile`, counts into
+/// it as a profiled launch does.
 std::string runInstructions(const ChipModel &chip,
                             llvm::ArrayRef<std::string> lines, Wave &wave,
-                            Workgroup &group, Memory &memory);
+                            Workgroup &group, Memory &memory,
+                            Profile *profile = nullptr);
 /// A wave with zeroed SGPRs, VGPRs set to `vgprFill`, nothing pending,
 /// EXEC all ones.
 void resetWave(Wave &wave, uint32_t vgprFill = 0);

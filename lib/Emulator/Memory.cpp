@@ -801,15 +801,13 @@ void scratchStore(ExecContext &ctx, const Inst &inst) {
 // LDS instructions
 //===----------------------------------------------------------------------===//
 
-/// Extra cycles bank conflicts cost an LDS access of `dwordsPerLane` per
-/// lane, from the lanes' addresses. Lanes are served in phases of
-/// banks / dwordsPerLane consecutive lanes; a phase takes as many cycles as
-/// its busiest bank has distinct dwords (equal addresses broadcast).
-void countBankConflicts(ExecContext &ctx, const std::vector<uint64_t> &lanes,
-                        uint64_t exec, unsigned dwordsPerLane) {
-  if (!ctx.profile)
-    return;
-  unsigned banks = ctx.chip->ldsBanks;
+/// Extra cycles bank conflicts cost one part of an LDS access, `dwordsPerLane`
+/// consecutive dwords per lane from the lanes' addresses. Lanes are served
+/// in phases of banks / dwordsPerLane consecutive lanes; a phase takes as
+/// many cycles as its busiest bank has distinct dwords (equal addresses
+/// broadcast).
+uint64_t bankConflictCycles(const std::vector<uint64_t> &lanes, uint64_t exec,
+                            unsigned dwordsPerLane, unsigned banks) {
   unsigned phase = std::max(1u, banks / std::max(1u, dwordsPerLane));
   uint64_t extra = 0;
   std::vector<std::vector<uint64_t>> perBank(banks);
@@ -832,6 +830,31 @@ void countBankConflicts(ExecContext &ctx, const std::vector<uint64_t> &lanes,
     if (worst > 1)
       extra += worst - 1;
   }
+  return extra;
+}
+
+/// Counts one LDS access and its bank-conflict cycles. A lane's elements
+/// at `offsets` from its `base` address fall into runs of consecutive
+/// bytes (one run for ds_read_b128; two for ds_read2 and ds_read2st64,
+/// whose halves are served as separate passes); each run is costed on its
+/// own.
+void countBankConflicts(ExecContext &ctx, const std::vector<uint64_t> &base,
+                        uint64_t exec, unsigned bytes,
+                        llvm::ArrayRef<uint32_t> offsets) {
+  if (!ctx.profile)
+    return;
+  uint64_t extra = 0;
+  std::vector<uint64_t> lanes(kLanes);
+  for (size_t begin = 0; begin < offsets.size();) {
+    size_t end = begin + 1;
+    while (end < offsets.size() && offsets[end] == offsets[end - 1] + bytes)
+      ++end;
+    for (unsigned lane = 0; lane < kLanes; ++lane)
+      lanes[lane] = base[lane] + offsets[begin];
+    unsigned dwords = std::max<unsigned>(1, (end - begin) * bytes / 4);
+    extra += bankConflictCycles(lanes, exec, dwords, ctx.chip->ldsBanks);
+    begin = end;
+  }
   ctx.profile->ldsAccesses++;
   ctx.profile->ldsBankConflictCycles += extra;
 }
@@ -844,21 +867,19 @@ void ldsAddresses(ExecContext &ctx, const Inst &inst, Pending &p,
   Workgroup &g = *ctx.group;
   unsigned count = offsets.size();
   p.addr.assign(size_t(kLanes) * count, 0);
-  std::vector<uint64_t> first(kLanes, 0);
+  std::vector<uint64_t> base(kLanes, 0);
   for (unsigned lane = 0; lane < kLanes; ++lane) {
     if (!(p.exec >> lane & 1))
       continue;
-    uint32_t base = readLane(w, inst.ops[vaddr], lane);
-    first[lane] = uint64_t(base) + offsets[0];
+    base[lane] = readLane(w, inst.ops[vaddr], lane);
     for (unsigned e = 0; e < count; ++e) {
-      uint64_t a = uint64_t(base) + offsets[e];
+      uint64_t a = base[lane] + offsets[e];
       // Out of the workgroup's allocation: reads return 0, writes drop.
       if (a + bytes <= g.lds.size())
         p.addr[lane * count + e] = reinterpret_cast<uint64_t>(g.lds.data() + a);
     }
   }
-  countBankConflicts(ctx, first, p.exec,
-                     std::max(1u, bytes * count / 4));
+  countBankConflicts(ctx, base, p.exec, bytes, offsets);
 }
 
 // sub for ds: bytes | count << 8 | flags; read2/write2 have kPair, st64

@@ -768,7 +768,8 @@ void resetWave(Wave &w, uint32_t vgprFill) {
 }
 
 std::string runInstructions(const ChipModel &chip, ArrayRef<std::string> lines,
-                            Wave &wave, Workgroup &group, Memory &memory) {
+                            Wave &wave, Workgroup &group, Memory &memory,
+                            Profile *profile) {
   KernelCode code;
   code.info.name = "test";
   for (size_t i = 0; i < lines.size(); ++i) {
@@ -791,6 +792,7 @@ std::string runInstructions(const ChipModel &chip, ArrayRef<std::string> lines,
   ctx.memory = &memory;
   ctx.launch = &state;
   ctx.rng = &rng;
+  ctx.profile = profile;
   wave.pc = 0;
   wave.done = false;
   while (!wave.done && wave.pc < code.insts.size() && state.error.empty()) {

@@ -197,13 +197,15 @@ public:
   Layout mma(ArrayRef<unsigned> warpsPerCTA);
   Layout dotOperand(unsigned opIdx, Layout parent, unsigned kWidth);
   /// The #rocdsl.shared layout of an LDS tile of `shape` and `dtype` whose
-  /// dimensions are strided along `order` (fastest first): 16-byte groups
-  /// along the fastest dimension XOR-swizzled so that the 16-byte rows a
-  /// matrix-operand read takes from consecutive rows fall on distinct banks
-  /// of an LDS of `banks` 4-byte banks. Unswizzled where the rows do not
-  /// hold whole groups.
+  /// dimensions are strided along `order` (fastest first): groups of
+  /// `vecBytes` along the fastest dimension XOR-swizzled so that the groups
+  /// a matrix-operand read takes from consecutive rows fall on distinct
+  /// banks of an LDS of `banks` 4-byte banks. `vecBytes` is the width of
+  /// one lane's read (a narrower group splits 16-byte writes). Unswizzled
+  /// where the rows do not hold whole groups.
   Layout sharedLayout(ArrayRef<int64_t> shape, DType dtype,
-                      ArrayRef<unsigned> order, unsigned banks);
+                      ArrayRef<unsigned> order, unsigned banks,
+                      unsigned vecBytes = 16);
 
   /// An uninitialised LDS tile.
   LdsTile localAlloc(ArrayRef<int64_t> shape, DType dtype, Layout shared);

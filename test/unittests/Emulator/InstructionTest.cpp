@@ -19,6 +19,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <random>
 
 using namespace mlir::rocdsl::emu;
@@ -323,6 +324,56 @@ TEST_P(EmulatorInstructionTest, TransposeReadGivesEachLaneAColumn) {
       EXPECT_EQ(got, (4 * g + e) * 1000 + col) << "lane " << l << " e " << e;
     }
   }
+}
+
+// Bank conflicts as the profile counts them (docs/emulator.md): 4-byte
+// banks, lanes served in phases of banks / dwords-per-lane consecutive
+// lanes, a phase costing one extra cycle per further distinct dword in its
+// busiest bank; each half of a ds_read2 is a pass of its own.
+TEST_P(EmulatorInstructionTest, LdsBankConflictsFollowTheLanesAddresses) {
+  unsigned banks = chip.ldsBanks;
+  auto conflictCycles = [&](const std::string &inst,
+                            const std::function<uint32_t(unsigned)> &addr) {
+    for (unsigned l = 0; l < 64; ++l)
+      v(0)[l] = addr(l);
+    Profile profile;
+    std::string error = runInstructions(chip, {inst, "s_waitcnt lgkmcnt(0)"},
+                                        wave, group, memory, &profile);
+    EXPECT_EQ(error, "") << inst;
+    EXPECT_EQ(profile.ldsAccesses, 1u) << inst;
+    return profile.ldsBankConflictCycles;
+  };
+  // Consecutive 8-byte elements: every phase covers each bank once.
+  EXPECT_EQ(conflictCycles("ds_read_b64 v[2:3], v0",
+                           [](unsigned l) { return 8 * l; }),
+            0u);
+  // One word per lane, all lanes on bank 0 at distinct dwords: each phase
+  // of `banks` lanes costs banks - 1 extra cycles.
+  EXPECT_EQ(conflictCycles("ds_read_b32 v2, v0",
+                           [&](unsigned l) { return 4 * banks * l; }),
+            uint64_t(64 / banks * (banks - 1)));
+  // Equal addresses broadcast.
+  EXPECT_EQ(conflictCycles("ds_read_b32 v2, v0", [](unsigned) { return 64; }),
+            0u);
+  // Rows of 64 bytes, lane l reading 8 bytes of row l % 16 at a slot that
+  // repeats every 8 rows: rows r and r + 8 meet on the same banks at
+  // distinct dwords. 32 banks: phases of 16 lanes, one extra cycle each (4);
+  // 64 banks: phases of 32 lanes (rows 0..15 twice, broadcast), one extra
+  // cycle each (2).
+  EXPECT_EQ(conflictCycles("ds_read_b64 v[2:3], v0",
+                           [&](unsigned l) {
+                             unsigned row = l % 16;
+                             return 64 * row + 8 * ((row / 2) % 4);
+                           }),
+            banks == 32 ? 4u : 2u);
+  // ds_read2st64_b64 reads two 8-byte elements 512 bytes apart, each half
+  // a pass of its own: lanes 16 bytes apart meet every 8 lanes on 32 banks
+  // (one extra cycle per 16-lane phase, 4 per half) and every 16 lanes on
+  // 64 banks (one per 32-lane phase, 2 per half). Costing the pair as one
+  // 16-byte read per lane would find none.
+  EXPECT_EQ(conflictCycles("ds_read2st64_b64 v[2:5], v0 offset1:1",
+                           [](unsigned l) { return 16 * l; }),
+            banks == 32 ? 8u : 4u);
 }
 
 TEST_P(EmulatorInstructionTest, Maximum3AndMinimum3PropagateNaNAndOrderZeros) {
