@@ -4,6 +4,7 @@ against float64: every default and CDNA4 instruction shape, widened
 kWidth, ragged M/N/K (1, 17, ...), f16 and bf16, and the errors of shapes
 and chips that cannot run."""
 import os
+import re
 import pathlib
 import subprocess
 import sys
@@ -200,3 +201,94 @@ def test_gemm_example_script(device, chip, dtype):
     assert (f"gemm 130x67x45 {dtype} on {device}: max abs error" in
             out.stdout), out.stdout
     assert out.stdout.rstrip().endswith("0 of 8710 outside tolerance")
+
+
+@rocdsl.kernel(num_warps=4)
+def gemm_lds(a: rl.ptr, b: rl.ptr, c: rl.ptr("f32"), M: rl.i32, N: rl.i32,
+             K: rl.i32, BM: rl.constexpr, BN: rl.constexpr,
+             BK: rl.constexpr):
+    """c = a @ b with both operands staged through double-buffered LDS
+    tiles: K step s writes buffer s % 2 and multiplies from it."""
+    m0 = rl.program_id(0) * BM
+    n0 = rl.program_id(1) * BN
+    lds_a = rl.local_alloc([BM, BK], a.dtype, buffers=2, swizzle=(8, 1, 4))
+    lds_b = rl.local_alloc([BK, BN], b.dtype, buffers=2)
+
+    def step(k, acc):
+        at = rl.load(a, [m0, k], shape=[BM, BK], strides=[K], bounds=[M, K])
+        bt = rl.load(b, [k, n0], shape=[BK, BN], strides=[N], bounds=[K, N])
+        slot = (k // BK) % 2
+        lds_a[slot].store(at)
+        lds_b[slot].store(bt)
+        rl.sched_barrier()
+        rl.wait(lgkmcnt=0)
+        return rl.dot(lds_a[slot].load(), lds_b[slot].load(), acc)
+    acc = rl.for_loop(0, K, BK, rl.zeros([BM, BN]), step)
+    rl.store(acc, c, [m0, n0], strides=[N], bounds=[M, N])
+
+
+@pytest.mark.parametrize("device", sorted(CHIPS) + ["host"])
+@pytest.mark.parametrize("m,n,k", [(70, 50, 90), (64, 64, 32), (1, 33, 7)])
+def test_operands_through_double_buffered_lds(device, m, n, k, rng):
+    a, b, a64, b64 = operands(rng, "bf16", m, n, k)
+    bm, bn, bk = 64, 64, 32
+    grid = ((m + bm - 1) // bm, (n + bn - 1) // bn)
+    if device == "host":
+        c = np.full((m, n), np.nan, np.float32)
+        gemm_lds[grid]((a, "bf16"), (b, "bf16"), c, m, n, k, BM=bm, BN=bn,
+                       BK=bk)
+    else:
+        da = rocdsl.device_array(a, device, "bf16")
+        db = rocdsl.device_array(b, device, "bf16")
+        dc = rocdsl.device_array(np.full((m, n), np.nan, np.float32), device)
+        gemm_lds[grid](da, db, dc, m, n, k, BM=bm, BN=bn, BK=bk)
+        c = dc.to_host()
+    ref = a64 @ b64
+    tol = 2e-6 * np.sqrt(k) * np.abs(a64) @ np.abs(b64) + 1e-6
+    bad = ~(np.abs(c - ref) <= tol)
+    assert not bad.any(), (f"{bad.sum()} of {c.size} outside tolerance; "
+                           f"worst {np.nanmax(np.abs(c - ref))}")
+
+
+def test_lds_tiles_in_the_ir_and_the_isa():
+    compiled = gemm_lds.compile("gfx942", a="bf16", b="bf16", BM=64, BN=64,
+                                BK=32)
+    assert compiled.mlir.count("rocdsl.local_alloc") == 2
+    assert "rocdsl.local_index" in compiled.mlir
+    assert "rocdsl.wait {lgkmcnt = 0 : i32}" in compiled.mlir
+    assert "rocdsl.sched_barrier" in compiled.mlir
+    assert "ds_write" in compiled.asm and "ds_read" in compiled.asm
+    assert compiled.stats["scratch_bytes"] == 0
+    assert compiled.hazards == [], compiled.hazards
+
+
+def _trace_error(body):
+    @rocdsl.kernel(num_warps=1)
+    def k(x: rl.ptr("f32")):
+        body(x)
+    with pytest.raises(rocdsl.CompilationError) as e:
+        k.compile("gfx942")
+    return str(e.value)
+
+
+@pytest.mark.parametrize("body,message", [
+    (lambda x: rl.local_alloc([16, 16], "f32", buffers=2).load(),
+     r"needs one buffer of a stack of 2 x \[16, 16\] f32 LDS tiles"),
+    (lambda x: rl.local_alloc([16, 16], "f32")[0],
+     r"is a single buffer; allocate with buffers=N"),
+    (lambda x: rl.local_alloc([16, 16], "f32", buffers=2)[2],
+     r"buffer index 2 is outside \[0, 2\)"),
+    (lambda x: rl.local_alloc([16, 16], "f32").store(rl.zeros([16, 8])),
+     r"cannot store a \[16, 8\] f32 tile into a \[16, 16\] f32 LDS tile"),
+    (lambda x: rl.local_alloc([16, 16], "i1"),
+     r"local_alloc dtype must be one of"),
+    (lambda x: rl.local_alloc([16, 16], "f32", swizzle=(8, 1)),
+     r"swizzle must be \(vec, per_phase, max_phase\)"),
+    (lambda x: rl.local_alloc([16, 16], "f32", buffers=0),
+     r"buffers must be at least 1"),
+    (lambda x: rl.wait(vmcnt=64), r"vmcnt must be in \[0, 63\], got 64"),
+    (lambda x: rl.wait(), r"rl.wait needs vmcnt or lgkmcnt"),
+    (lambda x: rl.sched_barrier(-1), r"mask must be non-negative"),
+])
+def test_lds_and_scheduling_errors(body, message):
+    assert re.search(message, _trace_error(body))

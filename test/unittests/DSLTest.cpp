@@ -119,4 +119,27 @@ TEST_F(DSLTest, LoopCarriesTiles) {
   EXPECT_NE(print(*module).find("scf.for"), std::string::npos);
 }
 
+TEST_F(DSLTest, StackedLdsBuffersIndexToOneTileOfTheSameSwizzle) {
+  KernelBuilder kb(&ctx, "stack", 4,
+                   {ArgSpec::ptr("x", DType::BF16),
+                    ArgSpec::scalar("i", DType::I32)});
+  Ptr x = kb.ptrArg("x");
+  Layout layout = kb.defaultLayout({64, 32}, DType::BF16);
+  AccessOptions access;
+  access.strides = {kb.i32(32)};
+  Layout shared = kb.sharedLayout({64, 32}, DType::BF16, {1, 0}, 32);
+  LdsTile stack = kb.localAllocBuffers(3, {64, 32}, DType::BF16, shared);
+  EXPECT_EQ(stack.getShape(), ArrayRef<int64_t>({3, 64, 32}));
+  auto stacked = cast<SharedAttr>(stack.getType().getEncoding());
+  EXPECT_EQ(stacked.getOrder(), ArrayRef<unsigned>({2, 1, 0}));
+  LdsTile one = stack.index(kb.scalarArg("i"));
+  EXPECT_EQ(one.getShape(), ArrayRef<int64_t>({64, 32}));
+  EXPECT_EQ(one.getType().getEncoding(), shared);
+  one.store(kb.load(x, {kb.i32(0), kb.i32(0)}, {64, 32}, layout, access));
+  kb.store(one.load(layout), x, {kb.i32(0), kb.i32(0)}, access);
+  OwningOpRef<ModuleOp> module = kb.finish();
+  ASSERT_TRUE(module);
+  EXPECT_NE(print(*module).find("rocdsl.local_index"), std::string::npos);
+}
+
 } // namespace

@@ -120,6 +120,39 @@ LogicalResult LocalAllocOp::verify() {
   return success();
 }
 
+LogicalResult LocalIndexOp::verify() {
+  LdsTileType src = getSrc().getType(), dst = getType();
+  if (src.getRank() < 2)
+    return emitOpError() << "indexes a stack of buffers along the leading "
+                            "dimension; "
+                         << src << " has rank " << src.getRank();
+  if (dst.getShape() != src.getShape().drop_front() ||
+      dst.getElementType() != src.getElementType())
+    return emitOpError() << "result " << dst << " must be one buffer of " << src
+                         << ": its shape without the leading dimension and "
+                            "its element type";
+  auto srcLayout = dyn_cast<SharedAttr>(src.getEncoding());
+  auto dstLayout = dyn_cast<SharedAttr>(dst.getEncoding());
+  if (!srcLayout || !dstLayout)
+    return emitOpError() << "needs #rocdsl.shared layouts on both sides";
+  ArrayRef<unsigned> order = srcLayout.getOrder();
+  if (order.size() != size_t(src.getRank()) || order.back() != 0)
+    return emitOpError() << "the source's leading (buffer) dimension must "
+                            "be its slowest: last in the #rocdsl.shared "
+                            "order";
+  SmallVector<unsigned> inner;
+  for (unsigned d : order.drop_back())
+    inner.push_back(d - 1);
+  if (dstLayout.getOrder() != ArrayRef<unsigned>(inner) ||
+      dstLayout.getVec() != srcLayout.getVec() ||
+      dstLayout.getPerPhase() != srcLayout.getPerPhase() ||
+      dstLayout.getMaxPhase() != srcLayout.getMaxPhase())
+    return emitOpError() << "result layout " << dstLayout
+                         << " must be the source's " << srcLayout
+                         << " without the buffer dimension";
+  return success();
+}
+
 LogicalResult LocalLoadOp::verify() {
   return verifyLdsMatch(*this, getType(), getSrc().getType());
 }

@@ -316,6 +316,26 @@ def RocDSL_LocalStoreOp : RocDSL_Op<"local_store", [MemoryEffects<[MemWrite]>]> 
   let hasVerifier = 1;
 }
 
+def RocDSL_LocalIndexOp : RocDSL_Op<"local_index", [Pure]> {
+  let summary = "One buffer of an N-buffered LDS tile";
+  let description = [{
+    `%buf = rocdsl.local_index %tiles[%i] : !rocdsl.lds<2x128x32xbf16, S3>
+    -> !rocdsl.lds<128x32xbf16, S2>`: the `%i`-th of the buffers stacked
+    along the source's leading dimension. The source's `#rocdsl.shared`
+    layout has the leading dimension slowest (last in `order`); the
+    result's layout is the same swizzle over the remaining dimensions.
+    Buffer `i` occupies elements `[i * n, (i + 1) * n)` of the source, `n`
+    the elements of one buffer. An index outside `[0, N)` is undefined
+    behaviour, as with any out-of-bounds LDS address.
+  }];
+  let arguments = (ins RocDSL_LdsTileType:$src, I32:$index);
+  let results = (outs RocDSL_LdsTileType:$result);
+  let assemblyFormat = [{
+    $src `[` $index `]` attr-dict `:` qualified(type($src)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Expert escape hatches
 //===----------------------------------------------------------------------===//

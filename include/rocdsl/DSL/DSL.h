@@ -136,6 +136,8 @@ public:
   void store(Tile tile) const;
   /// rocdsl.local_load into `layout`.
   Tile load(Layout layout) const;
+  /// rocdsl.local_index: buffer `i` of a stack from localAllocBuffers.
+  LdsTile index(Scalar i) const;
 
 private:
   KernelBuilder *kb = nullptr;
@@ -209,6 +211,11 @@ public:
 
   /// An uninitialised LDS tile.
   LdsTile localAlloc(ArrayRef<int64_t> shape, DType dtype, Layout shared);
+  /// `count` uninitialised LDS tiles of `shape` stacked along a new leading
+  /// dimension (`shared` is one tile's layout), for N-buffering: pick one
+  /// with LdsTile::index.
+  LdsTile localAllocBuffers(unsigned count, ArrayRef<int64_t> shape,
+                            DType dtype, Layout shared);
 
   // Tiles.
   Tile full(ArrayRef<int64_t> shape, Layout layout, Scalar value);

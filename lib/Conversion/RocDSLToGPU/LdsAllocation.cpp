@@ -56,20 +56,30 @@ std::pair<int64_t, int64_t> liveRange(const ProgramOrder &order,
   int64_t first = order.first(op), last = order.first(op);
   if (op->getNumResults() == 0 || !isa<LdsTileType>(op->getResult(0).getType()))
     return {first, last}; // scratch: within the op
-  for (Operation *user : op->getResult(0).getUsers()) {
-    // Anything but an LDS read or write (a yield, a call) may keep the tile
-    // beyond what the uses show: live to the end.
-    if (!isa<LocalLoadOp, LocalStoreOp>(user))
-      return {first, order.end};
-    int64_t end = order.last(user);
-    for (Operation *loop = user->getParentOp(); loop;
-         loop = loop->getParentOp()) {
-      if (loop->isAncestor(op))
-        break;
-      if (isa<LoopLikeOpInterface>(loop))
-        end = std::max(end, order.last(loop));
+  // The tile's readers and writers, through local_index for the buffers of
+  // a stack.
+  SmallVector<Value> tiles = {op->getResult(0)};
+  while (!tiles.empty()) {
+    Value tile = tiles.pop_back_val();
+    for (Operation *user : tile.getUsers()) {
+      if (auto index = dyn_cast<LocalIndexOp>(user)) {
+        tiles.push_back(index.getResult());
+        continue;
+      }
+      // Anything but an LDS read or write (a yield, a call) may keep the
+      // tile beyond what the uses show: live to the end.
+      if (!isa<LocalLoadOp, LocalStoreOp>(user))
+        return {first, order.end};
+      int64_t end = order.last(user);
+      for (Operation *loop = user->getParentOp(); loop;
+           loop = loop->getParentOp()) {
+        if (loop->isAncestor(op))
+          break;
+        if (isa<LoopLikeOpInterface>(loop))
+          end = std::max(end, order.last(loop));
+      }
+      last = std::max(last, end);
     }
-    last = std::max(last, end);
   }
   return {first, last};
 }

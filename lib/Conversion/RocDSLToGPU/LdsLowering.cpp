@@ -413,6 +413,25 @@ struct LocalAllocLowering : OpConversionPattern<LocalAllocOp> {
   const LdsSlots &slots;
 };
 
+/// Buffer i of a stack starts i buffers' elements after the stack's base
+/// (the buffer dimension is the slowest, unpadded).
+struct LocalIndexLowering : OpConversionPattern<LocalIndexOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LocalIndexOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    LdsTileType type = op.getType();
+    Value offset =
+        arith::MulIOp::create(rewriter, loc, adaptor.getIndex(),
+                              constI32(rewriter, loc, type.getNumElements()));
+    rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
+        op, LLVM::LLVMPointerType::get(getContext(), 3), type.getElementType(),
+        adaptor.getSrc(), ValueRange{offset});
+    return success();
+  }
+};
+
 struct LocalStoreLowering : OpConversionPattern<LocalStoreOp> {
   LocalStoreLowering(TileTypeConverter &converter, MLIRContext *ctx,
                      llvm::DenseMap<Operation *, StoreBarriers> barriers)
@@ -635,6 +654,7 @@ void mlir::rocdsl::populateLdsPatterns(TileTypeConverter &converter,
   patterns.add<LocalStoreLowering>(converter, ctx,
                                    findStoresSharingBarriers(module));
   patterns.add<LocalLoadLowering>(converter, ctx, target);
+  patterns.add<LocalIndexLowering>(converter, ctx);
   patterns.add<ConvertLayoutLowering, TransLowering>(converter, ctx, slots,
                                                      target);
 }

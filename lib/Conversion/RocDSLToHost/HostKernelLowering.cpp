@@ -26,8 +26,16 @@ HostTypeConverter::HostTypeConverter(MLIRContext *ctx) {
   });
   addConversion(
       [ctx](PtrType) -> Type { return LLVM::LLVMPointerType::get(ctx); });
-  addConversion([](LdsTileType type) -> Type {
-    return MemRefType::get(type.getShape(), type.getElementType());
+  // LDS tiles are row-major arrays on the stack; the offset is dynamic so
+  // that one buffer of a stack (local_index) has the same type as a tile
+  // of its own.
+  addConversion([ctx](LdsTileType type) -> Type {
+    SmallVector<int64_t> strides(type.getRank(), 1);
+    for (int64_t d = type.getRank() - 2; d >= 0; --d)
+      strides[d] = strides[d + 1] * type.getShape()[d + 1];
+    return MemRefType::get(
+        type.getShape(), type.getElementType(),
+        StridedLayoutAttr::get(ctx, ShapedType::kDynamic, strides));
   });
   addUnrealizedCastMaterializations(*this);
 }
@@ -255,8 +263,12 @@ void mlir::rocdsl::populateHostTilePatterns(HostTypeConverter &converter,
       patterns, converter,
       [](LocalAllocOp op, LocalAllocOp::Adaptor a, Type t,
          Rewriter &r) -> Value {
-        Value buffer =
-            memref::AllocaOp::create(r, op.getLoc(), cast<MemRefType>(t));
+        auto type = cast<MemRefType>(t);
+        Value buffer = memref::CastOp::create(
+            r, op.getLoc(), type,
+            memref::AllocaOp::create(
+                r, op.getLoc(),
+                MemRefType::get(type.getShape(), type.getElementType())));
         if (a.getInit())
           vector::TransferWriteOp::create(
               r, op.getLoc(), a.getInit(), buffer,
@@ -272,6 +284,24 @@ void mlir::rocdsl::populateHostTilePatterns(HostTypeConverter &converter,
         return vector::TransferReadOp::create(
             r, op.getLoc(), vt, a.getSrc(),
             zeroIndices(r, op.getLoc(), vt.getRank()), pad);
+      });
+  addLambda<LocalIndexOp>(
+      patterns, converter,
+      [](LocalIndexOp op, LocalIndexOp::Adaptor a, Type t,
+         Rewriter &r) -> Value {
+        Location loc = op.getLoc();
+        auto stack = cast<MemRefType>(a.getSrc().getType());
+        SmallVector<OpFoldResult> offsets(stack.getRank(), r.getIndexAttr(0));
+        offsets[0] =
+            arith::IndexCastOp::create(r, loc, r.getIndexType(), a.getIndex())
+                .getResult();
+        SmallVector<OpFoldResult> sizes,
+            strides(stack.getRank(), r.getIndexAttr(1));
+        sizes.push_back(r.getIndexAttr(1));
+        for (int64_t d : stack.getShape().drop_front())
+          sizes.push_back(r.getIndexAttr(d));
+        return memref::SubViewOp::create(r, loc, cast<MemRefType>(t),
+                                         a.getSrc(), offsets, sizes, strides);
       });
   addLambda<LocalStoreOp>(
       patterns, converter,

@@ -12,15 +12,17 @@ from .functions import (abs, broadcast_to, div_rn, exp, exp2, exp_accurate,
                         expand_dims, fast_div, fast_exp, log, max, maximum,
                         min, minimum, prod, rsqrt, sqrt, sum, trans, where)
 from .memory import load, store
+from .shared import SharedTile, local_alloc, sched_barrier, wait
 from .types import (Layout, bf16, blocked, constexpr, dtype, f16, f32, i1, i32,
                     ptr)
 from .values import Pointer, Scalar, Tile
 
 __all__ = [
-    "Layout", "Pointer", "Scalar", "Tile", "abs", "barrier", "bf16", "blocked",
-    "broadcast_to", "constexpr", "div_rn", "dot", "dtype", "exp", "exp2",
-    "exp_accurate", "expand_dims", "fast_div", "fast_exp",
-    "f16", "f32", "for_loop", "full", "i1", "i32", "iota", "load", "log", "max",
-    "maximum", "min", "minimum", "num_programs", "prod", "program_id", "ptr",
-    "rsqrt", "sqrt", "store", "sum", "trans", "where", "zeros",
+    "Layout", "Pointer", "Scalar", "SharedTile", "Tile", "abs", "barrier",
+    "bf16", "blocked", "broadcast_to", "constexpr", "div_rn", "dot", "dtype",
+    "exp", "exp2", "exp_accurate", "expand_dims", "fast_div", "fast_exp",
+    "f16", "f32", "for_loop", "full", "i1", "i32", "iota", "load",
+    "local_alloc", "log", "max", "maximum", "min", "minimum", "num_programs",
+    "prod", "program_id", "ptr", "rsqrt", "sched_barrier", "sqrt", "store",
+    "sum", "trans", "wait", "where", "zeros",
 ]

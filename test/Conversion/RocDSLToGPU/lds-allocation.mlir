@@ -73,3 +73,44 @@ rocdsl.func @conversion_in_loop(%p: !rocdsl.ptr<bf16>, %q: !rocdsl.ptr<f32>, %x:
   }
   rocdsl.return
 }
+
+// -----
+
+// Two buffers of one stack: buffer i starts i * 2048 elements (4096 bytes)
+// after the stack's slot, and the stack (8192 bytes) is live wherever one
+// of its buffers is used, here across the loop: the scratch of the
+// conversion after it reuses its bytes (arena 16384, not 8192 + 16384).
+// CHECK-LABEL: gpu.module
+// CHECK:       llvm.mlir.global internal @__rocdsl_lds_double_buffer() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16384 x i8>
+// CHECK-LABEL: gpu.func @double_buffer(
+// CHECK:         scf.for [[I:%[a-z0-9_]+]] =
+// CHECK:           [[SLOT:%.+]] = arith.remui [[I]], %{{.+}} : i32
+// CHECK:           [[OFF:%.+]] = arith.muli [[SLOT]], %c2048_i32 : i32
+// CHECK:           llvm.getelementptr %{{.+}}[[[OFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, bf16
+// CHECK:         gpu.return
+#l3 = #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#stack = #rocdsl.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [2, 1, 0]>
+#one = #rocdsl.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>
+#mfma3 = #rocdsl.mfma<version = 3, instrShape = [32, 32, 8], warpsPerCTA = [2, 2]>
+#b3 = #rocdsl.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+rocdsl.func @double_buffer(%p: !rocdsl.ptr<bf16>, %q: !rocdsl.ptr<f32>, %x: f32, %n: i32) attributes {num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %c32 = arith.constant 32 : i32
+  %c64 = arith.constant 64 : i32
+  %bufs = rocdsl.local_alloc -> !rocdsl.lds<2x64x32xbf16, #stack>
+  %t = rocdsl.load %p[%c0, %c0] strides [%c32] {vec = 8 : i32} : !rocdsl.ptr<bf16> -> tensor<64x32xbf16, #l3>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %t) -> (tensor<64x32xbf16, #l3>) : i32 {
+    %slot = arith.remui %i, %c2 : i32
+    %buf = rocdsl.local_index %bufs[%slot] : !rocdsl.lds<2x64x32xbf16, #stack> -> !rocdsl.lds<64x32xbf16, #one>
+    rocdsl.local_store %acc, %buf : tensor<64x32xbf16, #l3>, !rocdsl.lds<64x32xbf16, #one>
+    %v = rocdsl.local_load %buf : !rocdsl.lds<64x32xbf16, #one> -> tensor<64x32xbf16, #l3>
+    scf.yield %v : tensor<64x32xbf16, #l3>
+  }
+  rocdsl.store %r, %p[%c0, %c0] strides [%c32] {vec = 8 : i32} : tensor<64x32xbf16, #l3>, !rocdsl.ptr<bf16>
+  %s = rocdsl.splat %x : f32 -> tensor<64x64xf32, #mfma3>
+  %c = rocdsl.convert_layout %s : tensor<64x64xf32, #mfma3> -> tensor<64x64xf32, #b3>
+  rocdsl.store %c, %q[%c0, %c0] strides [%c64] {vec = 4 : i32} : tensor<64x64xf32, #b3>, !rocdsl.ptr<f32>
+  rocdsl.return
+}

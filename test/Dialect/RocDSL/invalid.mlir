@@ -998,3 +998,57 @@ rocdsl.func @trans_shape(%x: f32) attributes {num_warps = 1 : i32} {
   %u = rocdsl.trans %t : tensor<8x16xf32, #b> -> tensor<8x16xf32, #b>
   rocdsl.return
 }
+
+// -----
+
+#s2 = #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
+rocdsl.func @local_index_rank_one(%i: i32) attributes {num_warps = 4 : i32} {
+  %buf = rocdsl.local_alloc -> !rocdsl.lds<64xbf16, #rocdsl.shared<vec = 1, perPhase = 1, maxPhase = 1, order = [0]>>
+  // expected-error@+1 {{'rocdsl.local_index' op indexes a stack of buffers along the leading dimension; '!rocdsl.lds<64xbf16, #rocdsl.shared<vec = 1, perPhase = 1, maxPhase = 1, order = [0]>>' has rank 1}}
+  %one = rocdsl.local_index %buf[%i] : !rocdsl.lds<64xbf16, #rocdsl.shared<vec = 1, perPhase = 1, maxPhase = 1, order = [0]>> -> !rocdsl.lds<64xbf16, #rocdsl.shared<vec = 1, perPhase = 1, maxPhase = 1, order = [0]>>
+  rocdsl.return
+}
+
+// -----
+
+#s3 = #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]>
+#s2 = #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
+rocdsl.func @local_index_wrong_shape(%i: i32) attributes {num_warps = 4 : i32} {
+  %buf = rocdsl.local_alloc -> !rocdsl.lds<2x64x32xbf16, #s3>
+  // expected-error-re@+1 {{'rocdsl.local_index' op result '!rocdsl.lds<32x64xbf16, {{.*}}>' must be one buffer of '!rocdsl.lds<2x64x32xbf16, {{.*}}>': its shape without the leading dimension and its element type}}
+  %one = rocdsl.local_index %buf[%i] : !rocdsl.lds<2x64x32xbf16, #s3> -> !rocdsl.lds<32x64xbf16, #s2>
+  rocdsl.return
+}
+
+// -----
+
+#s3 = #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]>
+#s2 = #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
+rocdsl.func @local_index_element_type(%i: i32) attributes {num_warps = 4 : i32} {
+  %buf = rocdsl.local_alloc -> !rocdsl.lds<2x64x32xbf16, #s3>
+  // expected-error@+1 {{must be one buffer of}}
+  %one = rocdsl.local_index %buf[%i] : !rocdsl.lds<2x64x32xbf16, #s3> -> !rocdsl.lds<64x32xf16, #s2>
+  rocdsl.return
+}
+
+// -----
+
+#s3 = #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 0, 1]>
+#s2 = #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
+rocdsl.func @local_index_buffer_dim_not_slowest(%i: i32) attributes {num_warps = 4 : i32} {
+  %buf = rocdsl.local_alloc -> !rocdsl.lds<2x64x32xbf16, #s3>
+  // expected-error@+1 {{'rocdsl.local_index' op the source's leading (buffer) dimension must be its slowest: last in the #rocdsl.shared order}}
+  %one = rocdsl.local_index %buf[%i] : !rocdsl.lds<2x64x32xbf16, #s3> -> !rocdsl.lds<64x32xbf16, #s2>
+  rocdsl.return
+}
+
+// -----
+
+#s3 = #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]>
+#s2 = #rocdsl.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>
+rocdsl.func @local_index_other_swizzle(%i: i32) attributes {num_warps = 4 : i32} {
+  %buf = rocdsl.local_alloc -> !rocdsl.lds<2x64x32xbf16, #s3>
+  // expected-error@+1 {{'rocdsl.local_index' op result layout #rocdsl.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]> must be the source's #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]> without the buffer dimension}}
+  %one = rocdsl.local_index %buf[%i] : !rocdsl.lds<2x64x32xbf16, #s3> -> !rocdsl.lds<64x32xbf16, #s2>
+  rocdsl.return
+}

@@ -265,3 +265,17 @@ rocdsl.func @eight_waves(%p: !rocdsl.ptr<i32>) attributes {num_warps = 8 : i32} 
   rocdsl.store %i, %p[%c0] : tensor<512xi32, #b1w8>, !rocdsl.ptr<i32>
   rocdsl.return
 }
+
+// Two buffers stacked along a leading dimension (slowest in the order) and
+// one of them picked by a runtime index.
+// CHECK-LABEL: rocdsl.func @lds_buffers(
+// CHECK-SAME: [[I:%.+]]: i32)
+// CHECK: [[BUFS:%.+]] = rocdsl.local_alloc -> !rocdsl.lds<2x64x32xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]>>
+// CHECK: rocdsl.local_index [[BUFS]][[[I]]] : !rocdsl.lds<2x64x32xbf16, {{.*}}> -> !rocdsl.lds<64x32xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>
+// GENERIC-LABEL: sym_name = "lds_buffers"
+// GENERIC: "rocdsl.local_index"(%{{.*}}, %{{.*}}) : (!rocdsl.lds<2x64x32xbf16, {{.*}}>, i32) -> !rocdsl.lds<64x32xbf16,
+rocdsl.func @lds_buffers(%i: i32) attributes {num_warps = 4 : i32} {
+  %bufs = rocdsl.local_alloc -> !rocdsl.lds<2x64x32xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]>>
+  %one = rocdsl.local_index %bufs[%i] : !rocdsl.lds<2x64x32xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]>> -> !rocdsl.lds<64x32xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>
+  rocdsl.return
+}
