@@ -323,21 +323,27 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
   // of the next step (in flight while the products run; past K they are
   // masked off) and multiplies from LDS: two barriers per step, around
   // the writes.
+  // (Ops are built in statement order: the order in which a compiler
+  // evaluates function arguments must not change the kernel.)
   Tile zero = kb.zeros({c.bm, c.bn}, acc, DType::F32);
-  Tile sum = kb.forLoop(kb.i32(0), kb.i32(c.k), kb.i32(c.bk),
-                        {zero, stageA(kb.i32(0)), stageB(kb.i32(0))},
-                        [&](Scalar k, ArrayRef<Tile> carried) {
-                          ldsA.store(carried[1]);
-                          ldsB.store(carried[2]);
-                          Scalar next = k + c.bk;
-                          Tile nextA = stageA(next), nextB = stageB(next);
-                          // (AMDGPU's scheduler would sink the loads below the
-                          // products, where they no longer overlap them.)
-                          kb.schedBarrier();
-                          Tile product = kb.dot(ldsA.load(opA), ldsB.load(opB),
-                                                carried[0]);
-                          return SmallVector<Tile>{product, nextA, nextB};
-                        })[0];
+  Tile firstA = stageA(kb.i32(0));
+  Tile firstB = stageB(kb.i32(0));
+  Scalar kBegin = kb.i32(0), kEnd = kb.i32(c.k), kStep = kb.i32(c.bk);
+  auto body = [&](Scalar k, ArrayRef<Tile> carried) {
+    ldsA.store(carried[1]);
+    ldsB.store(carried[2]);
+    Scalar next = k + c.bk;
+    Tile nextA = stageA(next);
+    Tile nextB = stageB(next);
+    // (AMDGPU's scheduler would sink the loads below the products, where
+    // they no longer overlap them.)
+    kb.schedBarrier();
+    Tile operandA = ldsA.load(opA);
+    Tile operandB = ldsB.load(opB);
+    Tile product = kb.dot(operandA, operandB, carried[0]);
+    return SmallVector<Tile>{product, nextA, nextB};
+  };
+  Tile sum = kb.forLoop(kBegin, kEnd, kStep, {zero, firstA, firstB}, body)[0];
 
   // Epilogue in the accumulator layout, in f32.
   Scalar outRow = batch * c.m + m0;
