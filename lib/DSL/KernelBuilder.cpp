@@ -324,28 +324,15 @@ LdsTile KernelBuilder::localAlloc(ArrayRef<int64_t> shape, DType dtype,
 LdsTile KernelBuilder::localAllocBuffers(unsigned count,
                                          ArrayRef<int64_t> shape, DType dtype,
                                          Layout shared) {
-  auto one = cast<SharedAttr>(shared);
-  SmallVector<unsigned> order;
-  for (unsigned d : one.getOrder())
-    order.push_back(d + 1);
-  order.push_back(0);
   SmallVector<int64_t> stacked = {int64_t(count)};
   llvm::append_range(stacked, shape);
-  return localAlloc(stacked, dtype,
-                    SharedAttr::get(getContext(), one.getVec(),
-                                    one.getPerPhase(), one.getMaxPhase(),
-                                    order));
+  return localAlloc(stacked, dtype, cast<SharedAttr>(shared).withBufferDim());
 }
 
 LdsTile LdsTile::index(Scalar i) const {
-  SmallVector<unsigned> order;
-  auto stacked = cast<SharedAttr>(getType().getEncoding());
-  for (unsigned d : stacked.getOrder().drop_back())
-    order.push_back(d - 1);
   auto type = LdsTileType::get(
       kb->getContext(), getShape().drop_front(), getType().getElementType(),
-      SharedAttr::get(kb->getContext(), stacked.getVec(), stacked.getPerPhase(),
-                      stacked.getMaxPhase(), order));
+      cast<SharedAttr>(getType().getEncoding()).withoutBufferDim());
   return {kb, LocalIndexOp::create(kb->builder, kb->loc, type, value,
                                    i.getValue())};
 }

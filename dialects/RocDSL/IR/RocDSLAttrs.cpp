@@ -285,6 +285,24 @@ LogicalResult SharedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return verifyPermutation(emitError, order, order.size());
 }
 
+SharedAttr SharedAttr::withBufferDim() const {
+  SmallVector<unsigned> order;
+  for (unsigned d : getOrder())
+    order.push_back(d + 1);
+  order.push_back(0);
+  return get(getContext(), getVec(), getPerPhase(), getMaxPhase(), order);
+}
+
+SharedAttr SharedAttr::withoutBufferDim() const {
+  ArrayRef<unsigned> stacked = getOrder();
+  if (stacked.empty() || stacked.back() != 0)
+    return {};
+  SmallVector<unsigned> order;
+  for (unsigned d : stacked.drop_back())
+    order.push_back(d - 1);
+  return get(getContext(), getVec(), getPerPhase(), getMaxPhase(), order);
+}
+
 //===----------------------------------------------------------------------===//
 // Queries
 //===----------------------------------------------------------------------===//

@@ -183,6 +183,15 @@ def RocDSL_SharedAttr : RocDSL_Attr<"Shared", "shared"> {
         `,` `order` `=` `[` $order `]` `>`
   }];
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// This layout for a stack of such buffers (rocdsl.local_index's
+    /// source): a leading buffer dimension, slowest of all, and the same
+    /// swizzle within each buffer.
+    SharedAttr withBufferDim() const;
+    /// The layout of one buffer of a stack with this layout; null when the
+    /// leading dimension is not the slowest (not a stack of buffers).
+    SharedAttr withoutBufferDim() const;
+  }];
 }
 
 def RocDSL_ReduceKind : I32EnumAttr<"ReduceKind", "combining function of a reduction", [

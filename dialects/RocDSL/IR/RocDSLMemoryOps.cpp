@@ -135,18 +135,12 @@ LogicalResult LocalIndexOp::verify() {
   auto dstLayout = dyn_cast<SharedAttr>(dst.getEncoding());
   if (!srcLayout || !dstLayout)
     return emitOpError() << "needs #rocdsl.shared layouts on both sides";
-  ArrayRef<unsigned> order = srcLayout.getOrder();
-  if (order.size() != size_t(src.getRank()) || order.back() != 0)
+  SharedAttr oneBuffer = srcLayout.withoutBufferDim();
+  if (srcLayout.getOrder().size() != size_t(src.getRank()) || !oneBuffer)
     return emitOpError() << "the source's leading (buffer) dimension must "
                             "be its slowest: last in the #rocdsl.shared "
                             "order";
-  SmallVector<unsigned> inner;
-  for (unsigned d : order.drop_back())
-    inner.push_back(d - 1);
-  if (dstLayout.getOrder() != ArrayRef<unsigned>(inner) ||
-      dstLayout.getVec() != srcLayout.getVec() ||
-      dstLayout.getPerPhase() != srcLayout.getPerPhase() ||
-      dstLayout.getMaxPhase() != srcLayout.getMaxPhase())
+  if (dstLayout != oneBuffer)
     return emitOpError() << "result layout " << dstLayout
                          << " must be the source's " << srcLayout
                          << " without the buffer dimension";
