@@ -8,9 +8,8 @@
 # BIN holds rocdsl-run (a build's or the device bundle's bin/) and, where
 # it exists, rocdsl-compile; without one (the bundle), the PTX is taken
 # from $GEMM_PTX, compiled where LLVM is. The -D definitions default to a
-# 4096^3 bf16 GEMM. The
-# launch is timed by rocdsl-run (no --check: a float64 reference of a large
-# GEMM takes minutes on the host).
+# 4096^3 bf16 GEMM. The launch is timed by rocdsl-run (no --check: a
+# float64 reference of a large GEMM takes minutes on the host).
 set -uo pipefail
 out=$1 bin=$2
 shift 2
