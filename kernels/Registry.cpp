@@ -1,6 +1,7 @@
 //===- Registry.cpp - built-in kernels by name ----------------------------===//
 #include "rocdsl/Kernels/Registry.h"
 
+#include "attention/Attention.h"
 #include "gemm/Gemm.h"
 #include "norm/RMSNorm.h"
 
@@ -36,6 +37,7 @@ const std::vector<KernelSpec> &mlir::rocdsl::getBuiltinKernels() {
   static const std::vector<KernelSpec> kernels = [] {
     std::vector<KernelSpec> all = getRMSNormSpecs();
     all.push_back(getGemmSpec());
+    all.push_back(getAttentionForwardSpec());
     return all;
   }();
   return kernels;

@@ -17,7 +17,9 @@
 #      (benchmarks/gemm_benchmark.py; GEMM_ARGS=--quick for one shape);
 #   7. (opt-in) where the host time of a call goes: rocdsl.torch and
 #      @rocdsl.kernel launches by stage, beside torch, Triton and a raw
-#      cuLaunchKernel (benchmarks/host_overhead.py, with torch.profiler).
+#      cuLaunchKernel (benchmarks/host_overhead.py, with torch.profiler);
+#   8. (opt-in) attention forward beside torch SDPA's backends and Triton
+#      (benchmarks/attention_benchmark.py; ATTENTION_ARGS=--quick).
 # Logs and tables go to $OUT (default: a temporary directory). STEPS picks
 # steps by number (default "123"; e.g. STEPS=12 skips the benchmark, 1234
 # adds the sweep);
@@ -77,6 +79,17 @@ for args in "gemm -D M=1000 -D N=1000 -D K=1000" \
             "gemm -D M=256 -D N=200 -D K=256 -D layout_b=col -D BM=256 -D BN=128 -D warps=8" \
             "gemm -D M=33 -D N=40 -D K=48 -D layout_a=col -D BM=16 -D BN=8 -D BK=16 -D warps=1" \
             "gemm -D M=200 -D N=300 -D K=333 -D layout_b=col -D BK=64 -D warps=8"; do
+  "$root/bin/rocdsl-run" --kernel $args --device cuda --check --repeat 5 \
+    || status=1
+done
+# attention_fwd on mma.sync: masks, ragged and unequal lengths, grouped
+# heads, unequal head dimensions, both dtypes, the largest head dimension.
+for args in "attention_fwd -D B=2 -D Hq=8 -D Hkv=2 -D Sq=1000 -D D=128 -D causal=1" \
+            "attention_fwd -D Sq=17 -D Sk=4097 -D D=64 -D dtype=f16 -D window_left=300 -D window_right=20" \
+            "attention_fwd -D Sq=1 -D Sk=129 -D D=192 -D Dv=128 -D causal=1 -D align=bottom_right" \
+            "attention_fwd -D Sq=300 -D Sk=100 -D D=64 -D causal=1 -D align=bottom_right -D scale=0.3" \
+            "attention_fwd -D Hq=8 -D Hkv=1 -D Sq=513 -D D=256 -D BN=32" \
+            "attention_fwd -D Sq=777 -D D=128 -D BM=128 -D warps=8 -D causal=1"; do
   "$root/bin/rocdsl-run" --kernel $args --device cuda --check --repeat 5 \
     || status=1
 done
@@ -141,6 +154,12 @@ python3 benchmarks/host_overhead.py --profile --markdown "$out/host-overhead.md"
 ROCDSL_TORCH_NATIVE=0 python3 benchmarks/host_overhead.py \
   --markdown "$out/host-overhead-python-ops.md" \
   2>&1 | tee "$out/host-overhead-python-ops.txt"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+fi
+if [[ $steps == *8* ]]; then
+step "attention forward beside torch SDPA and Triton"
+python3 benchmarks/attention_benchmark.py --out "$out/attention.md" \
+  ${ATTENTION_ARGS:-} 2>&1 | tee "$out/attention.txt"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 fi
 exit $status

@@ -19,6 +19,8 @@
 //===----------------------------------------------------------------------===//
 #include "Gemm.h"
 
+#include "common/MatrixTiles.h"
+
 #include "rocdsl/Dialect/RocDSL/IR/RocDSL.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -54,34 +56,6 @@ static LogicalResult parseLayout(const KernelParams &params, StringRef name,
   }
   colMajor = v == "col";
   return success();
-}
-
-/// Largest power of two <= 128 bits of `dtype` that divides `n`.
-static unsigned accessWidth(int64_t n, DType dtype) {
-  unsigned vec = 128 / bitWidth(dtype);
-  while (vec > 1 && n % vec != 0)
-    vec /= 2;
-  return vec;
-}
-
-/// accessWidth, no wider than `layout`'s run of elements per lane (a small
-/// tile spread over many lanes gives each lane fewer than 128 bits).
-static unsigned accessWidth(int64_t n, DType dtype, Layout layout) {
-  return std::min(accessWidth(n, dtype),
-                  cast<BlockedAttr>(layout).getSizePerThread().back());
-}
-
-/// The matrix instruction for `dtype` on `chip`: the widest-K 32x32 form
-/// the chip has (fewer LDS reads per product), else 16x16.
-static const MatrixInstr *pickInstr(const ChipInfo &chip, DType dtype) {
-  MatrixOperand operand =
-      dtype == DType::F16 ? MatrixOperand::F16 : MatrixOperand::BF16;
-  const MatrixInstr *best = nullptr;
-  for (const MatrixInstr &instr : chip.matrixInstrs)
-    if (instr.operand == operand &&
-        (!best || instr.m > best->m || (instr.m == best->m && instr.k > best->k)))
-      best = &instr;
-  return best;
 }
 
 LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
@@ -154,7 +128,7 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
   c.xcds = chip->xcds;
   unsigned kBlock = 16;
   if (!c.nvidia) {
-    const MatrixInstr *instr = pickInstr(*chip, c.dtype);
+    const MatrixInstr *instr = pickMatrixInstr(*chip, c.dtype);
     if (!instr) {
       error = chip->name.str() + " has no matrix instruction for " +
               toString(c.dtype).str();
@@ -162,7 +136,7 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
     }
     c.instr[0] = instr->m, c.instr[1] = instr->n, c.instr[2] = instr->k;
     c.kWidth = instr->kPerLane(chip->waveSize);
-    c.matrixVersion = instr->k * instr->m / 64 > 4 ? 4 : 3;
+    c.matrixVersion = mfmaVersion(*instr);
     kBlock = chip->waveSize / instr->m * c.kWidth;
   }
   // Default tiles: 128 x 128 x 32 on 4 waves; smaller M or N take the
@@ -198,20 +172,6 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
 
 namespace {
 
-/// Integer helpers on uniform scalars (rocdsl has no scalar ops of its own:
-/// arith on i32).
-struct Ints {
-  KernelBuilder &kb;
-  Scalar rem(Scalar a, int64_t b) {
-    return {&kb, arith::RemSIOp::create(kb.getBuilder(), kb.getLoc(),
-                                        a.getValue(), kb.i32(b).getValue())};
-  }
-  Scalar min(Scalar a, Scalar b) {
-    return {&kb, arith::MinSIOp::create(kb.getBuilder(), kb.getLoc(),
-                                        a.getValue(), b.getValue())};
-  }
-};
-
 /// Warps along M and N of the accumulator: M first, as square as the warp
 /// count allows.
 std::pair<unsigned, unsigned> splitWarps(unsigned warps) {
@@ -236,7 +196,6 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
   if (c.accumulate)
     args.push_back(ArgSpec::scalar("beta", DType::F32));
   KernelBuilder kb(ctx, "gemm", unsigned(c.warps), args);
-  Ints ints{kb};
 
   // Program -> (tile row, tile column, batch entry).
   int64_t tilesM = llvm::divideCeil(c.m, c.bm);
@@ -244,18 +203,14 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
   int64_t programs = tilesM * tilesN;
   Scalar pid = kb.programId(0);
   if (c.xcds > 1 && programs % c.xcds == 0)
-    pid = ints.rem(pid, c.xcds) * (programs / c.xcds) +
+    pid = kb.rem(pid, kb.i32(c.xcds)) * (programs / c.xcds) +
           pid / kb.i32(c.xcds);
   int64_t inGroup = int64_t(c.groupM) * tilesN;
   Scalar group = pid / kb.i32(inGroup);
   Scalar firstM = group * int64_t(c.groupM);
-  Scalar groupSize =
-      ints.min(kb.i32(tilesM) - firstM, kb.i32(c.groupM));
-  Scalar local = ints.rem(pid, inGroup);
-  Scalar rowTile = firstM + Scalar(&kb, arith::RemSIOp::create(
-                                            kb.getBuilder(), kb.getLoc(),
-                                            local.getValue(),
-                                            groupSize.getValue()));
+  Scalar groupSize = kb.min(kb.i32(tilesM) - firstM, kb.i32(c.groupM));
+  Scalar local = kb.rem(pid, kb.i32(inGroup));
+  Scalar rowTile = firstM + kb.rem(local, groupSize);
   Scalar colTile = local / groupSize;
   Scalar batch = kb.programId(1);
   Scalar m0 = rowTile * c.bm, n0 = colTile * c.bn;

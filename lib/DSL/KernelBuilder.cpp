@@ -100,7 +100,21 @@ Scalar Scalar::operator/(Scalar rhs) const {
                                                     rhs.value)};
 }
 Scalar Scalar::operator+(int64_t rhs) const { return *this + kb->i32(rhs); }
+Scalar Scalar::operator-(int64_t rhs) const { return *this - kb->i32(rhs); }
 Scalar Scalar::operator*(int64_t rhs) const { return *this * kb->i32(rhs); }
+
+Scalar KernelBuilder::min(Scalar a, Scalar b) {
+  return {this,
+          arith::MinSIOp::create(builder, loc, a.getValue(), b.getValue())};
+}
+Scalar KernelBuilder::max(Scalar a, Scalar b) {
+  return {this,
+          arith::MaxSIOp::create(builder, loc, a.getValue(), b.getValue())};
+}
+Scalar KernelBuilder::rem(Scalar a, Scalar b) {
+  return {this,
+          arith::RemSIOp::create(builder, loc, a.getValue(), b.getValue())};
+}
 
 //===----------------------------------------------------------------------===//
 // Tile
@@ -129,6 +143,39 @@ Tile Tile::operator+(Scalar rhs) const {
   return *this + kb->full(getShape(), getLayout(), rhs);
 }
 
+Tile Tile::operator-(Scalar rhs) const {
+  return *this - kb->full(getShape(), getLayout(), rhs);
+}
+Tile Tile::operator&(Tile rhs) const {
+  return {kb, arith::AndIOp::create(kb->builder, kb->loc, value, rhs.value)};
+}
+
+Tile Tile::compare(Cmp cmp, Tile rhs) const {
+  OpBuilder &b = kb->builder;
+  if (isa<FloatType>(getType().getElementType())) {
+    static constexpr arith::CmpFPredicate preds[] = {
+        arith::CmpFPredicate::OLT, arith::CmpFPredicate::OLE,
+        arith::CmpFPredicate::OGT, arith::CmpFPredicate::OGE,
+        arith::CmpFPredicate::OEQ, arith::CmpFPredicate::ONE};
+    return {kb, arith::CmpFOp::create(b, kb->loc, preds[unsigned(cmp)], value,
+                                      rhs.value)};
+  }
+  static constexpr arith::CmpIPredicate preds[] = {
+      arith::CmpIPredicate::slt, arith::CmpIPredicate::sle,
+      arith::CmpIPredicate::sgt, arith::CmpIPredicate::sge,
+      arith::CmpIPredicate::eq,  arith::CmpIPredicate::ne};
+  return {kb, arith::CmpIOp::create(b, kb->loc, preds[unsigned(cmp)], value,
+                                    rhs.value)};
+}
+Tile Tile::compare(Cmp cmp, Scalar rhs) const {
+  return compare(cmp, kb->full(getShape(), getLayout(), rhs));
+}
+
+Tile Tile::maximum(Tile rhs) const {
+  return {kb, binary<arith::MaxSIOp, arith::MaximumFOp>(kb->builder, kb->loc,
+                                                        value, rhs.value)};
+}
+
 Tile Tile::to(DType dtype) const {
   Type target = toMLIRType(kb->getContext(), dtype);
   Type source = getType().getElementType();
@@ -148,6 +195,15 @@ Tile Tile::rsqrt() const {
 }
 Tile Tile::exp() const {
   return {kb, math::ExpOp::create(kb->builder, kb->loc, value)};
+}
+
+Tile Tile::exp2() const {
+  return {kb, math::Exp2Op::create(kb->builder, kb->loc, value,
+                                   arith::FastMathFlags::afn)};
+}
+Tile Tile::log2() const {
+  return {kb, math::Log2Op::create(kb->builder, kb->loc, value,
+                                   arith::FastMathFlags::afn)};
 }
 
 static Tile reduce(KernelBuilder *kb, OpBuilder &b, Location loc, Tile tile,
@@ -379,6 +435,11 @@ Tile KernelBuilder::zeros(ArrayRef<int64_t> shape, Layout layout, DType dtype) {
 Tile KernelBuilder::iota(int64_t size, Layout layout) {
   auto type = RankedTensorType::get({size}, builder.getI32Type(), layout);
   return wrap(IotaOp::create(builder, loc, type, 0));
+}
+
+Tile KernelBuilder::select(Tile cond, Tile a, Tile b) {
+  return wrap(arith::SelectOp::create(builder, loc, cond.getValue(),
+                                      a.getValue(), b.getValue()));
 }
 
 static SmallVector<Value> values(ArrayRef<Scalar> scalars) {

@@ -43,6 +43,9 @@ Type toMLIRType(MLIRContext *ctx, DType dtype);
 
 class KernelBuilder;
 
+/// Elementwise comparisons (signed for integers, ordered for floats).
+enum class Cmp { LT, LE, GT, GE, EQ, NE };
+
 /// A uniform scalar (i32 or a float).
 class Scalar {
 public:
@@ -56,6 +59,7 @@ public:
   Scalar operator*(Scalar rhs) const;
   Scalar operator/(Scalar rhs) const; // signed for integers
   Scalar operator+(int64_t rhs) const;
+  Scalar operator-(int64_t rhs) const;
   Scalar operator*(int64_t rhs) const;
 
 private:
@@ -98,11 +102,23 @@ public:
   /// Elementwise with a uniform scalar (splatted).
   Tile operator*(Scalar rhs) const;
   Tile operator+(Scalar rhs) const;
+  Tile operator-(Scalar rhs) const;
+  /// Logical and of two i1 tiles.
+  Tile operator&(Tile rhs) const;
+  /// An i1 tile: `this <cmp> rhs` element by element.
+  Tile compare(Cmp cmp, Tile rhs) const;
+  Tile compare(Cmp cmp, Scalar rhs) const;
+  /// Elementwise maximum (floats: NaN-propagating, as arith.maximumf).
+  Tile maximum(Tile rhs) const;
 
   /// Element type conversion (float extend/truncate).
   Tile to(DType dtype) const;
   Tile rsqrt() const;
   Tile exp() const;
+  /// 2^x and log2(x) in the hardware's approximations (fastmath afn: one
+  /// instruction on every GPU target).
+  Tile exp2() const;
+  Tile log2() const;
   /// Reductions along `axis`; the result has the slice layout.
   Tile sum(unsigned axis) const;
   Tile max(unsigned axis) const;
@@ -183,6 +199,10 @@ public:
   Scalar i32(int64_t value);
   Scalar f32(double value);
   Scalar programId(unsigned axis = 0);
+  /// Signed minimum, maximum and remainder of i32 scalars.
+  Scalar min(Scalar a, Scalar b);
+  Scalar max(Scalar a, Scalar b);
+  Scalar rem(Scalar a, Scalar b);
   Scalar numPrograms(unsigned axis = 0);
 
   // Layouts.
@@ -221,6 +241,8 @@ public:
   Tile full(ArrayRef<int64_t> shape, Layout layout, Scalar value);
   Tile zeros(ArrayRef<int64_t> shape, Layout layout, DType dtype);
   Tile iota(int64_t size, Layout layout);
+  /// `cond ? a : b` element by element (arith.select).
+  Tile select(Tile cond, Tile a, Tile b);
   Tile load(Ptr ptr, ArrayRef<Scalar> origin, ArrayRef<int64_t> shape,
             Layout layout, const AccessOptions &options = {});
   void store(Tile value, Ptr ptr, ArrayRef<Scalar> origin,

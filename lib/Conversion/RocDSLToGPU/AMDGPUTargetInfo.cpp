@@ -29,7 +29,8 @@ public:
     return success();
   }
   void populateMathPatterns(RewritePatternSet &patterns) const override {
-    populateHardwareExp2Patterns(patterns, "llvm.amdgcn.exp2");
+    populateHardwareMathPatterns(patterns, "llvm.amdgcn.exp2",
+                                 "llvm.amdgcn.log");
   }
 
 private:

@@ -71,7 +71,8 @@ public:
     return readLdsWithLdmatrix(b, loc, read, vectorType);
   }
   void populateMathPatterns(RewritePatternSet &patterns) const override {
-    populateHardwareExp2Patterns(patterns, "llvm.nvvm.ex2.approx.f32");
+    populateHardwareMathPatterns(patterns, "llvm.nvvm.ex2.approx.f32",
+                                 "llvm.nvvm.lg2.approx.f");
     populatePtxApproxMathPatterns(patterns);
   }
 };

@@ -47,11 +47,12 @@ void populateNvidiaMemoryPatterns(TileTypeConverter &converter,
 /// rocdsl.reduce: in lane, across lanes, across waves through LDS.
 /// Fast-math flags to approximate instructions, applied to the lowered
 /// gpu.module (TargetMath.cpp): exp and exp2 {afn} to the hardware exp2
-/// `intrinsic` (no libdevice or ocml call: those are not always there, and
-/// would add range fix-ups); PTX's div.full.f32 for divf {arcp} and
-/// rsqrt.approx.f32.
-void populateHardwareExp2Patterns(RewritePatternSet &patterns,
-                                  StringRef intrinsic);
+/// intrinsic, log2 {afn} to the hardware log2 (no libdevice or ocml call:
+/// those are not always there, and would add range fix-ups); PTX's
+/// div.full.f32 for divf {arcp} and rsqrt.approx.f32.
+void populateHardwareMathPatterns(RewritePatternSet &patterns,
+                                  StringRef exp2Intrinsic,
+                                  StringRef log2Intrinsic);
 void populatePtxApproxMathPatterns(RewritePatternSet &patterns);
 
 /// rocdsl.reduce (ReduceLowering.cpp). `withoutTrailingBarrier`: the

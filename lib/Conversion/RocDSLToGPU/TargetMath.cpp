@@ -7,6 +7,8 @@
 //                    ex2.approx.f32 on NVIDIA (llvm.nvvm.ex2.approx.f32,
 //                    not libdevice, which may be absent)
 //   math.exp2 {afn}  the same instruction
+//   math.log2 {afn}  v_log_f32 (llvm.amdgcn.log), lg2.approx.f32 on NVIDIA
+//                    (otherwise a libdevice or ocml call)
 //   arith.divf {arcp} (without afn) on NVIDIA: div.full.f32 (full range,
 //                    2 ulp), Triton's `/`; AMDGPU: LLVM's arcp division
 //   arith.divf {afn} LLVM's approximate division (div.approx.f32, v_rcp_f32)
@@ -92,11 +94,13 @@ struct ApproxExpToExp2 : OpRewritePattern<math::ExpOp> {
   }
 };
 
-struct ApproxExp2ToHardware : OpRewritePattern<math::Exp2Op> {
-  ApproxExp2ToHardware(MLIRContext *ctx, StringRef intrinsic)
-      : OpRewritePattern(ctx), intrinsic(intrinsic) {}
+/// An approximate (fastmath afn) f32 op straight to the hardware
+/// instruction's intrinsic: exp2, log2.
+template <typename MathOp> struct ApproxToHardware : OpRewritePattern<MathOp> {
+  ApproxToHardware(MLIRContext *ctx, StringRef intrinsic)
+      : OpRewritePattern<MathOp>(ctx), intrinsic(intrinsic) {}
   std::string intrinsic;
-  LogicalResult matchAndRewrite(math::Exp2Op op,
+  LogicalResult matchAndRewrite(MathOp op,
                                 PatternRewriter &rewriter) const override {
     if (!hasFlag(op.getFastmathAttr(), arith::FastMathFlags::afn))
       return failure();
@@ -126,10 +130,13 @@ struct RsqrtToPTX : OpRewritePattern<math::RsqrtOp> {
 
 } // namespace
 
-void mlir::rocdsl::populateHardwareExp2Patterns(RewritePatternSet &patterns,
-                                                StringRef intrinsic) {
-  patterns.add<ApproxExpToExp2, ApproxExp2ToHardware>(patterns.getContext(),
-                                                     intrinsic);
+void mlir::rocdsl::populateHardwareMathPatterns(RewritePatternSet &patterns,
+                                                StringRef exp2Intrinsic,
+                                                StringRef log2Intrinsic) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<ApproxExpToExp2, ApproxToHardware<math::Exp2Op>>(ctx,
+                                                                exp2Intrinsic);
+  patterns.add<ApproxToHardware<math::Log2Op>>(ctx, log2Intrinsic);
 }
 
 void mlir::rocdsl::populatePtxApproxMathPatterns(RewritePatternSet &patterns) {

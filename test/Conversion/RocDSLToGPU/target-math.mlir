@@ -26,6 +26,13 @@ rocdsl.func @math(%x: !rocdsl.ptr<f32>, %y: !rocdsl.ptr<f32>) attributes {num_wa
   %d = arith.divf %c, %t fastmath<afn> : tensor<128xf32, #l>
   // COMMON: arith.divf %{{.*}}, %{{.*}} : vector<2xf32>
   %e = arith.divf %d, %t : tensor<128xf32, #l>
-  rocdsl.store %e, %y[%c0] : tensor<128xf32, #l>, !rocdsl.ptr<f32>
+  // log2 {afn}: the hardware's log2 (no ocml or libdevice call); plain
+  // log2 is left to LLVM.
+  // AMD-COUNT-2: llvm.call_intrinsic "llvm.amdgcn.log"
+  // NV-COUNT-2: llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"
+  %f = math.log2 %e fastmath<afn> : tensor<128xf32, #l>
+  // COMMON: math.log2 %{{.*}} : vector<2xf32>
+  %g = math.log2 %f : tensor<128xf32, #l>
+  rocdsl.store %g, %y[%c0] : tensor<128xf32, #l>, !rocdsl.ptr<f32>
   rocdsl.return
 }

@@ -1,0 +1,180 @@
+//===- AttentionConfig.cpp - attention parameters and tiles ---------------===//
+#include "Attention.h"
+
+#include "common/MatrixTiles.h"
+
+#include "rocdsl/Support/ChipInfo.h"
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+using dsl::DType;
+
+static std::string str(int64_t v) { return std::to_string(v); }
+
+LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
+                                               AttentionConfig &c,
+                                               std::string &error) {
+  for (auto [name, out] : {std::pair<StringRef, int64_t *>{"B", &c.batch},
+                           {"Hq", &c.hq},
+                           {"Hkv", &c.hkv},
+                           {"Sq", &c.sq},
+                           {"Sk", &c.sk},
+                           {"D", &c.d},
+                           {"Dv", &c.dv},
+                           {"causal", nullptr},
+                           {"window_left", &c.windowLeft},
+                           {"window_right", &c.windowRight},
+                           {"BM", &c.bm},
+                           {"BN", &c.bn},
+                           {"warps", &c.warps}}) {
+    int64_t v = 0;
+    if (failed(params.getInt(name, out ? *out : v, error)))
+      return failure();
+    if (!out) {
+      if (v != 0 && v != 1) {
+        error = "causal=" + str(v) + " is not 0 or 1";
+        return failure();
+      }
+      c.causal = v == 1;
+    }
+  }
+  if (!c.hkv)
+    c.hkv = c.hq;
+  if (!c.sk)
+    c.sk = c.sq;
+  if (!c.dv)
+    c.dv = c.d;
+  for (auto [name, v] : {std::pair<StringRef, int64_t>{"B", c.batch},
+                         {"Hq", c.hq},
+                         {"Hkv", c.hkv},
+                         {"Sq", c.sq},
+                         {"Sk", c.sk}})
+    if (v < 1 || v > (int64_t(1) << 30)) {
+      error = name.str() + "=" + str(v) + " must be in [1, 2^30]";
+      return failure();
+    }
+  if (c.hq % c.hkv) {
+    error = "Hq=" + str(c.hq) + " is not a multiple of Hkv=" + str(c.hkv) +
+            " (each key/value head serves Hq / Hkv query heads)";
+    return failure();
+  }
+  if (c.batch * c.hq > 65535) {
+    error = "B * Hq = " + str(c.batch * c.hq) +
+            " programs along the grid's second dimension: at most 65535";
+    return failure();
+  }
+  for (auto [name, v] : {std::pair<StringRef, int64_t>{"D", c.d}, {"Dv", c.dv}})
+    if (v < 16 || v > 256 || v % 16) {
+      error = name.str() + "=" + str(v) +
+              " is not a head dimension the kernel tiles: a multiple of 16 "
+              "in [16, 256]";
+      return failure();
+    }
+  for (auto [name, v] : {std::pair<StringRef, int64_t>{
+                             "B * Hq * Sq * D", c.batch * c.hq * c.sq * c.d},
+                         {"B * Hq * Sq * Dv", c.batch * c.hq * c.sq * c.dv},
+                         {"B * Hkv * Sk * D", c.batch * c.hkv * c.sk * c.d},
+                         {"B * Hkv * Sk * Dv", c.batch * c.hkv * c.sk * c.dv}})
+    if (v >= (int64_t(1) << 31)) {
+      error = name.str() + " = " + str(v) +
+              " elements: offsets are 32-bit, at most 2^31 - 1";
+      return failure();
+    }
+  std::optional<DType> dtype = dsl::parseDType(params.get("dtype"));
+  if (!dtype || (*dtype != DType::BF16 && *dtype != DType::F16)) {
+    error = "dtype=" + params.get("dtype").str() +
+            " is not a matrix-core input type (bf16, f16)";
+    return failure();
+  }
+  c.dtype = *dtype;
+  StringRef align = params.get("align");
+  if (align != "top_left" && align != "bottom_right") {
+    error = "align=" + align.str() + " is not top_left or bottom_right";
+    return failure();
+  }
+  c.bottomRight = align == "bottom_right";
+  for (auto [name, v] :
+       {std::pair<StringRef, int64_t>{"window_left", c.windowLeft},
+        {"window_right", c.windowRight}})
+    if (v < -1) {
+      error = name.str() + "=" + str(v) + " is not -1 (unbounded) or >= 0";
+      return failure();
+    }
+  if (c.causal && c.windowRight > 0) {
+    error = "window_right=" + str(c.windowRight) +
+            " with causal=1: causal attention sees no key right of the "
+            "diagonal (window_right must be -1 or 0)";
+    return failure();
+  }
+
+  const ChipInfo *chip = lookupChip(params.get("chip"));
+  if (!chip) {
+    error =
+        "chip=" + params.get("chip").str() + " is not one of " + listChips();
+    return failure();
+  }
+  c.nvidia = chip->isNVIDIA();
+  c.waveSize = chip->waveSize;
+  c.ldsBanks = chip->sharedMemoryBanks;
+  if (!c.warps)
+    c.warps = 4;
+  if (c.warps != 1 && c.warps != 2 && c.warps != 4 && c.warps != 8) {
+    error = "warps=" + str(c.warps) + " is not 1, 2, 4 or 8";
+    return failure();
+  }
+  // Rows per wave: one instruction's M; keys a step: a multiple of both
+  // products' granules (the first's N, the second's K).
+  unsigned rowsPerWave = 16, keyGranule = 16;
+  if (!c.nvidia) {
+    // The value head dimension is the second product's N: the widest
+    // instruction whose N divides it.
+    // Past 128, a wave's 32 rows of the output and of Q would not fit the
+    // register file: 16 rows (the 16x16 forms) there.
+    const MatrixInstr *instr = pickMatrixInstr(
+        *chip, c.dtype, c.dv, std::max(c.d, c.dv) > 128 ? 16 : 0);
+    if (!instr) {
+      error = chip->name.str() + " has no matrix instruction for " +
+              dsl::toString(c.dtype).str() + " whose N divides Dv=" + str(c.dv);
+      return failure();
+    }
+    c.instr[0] = instr->m, c.instr[1] = instr->n, c.instr[2] = instr->k;
+    c.kWidth = instr->kPerLane(chip->waveSize);
+    c.matrixVersion = mfmaVersion(*instr);
+    rowsPerWave = instr->m;
+    unsigned kBlock = chip->waveSize / instr->m * c.kWidth;
+    keyGranule = std::max<unsigned>(instr->n, kBlock);
+    if (c.d % kBlock) {
+      error = "D=" + str(c.d) + " is not a multiple of " + str(kBlock) +
+              ", the K granule of " + chip->name.str() + "'s " +
+              instr->mnemonic.str();
+      return failure();
+    }
+  }
+  if (!c.bm)
+    c.bm = rowsPerWave * c.warps;
+  // Past head dimension 128, 32 keys a step keep the key and value tiles
+  // in LDS and the scores and operands in registers without spills.
+  if (!c.bn)
+    c.bn = std::max(c.d, c.dv) > 128 ? 32 : 64;
+  if (c.bm % (rowsPerWave * c.warps) || c.bn % keyGranule || c.bm > 256 ||
+      c.bn > 256) {
+    error = "tile BM=" + str(c.bm) + " BN=" + str(c.bn) + " does not fit " +
+            chip->name.str() + ": BM a multiple of " +
+            str(rowsPerWave * c.warps) + " (" + str(rowsPerWave) +
+            " rows per wave), BN of " + str(keyGranule) + ", both at most 256";
+    return failure();
+  }
+  // Q's tile is dead once read, so the key and value tiles reuse its bytes
+  // (the LDS allocator works by liveness); layout-conversion scratch comes
+  // on top, which the allocator checks against the chip exactly.
+  int64_t ldsBytes = std::max(c.bm * c.d, c.bn * (c.d + c.dv)) *
+                     int64_t(dsl::bitWidth(c.dtype) / 8);
+  if (ldsBytes > chip->sharedMemoryBytes) {
+    error = "tile BM=" + str(c.bm) + " BN=" + str(c.bn) +
+            " with D=" + str(c.d) + " Dv=" + str(c.dv) + " needs at least " +
+            str(ldsBytes) + " bytes of LDS; " + chip->name.str() + " has " +
+            str(chip->sharedMemoryBytes);
+    return failure();
+  }
+  return success();
+}

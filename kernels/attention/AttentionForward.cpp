@@ -1,0 +1,212 @@
+//===- AttentionForward.cpp - FlashAttention-2 forward --------------------===//
+//
+// One program computes BM query rows of one (batch, query head): Q is read
+// once into the first product's operand layout; keys and values are walked
+// in BN-key steps, only over the steps the mask leaves anything in. Each
+// step forms S = Q K^T in the accumulator layout, scaled into log2 units
+// (scale * log2(e), so the exponentials are the hardware's exp2), masked,
+// and folds it into the running row maximum m, row sum l and output
+// accumulator O with the online softmax:
+//   m' = max(m, rowmax S)   a = 2^(m - m')   P = 2^(S - m')
+//   l' = a l + rowsum P     O' = a O + P V
+// The waves split the rows, so the row statistics never leave a wave. The
+// epilogue divides by l and writes O and the natural-log log-sum-exp
+// (m + log2 l) ln 2 for the backward.
+//
+//===----------------------------------------------------------------------===//
+#include "Attention.h"
+
+#include "common/MatrixTiles.h"
+
+#include "rocdsl/Dialect/RocDSL/IR/RocDSL.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+using namespace mlir::rocdsl::dsl;
+
+OwningOpRef<ModuleOp>
+mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
+                                    const AttentionConfig &c) {
+  KernelBuilder kb(ctx, "attention_fwd", unsigned(c.warps),
+                   {ArgSpec::ptr("q", c.dtype), ArgSpec::ptr("k", c.dtype),
+                    ArgSpec::ptr("v", c.dtype), ArgSpec::ptr("out", c.dtype),
+                    ArgSpec::ptr("lse", DType::F32),
+                    ArgSpec::scalar("scale", DType::F32)});
+  OpBuilder &b = kb.getBuilder();
+  Location loc = kb.getLoc();
+
+  // Program -> (query tile, batch entry, query head, key/value head).
+  Scalar q0 = kb.programId(0) * c.bm;
+  Scalar bh = kb.programId(1);
+  Scalar batch = bh / kb.i32(c.hq);
+  Scalar head = kb.rem(bh, kb.i32(c.hq));
+  Scalar kvHead = batch * c.hkv + head / kb.i32(c.hq / c.hkv);
+  // First rows of this head in the [rows, D] views of the tensors.
+  Scalar qFirst = bh * c.sq, kFirst = kvHead * c.sk;
+
+  // scale = 0 selects 1/sqrt(D); either way folded with log2(e).
+  Value scaleArg = kb.scalarArg("scale").getValue();
+  Value isDefault = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                          scaleArg, kb.f32(0).getValue());
+  Scalar scale(&kb,
+               arith::SelectOp::create(
+                   b, loc, isDefault,
+                   kb.f32(1.0 / std::sqrt(double(c.d))).getValue(), scaleArg));
+  Scalar scaleLog2 = scale * kb.f32(llvm::numbers::log2e);
+
+  // Layouts: the accumulator (waves along the rows), its row and column
+  // slices, the operands.
+  Layout acc =
+      c.nvidia ? kb.mma({unsigned(c.warps), 1})
+               : kb.mfma(c.matrixVersion, {c.instr[0], c.instr[1], c.instr[2]},
+                         {unsigned(c.warps), 1});
+  Layout rowLayout = kb.slice(acc, 1), colLayout = kb.slice(acc, 0);
+  unsigned kWidth = c.nvidia ? 2 : c.kWidth;
+  Layout opA = kb.dotOperand(0, acc, kWidth);
+  Layout opB = kb.dotOperand(1, acc, kWidth);
+
+  // `rows` x `cols` of a head's [extent, cols] rows from `row0`, coalesced.
+  auto loadRows = [&](Ptr p, Scalar first, int64_t extent, Scalar row0,
+                      int64_t rows, int64_t cols) {
+    AccessOptions o;
+    o.strides = {kb.i32(cols)};
+    o.bounds = {first + extent, kb.i32(cols)};
+    Layout layout = kb.defaultLayout({rows, cols}, c.dtype, c.waveSize);
+    o.vec = accessWidth(cols, c.dtype, layout);
+    return kb.load(p, {first + row0, kb.i32(0)}, {rows, cols}, layout, o);
+  };
+  // LDS tiles keep global memory's contiguous dimension (the head
+  // dimension) fastest; where that is the products' K, the swizzle moves
+  // groups as wide as one lane's operand read (as in the GEMM).
+  unsigned elemBytes = bitWidth(c.dtype) / 8;
+  auto ldsTile = [&](int64_t rows, int64_t cols, bool colMajor, bool kFast) {
+    SmallVector<unsigned> order =
+        colMajor ? SmallVector<unsigned>{0, 1} : SmallVector<unsigned>{1, 0};
+    unsigned vecBytes =
+        kFast && !c.nvidia ? std::min(16u, c.kWidth * elemBytes) : 16;
+    return kb.localAlloc(
+        {rows, cols}, c.dtype,
+        kb.sharedLayout({rows, cols}, c.dtype, order, c.ldsBanks, vecBytes));
+  };
+
+  Ptr qPtr = kb.ptrArg("q"), kPtr = kb.ptrArg("k"), vPtr = kb.ptrArg("v");
+  LdsTile ldsQ = ldsTile(c.bm, c.d, /*colMajor=*/false, /*kFast=*/true);
+  ldsQ.store(loadRows(qPtr, qFirst, c.sq, q0, c.bm, c.d));
+  Tile q = ldsQ.load(opA);
+  LdsTile ldsK = ldsTile(c.d, c.bn, /*colMajor=*/true, /*kFast=*/true);
+  LdsTile ldsV = ldsTile(c.bn, c.dv, /*colMajor=*/false, /*kFast=*/false);
+
+  // The key steps the mask leaves anything in: [lo, hi).
+  int64_t right = c.rightBound();
+  Scalar lo = kb.i32(0), hi = kb.i32(c.sk);
+  if (right >= 0)
+    hi = kb.min(hi, q0 + (c.bm + c.offset() + right));
+  if (c.windowLeft >= 0)
+    lo = kb.max(lo, q0 + (c.offset() - c.windowLeft)) / kb.i32(c.bn) * c.bn;
+  bool masked = right >= 0 || c.windowLeft >= 0 || c.sk % c.bn;
+
+  float negInf = -std::numeric_limits<float>::infinity();
+  auto rowsOf = [&](Tile t, int64_t cols) {
+    return t.expandDims(1).broadcastTo({c.bm, cols});
+  };
+  // Each query row's diagonal key i + offset, for the mask.
+  Tile diagonal = kb.iota(c.bm, rowLayout) + (q0 + c.offset());
+  Tile zeroS = kb.zeros({c.bm, c.bn}, acc, DType::F32);
+  auto step = [&](Scalar n0, ArrayRef<Tile> carried) {
+    Tile o = carried[0], m = carried[1], l = carried[2];
+    // K^T: read as stored (keys by rows) and transposed by renaming.
+    Tile keys = loadRows(kPtr, kFirst, c.sk, n0, c.bn, c.d);
+    ldsK.store(keys.transposed(getTransposedLayout(keys.getLayout())));
+    ldsV.store(loadRows(vPtr, kFirst, c.sk, n0, c.bn, c.dv));
+    Tile s = kb.dot(q, ldsK.load(opB), zeroS) * scaleLog2;
+    if (masked) {
+      Tile key = (kb.iota(c.bn, colLayout) + n0)
+                     .expandDims(0)
+                     .broadcastTo({c.bm, c.bn});
+      Tile diag = rowsOf(diagonal, c.bn);
+      Tile seen = key.compare(Cmp::LT, kb.i32(c.sk));
+      if (right >= 0)
+        seen = seen & key.compare(Cmp::LE, diag + kb.i32(right));
+      if (c.windowLeft >= 0)
+        seen = seen & key.compare(Cmp::GE, diag - kb.i32(c.windowLeft));
+      s = kb.select(seen, s, kb.full({c.bm, c.bn}, acc, kb.f32(negInf)));
+    }
+    Tile mNext = m.maximum(s.max(1));
+    // Rows that have seen no key yet keep m = -inf: subtract 0 instead,
+    // so that their (all -inf) scores give 2^-inf = 0, not NaN.
+    Tile rowNegInf = kb.full({c.bm}, rowLayout, kb.f32(negInf));
+    Tile mShift = kb.select(mNext.compare(Cmp::EQ, rowNegInf),
+                            kb.zeros({c.bm}, rowLayout, DType::F32), mNext);
+    Tile alpha = (m - mShift).exp2();
+    Tile p = (s - rowsOf(mShift, c.bn)).exp2();
+    Tile lNext = l * alpha + p.sum(1);
+    Tile oNext = kb.dot(p.to(c.dtype).convertTo(opA), ldsV.load(opB),
+                        o * rowsOf(alpha, c.dv));
+    return SmallVector<Tile>{oNext, mNext, lNext};
+  };
+  SmallVector<Tile> state =
+      kb.forLoop(lo, hi, kb.i32(c.bn),
+                 {kb.zeros({c.bm, c.dv}, acc, DType::F32),
+                  kb.full({c.bm}, rowLayout, kb.f32(negInf)),
+                  kb.zeros({c.bm}, rowLayout, DType::F32)},
+                 step);
+  Tile o = state[0], m = state[1], l = state[2];
+
+  // Epilogue: rows that saw no key (l = 0) get out = 0, lse = +inf.
+  Tile empty = l.compare(Cmp::EQ, kb.zeros({c.bm}, rowLayout, DType::F32));
+  Tile one = kb.full({c.bm}, rowLayout, kb.f32(1));
+  Tile out = (o / rowsOf(kb.select(empty, one, l), c.dv)).to(c.dtype);
+  AccessOptions outRows;
+  outRows.strides = {kb.i32(c.dv)};
+  outRows.bounds = {qFirst + c.sq, kb.i32(c.dv)};
+  // Through LDS into a coalesced layout, 128-bit stores.
+  Layout coalesced = kb.defaultLayout({c.bm, c.dv}, c.dtype, c.waveSize);
+  outRows.vec = accessWidth(c.dv, c.dtype, coalesced);
+  kb.store(out.convertTo(coalesced), kb.ptrArg("out"), {qFirst + q0, kb.i32(0)},
+           outRows);
+  Tile lse = (m + l.log2()) * kb.f32(llvm::numbers::ln2);
+  lse = kb.select(empty,
+                  kb.full({c.bm}, rowLayout,
+                          kb.f32(std::numeric_limits<float>::infinity())),
+                  lse);
+  AccessOptions lseRows;
+  lseRows.bounds = {qFirst + c.sq};
+  kb.store(lse, kb.ptrArg("lse"), {qFirst + q0}, lseRows);
+  return kb.finish();
+}
+
+LaunchPlan mlir::rocdsl::planAttentionForward(const AttentionConfig &c) {
+  auto tensor = [&](const char *name, DType dtype, std::vector<int64_t> shape,
+                    bool output) {
+    int64_t inner = shape.back();
+    return ArgSignature{name,
+                        ArgKind::Tensor,
+                        dtype,
+                        std::move(shape),
+                        accessWidth(inner, dtype) * bitWidth(dtype) / 8,
+                        output};
+  };
+  LaunchPlan plan;
+  plan.kernelName = "attention_fwd";
+  plan.args = {tensor("q", c.dtype, {c.batch, c.hq, c.sq, c.d}, false),
+               tensor("k", c.dtype, {c.batch, c.hkv, c.sk, c.d}, false),
+               tensor("v", c.dtype, {c.batch, c.hkv, c.sk, c.dv}, false),
+               tensor("out", c.dtype, {c.batch, c.hq, c.sq, c.dv}, true),
+               tensor("lse", DType::F32, {c.batch, c.hq, c.sq}, true)};
+  ArgSignature scale{"scale", ArgKind::Float32, DType::F32, {}, 1, false};
+  scale.checkFloat = [](double v) -> std::optional<std::string> {
+    if (!std::isfinite(v))
+      return "scale must be finite (0 selects 1/sqrt(D))";
+    return std::nullopt;
+  };
+  plan.args.push_back(scale);
+  plan.grid[0] = uint32_t(llvm::divideCeil(c.sq, c.bm));
+  plan.grid[1] = uint32_t(c.batch * c.hq);
+  return plan;
+}

@@ -1,0 +1,66 @@
+//===- AttentionReference.cpp - the float64 attention ---------------------===//
+#include "Attention.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir::rocdsl;
+
+void mlir::rocdsl::attentionForwardReference(
+    const AttentionConfig &c, std::vector<std::vector<double>> &t, double scale,
+    bool magnitudes) {
+  const std::vector<double> &q = t[0], &k = t[1], &v = t[2];
+  std::vector<double> &out = t[3], &lse = t[4];
+  if (scale == 0)
+    scale = 1 / std::sqrt(double(c.d));
+  out.assign(size_t(c.batch * c.hq * c.sq * c.dv), 0.0);
+  lse.assign(size_t(c.batch * c.hq * c.sq), 0.0);
+  std::vector<double> s(size_t(c.sk)), absS(size_t(c.sk));
+  for (int64_t e = 0; e < c.batch; ++e)
+    for (int64_t h = 0; h < c.hq; ++h) {
+      int64_t kvh = e * c.hkv + h / (c.hq / c.hkv);
+      const double *keys = &k[size_t(kvh * c.sk * c.d)];
+      const double *values = &v[size_t(kvh * c.sk * c.dv)];
+      for (int64_t i = 0; i < c.sq; ++i) {
+        size_t row = size_t((e * c.hq + h) * c.sq + i);
+        const double *query = &q[row * size_t(c.d)];
+        double max = -std::numeric_limits<double>::infinity();
+        double absMax = 0;
+        for (int64_t j = 0; j < c.sk; ++j) {
+          if (!c.sees(i, j))
+            continue;
+          double dot = 0, absDot = 0;
+          for (int64_t d = 0; d < c.d; ++d) {
+            dot += query[d] * keys[j * c.d + d];
+            absDot += std::fabs(query[d] * keys[j * c.d + d]);
+          }
+          s[size_t(j)] = scale * dot;
+          absS[size_t(j)] = std::fabs(scale) * absDot;
+          max = std::max(max, s[size_t(j)]);
+          absMax = std::max(absMax, absS[size_t(j)]);
+        }
+        double *o = &out[row * size_t(c.dv)];
+        if (max == -std::numeric_limits<double>::infinity()) {
+          // No key seen: out 0, lse +inf (the kernel's convention).
+          lse[row] = magnitudes ? 0 : std::numeric_limits<double>::infinity();
+          continue;
+        }
+        double sum = 0;
+        for (int64_t j = 0; j < c.sk; ++j)
+          if (c.sees(i, j))
+            sum += std::exp(s[size_t(j)] - max);
+        for (int64_t j = 0; j < c.sk; ++j) {
+          if (!c.sees(i, j))
+            continue;
+          double p = std::exp(s[size_t(j)] - max) / sum;
+          for (int64_t d = 0; d < c.dv; ++d)
+            o[d] += magnitudes ? p * std::fabs(values[j * c.dv + d])
+                               : p * values[j * c.dv + d];
+        }
+        double value = max + std::log(sum);
+        // The log-sum-exp's rounding scales with the scores it sums (each
+        // an fp32 dot product of D terms).
+        lse[row] = magnitudes ? std::fabs(value) + absMax : value;
+      }
+    }
+}

@@ -1,0 +1,38 @@
+//===- MatrixTiles.h - choices shared by the matrix-unit kernels -*- C++
+//-*-===//
+//
+// The GEMM and attention families load tiles in coalesced layouts and
+// multiply them on the chip's matrix instruction; these are the rules both
+// follow, so the two families pick the same instruction and access widths.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROCDSL_KERNELS_COMMON_MATRIXTILES_H
+#define ROCDSL_KERNELS_COMMON_MATRIXTILES_H
+
+#include "rocdsl/DSL/DSL.h"
+#include "rocdsl/Support/ChipInfo.h"
+
+namespace mlir::rocdsl {
+
+/// Largest power of two <= 128 bits of `dtype` that divides `n` (the
+/// widest access whose every address is aligned in a row of `n` elements).
+unsigned accessWidth(int64_t n, dsl::DType dtype);
+
+/// accessWidth, no wider than `layout`'s run of elements per lane (a small
+/// tile spread over many lanes gives each lane fewer than 128 bits).
+unsigned accessWidth(int64_t n, dsl::DType dtype, dsl::Layout layout);
+
+/// The AMD matrix instruction for `dtype` (bf16, f16) on `chip`: the
+/// widest-K 32x32 form the chip has (fewer LDS reads per product), else
+/// 16x16. With `n` nonzero, only forms whose N divides `n` (a product
+/// whose columns must hold whole instructions); with `maxM` nonzero, only
+/// forms of at most `maxM` rows. Null when none fits.
+const MatrixInstr *pickMatrixInstr(const ChipInfo &chip, dsl::DType dtype,
+                                   int64_t n = 0, unsigned maxM = 0);
+
+/// The MFMA layout version of `instr` (4 for gfx950's double-K forms).
+unsigned mfmaVersion(const MatrixInstr &instr);
+
+} // namespace mlir::rocdsl
+
+#endif
