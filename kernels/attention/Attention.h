@@ -32,6 +32,10 @@ struct AttentionConfig {
   /// Program tile: BM query rows (split over the waves, each wave owning
   /// whole rows so that row statistics never leave it), BN keys a step.
   int64_t bm = 0, bn = 0, warps = 4;
+  /// Whether each step issues the next step's key and value loads before
+  /// its products (their latency hidden behind them, at the cost of the
+  /// registers that hold them).
+  bool prefetch = true;
   unsigned waveSize = 64;
   unsigned ldsBanks = 32;
   /// AMD matrix instruction (M, N, K), K elements per lane, layout

@@ -14,6 +14,7 @@ static std::string str(int64_t v) { return std::to_string(v); }
 LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
                                                AttentionConfig &c,
                                                std::string &error) {
+  int64_t prefetch = 1;
   for (auto [name, out] : {std::pair<StringRef, int64_t *>{"B", &c.batch},
                            {"Hq", &c.hq},
                            {"Hkv", &c.hkv},
@@ -26,7 +27,8 @@ LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
                            {"window_right", &c.windowRight},
                            {"BM", &c.bm},
                            {"BN", &c.bn},
-                           {"warps", &c.warps}}) {
+                           {"warps", &c.warps},
+                           {"prefetch", &prefetch}}) {
     int64_t v = 0;
     if (failed(params.getInt(name, out ? *out : v, error)))
       return failure();
@@ -152,10 +154,11 @@ LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
   }
   if (!c.bm)
     c.bm = rowsPerWave * c.warps;
-  // Past head dimension 128, 32 keys a step keep the key and value tiles
-  // in LDS and the scores and operands in registers without spills.
+  // 32 keys a step on AMD (a wave's 32 rows of scores, output and Q
+  // operand with 64 keys would fill all 512 registers and spill) and past
+  // head dimension 128 (the key and value tiles' LDS and registers).
   if (!c.bn)
-    c.bn = std::max(c.d, c.dv) > 128 ? 32 : 64;
+    c.bn = !c.nvidia || std::max(c.d, c.dv) > 128 ? 32 : 64;
   if (c.bm % (rowsPerWave * c.warps) || c.bn % keyGranule || c.bm > 256 ||
       c.bn > 256) {
     error = "tile BM=" + str(c.bm) + " BN=" + str(c.bn) + " does not fit " +
@@ -164,6 +167,11 @@ LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
             " rows per wave), BN of " + str(keyGranule) + ", both at most 256";
     return failure();
   }
+  if (prefetch != 0 && prefetch != 1) {
+    error = "prefetch=" + str(prefetch) + " is not 0 or 1";
+    return failure();
+  }
+  c.prefetch = prefetch == 1;
   // Q's tile is dead once read, so the key and value tiles reuse its bytes
   // (the LDS allocator works by liveness); layout-conversion scratch comes
   // on top, which the allocator checks against the chip exactly.

@@ -102,14 +102,28 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
   LdsTile ldsK = ldsTile(c.d, c.bn, /*colMajor=*/true, /*kFast=*/true);
   LdsTile ldsV = ldsTile(c.bn, c.dv, /*colMajor=*/false, /*kFast=*/false);
 
-  // The key steps the mask leaves anything in: [lo, hi).
+  // The key steps the mask leaves anything in, [lo, hi), in three runs:
+  // [lo, mid0) and [mid1, hi) masked, [mid0, mid1) where every row sees
+  // every key of the step (no mask arithmetic). All bounds are multiples
+  // of BN from lo, which is one.
   int64_t right = c.rightBound();
-  Scalar lo = kb.i32(0), hi = kb.i32(c.sk);
+  Scalar bn = kb.i32(c.bn), zero = kb.i32(0);
+  auto floorBN = [&](Scalar x) { return x / bn * c.bn; }; // x >= 0
+  Scalar lo = zero, hi = kb.i32(c.sk);
   if (right >= 0)
     hi = kb.min(hi, q0 + (c.bm + c.offset() + right));
   if (c.windowLeft >= 0)
-    lo = kb.max(lo, q0 + (c.offset() - c.windowLeft)) / kb.i32(c.bn) * c.bn;
-  bool masked = right >= 0 || c.windowLeft >= 0 || c.sk % c.bn;
+    lo = floorBN(kb.max(zero, q0 + (c.offset() - c.windowLeft)));
+  hi = kb.max(hi, lo);
+  Scalar mid0 = lo;
+  if (c.windowLeft >= 0) // keys >= the last row's left bound
+    mid0 = kb.min(hi, floorBN(kb.max(lo, q0 + (c.bm - 1 + c.offset() -
+                                               c.windowLeft + c.bn - 1))));
+  // Steps ending at or before the first row's right bound and Sk.
+  Scalar fullEnd = kb.i32(c.sk);
+  if (right >= 0)
+    fullEnd = kb.min(fullEnd, q0 + (c.offset() + right + 1));
+  Scalar mid1 = kb.max(mid0, kb.min(hi, floorBN(kb.max(zero, fullEnd))));
 
   float negInf = -std::numeric_limits<float>::infinity();
   auto rowsOf = [&](Tile t, int64_t cols) {
@@ -118,44 +132,73 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
   // Each query row's diagonal key i + offset, for the mask.
   Tile diagonal = kb.iota(c.bm, rowLayout) + (q0 + c.offset());
   Tile zeroS = kb.zeros({c.bm, c.bn}, acc, DType::F32);
-  auto step = [&](Scalar n0, ArrayRef<Tile> carried) {
-    Tile o = carried[0], m = carried[1], l = carried[2];
-    // K^T: read as stored (keys by rows) and transposed by renaming.
-    Tile keys = loadRows(kPtr, kFirst, c.sk, n0, c.bn, c.d);
-    ldsK.store(keys.transposed(getTransposedLayout(keys.getLayout())));
-    ldsV.store(loadRows(vPtr, kFirst, c.sk, n0, c.bn, c.dv));
-    Tile s = kb.dot(q, ldsK.load(opB), zeroS) * scaleLog2;
-    if (masked) {
-      Tile key = (kb.iota(c.bn, colLayout) + n0)
-                     .expandDims(0)
-                     .broadcastTo({c.bm, c.bn});
-      Tile diag = rowsOf(diagonal, c.bn);
-      Tile seen = key.compare(Cmp::LT, kb.i32(c.sk));
-      if (right >= 0)
-        seen = seen & key.compare(Cmp::LE, diag + kb.i32(right));
-      if (c.windowLeft >= 0)
-        seen = seen & key.compare(Cmp::GE, diag - kb.i32(c.windowLeft));
-      s = kb.select(seen, s, kb.full({c.bm, c.bn}, acc, kb.f32(negInf)));
-    }
-    Tile mNext = m.maximum(s.max(1));
-    // Rows that have seen no key yet keep m = -inf: subtract 0 instead,
-    // so that their (all -inf) scores give 2^-inf = 0, not NaN.
-    Tile rowNegInf = kb.full({c.bm}, rowLayout, kb.f32(negInf));
-    Tile mShift = kb.select(mNext.compare(Cmp::EQ, rowNegInf),
-                            kb.zeros({c.bm}, rowLayout, DType::F32), mNext);
-    Tile alpha = (m - mShift).exp2();
-    Tile p = (s - rowsOf(mShift, c.bn)).exp2();
-    Tile lNext = l * alpha + p.sum(1);
-    Tile oNext = kb.dot(p.to(c.dtype).convertTo(opA), ldsV.load(opB),
-                        o * rowsOf(alpha, c.dv));
-    return SmallVector<Tile>{oNext, mNext, lNext};
+  auto loadKeys = [&](Scalar n0) {
+    return loadRows(kPtr, kFirst, c.sk, n0, c.bn, c.d);
   };
-  SmallVector<Tile> state =
-      kb.forLoop(lo, hi, kb.i32(c.bn),
-                 {kb.zeros({c.bm, c.dv}, acc, DType::F32),
-                  kb.full({c.bm}, rowLayout, kb.f32(negInf)),
-                  kb.zeros({c.bm}, rowLayout, DType::F32)},
-                 step);
+  auto loadValues = [&](Scalar n0) {
+    return loadRows(vPtr, kFirst, c.sk, n0, c.bn, c.dv);
+  };
+  // One step: this step's keys and values (with prefetch: loaded by the
+  // step before, and the next step's loads issued here, in flight during
+  // the products) to LDS, then the products and the online softmax.
+  auto step = [&](bool masked) {
+    return [&, masked](Scalar n0, ArrayRef<Tile> carried) {
+      Tile o = carried[0], m = carried[1], l = carried[2];
+      Tile keys = c.prefetch ? carried[3] : loadKeys(n0);
+      Tile values = c.prefetch ? carried[4] : loadValues(n0);
+      // K^T: read as stored (keys by rows) and transposed by renaming.
+      ldsK.store(keys.transposed(getTransposedLayout(keys.getLayout())));
+      ldsV.store(values);
+      SmallVector<Tile> next;
+      if (c.prefetch) {
+        next = {loadKeys(n0 + c.bn), loadValues(n0 + c.bn)};
+        // (AMDGPU's scheduler would sink the loads below the products.)
+        kb.schedBarrier();
+      }
+      Tile s = kb.dot(q, ldsK.load(opB), zeroS) * scaleLog2;
+      Tile mNext, mShift;
+      if (masked) {
+        Tile key = (kb.iota(c.bn, colLayout) + n0)
+                       .expandDims(0)
+                       .broadcastTo({c.bm, c.bn});
+        Tile diag = rowsOf(diagonal, c.bn);
+        Tile seen = key.compare(Cmp::LT, kb.i32(c.sk));
+        if (right >= 0)
+          seen = seen & key.compare(Cmp::LE, diag + kb.i32(right));
+        if (c.windowLeft >= 0)
+          seen = seen & key.compare(Cmp::GE, diag - kb.i32(c.windowLeft));
+        s = kb.select(seen, s, kb.full({c.bm, c.bn}, acc, kb.f32(negInf)));
+        mNext = m.maximum(s.max(1));
+        // Rows that have seen no key yet keep m = -inf: subtract 0
+        // instead, so that their (all -inf) scores give 2^-inf = 0, not
+        // NaN.
+        Tile rowNegInf = kb.full({c.bm}, rowLayout, kb.f32(negInf));
+        mShift = kb.select(mNext.compare(Cmp::EQ, rowNegInf),
+                           kb.zeros({c.bm}, rowLayout, DType::F32), mNext);
+      } else {
+        mNext = mShift = m.maximum(s.max(1)); // finite: every key is seen
+      }
+      Tile alpha = (m - mShift).exp2();
+      Tile p = (s - rowsOf(mShift, c.bn)).exp2();
+      Tile lNext = l * alpha + p.sum(1);
+      Tile oNext = kb.dot(p.to(c.dtype).convertTo(opA), ldsV.load(opB),
+                          o * rowsOf(alpha, c.dv));
+      SmallVector<Tile> result = {oNext, mNext, lNext};
+      result.append(next);
+      return result;
+    };
+  };
+  SmallVector<Tile> state = {kb.zeros({c.bm, c.dv}, acc, DType::F32),
+                             kb.full({c.bm}, rowLayout, kb.f32(negInf)),
+                             kb.zeros({c.bm}, rowLayout, DType::F32)};
+  if (c.prefetch)
+    state.append({loadKeys(lo), loadValues(lo)});
+  bool anyMask = right >= 0 || c.windowLeft >= 0 || c.sk % c.bn;
+  if (c.windowLeft >= 0)
+    state = kb.forLoop(lo, mid0, bn, state, step(true));
+  state = kb.forLoop(mid0, mid1, bn, state, step(false));
+  if (anyMask)
+    state = kb.forLoop(mid1, hi, bn, state, step(true));
   Tile o = state[0], m = state[1], l = state[2];
 
   // Epilogue: rows that saw no key (l = 0) get out = 0, lse = +inf.

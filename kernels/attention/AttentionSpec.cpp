@@ -32,8 +32,12 @@ KernelSpec mlir::rocdsl::getAttentionForwardSpec() {
        false},
       {"BM", "0", "query rows a program (0: one matrix instruction a wave)",
        false},
-      {"BN", "0", "keys a step (0: 64; 32 past head dimension 128)", false},
+      {"BN", "0", "keys a step (0: 32 on AMD and past head dimension 128, else 64)", false},
       {"warps", "0", "waves (warps) per program: 1, 2, 4, 8 (0: 4)", false},
+      {"prefetch", "1",
+       "1: each key step issues the next step's key and value loads before "
+       "its products (their latency hidden behind them)",
+       false},
       {"chip", "gfx942",
        "target whose matrix instruction and tiles the kernel uses; set from "
        "the device or --chip",
@@ -44,6 +48,13 @@ KernelSpec mlir::rocdsl::getAttentionForwardSpec() {
                            std::vector<std::string> &defs, std::string &) {
     if (facts.chip && !definesParam(defs, "chip"))
       defs.insert(defs.begin(), "chip=" + facts.chip->name.str());
+    // The host turns each tile op into whole-tile vector code whose LLVM
+    // compile time grows with the tile: one wave's rows (32 query rows),
+    // and no prefetch (nothing to hide there).
+    if (!facts.chip)
+      for (const char *def : {"warps=1", "prefetch=0"})
+        if (!definesParam(defs, StringRef(def).split('=').first))
+          defs.insert(defs.begin(), def);
     return success();
   };
   spec.build = [](MLIRContext *ctx, const KernelParams &params,
