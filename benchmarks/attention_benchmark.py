@@ -3,7 +3,7 @@ backends (cuDNN, flash, memory-efficient) and a Triton FlashAttention-2
 forward on one NVIDIA GPU, in one run (docs/benchmarks.md, "Attention").
 
     python3 benchmarks/attention_benchmark.py --out table.md [--quick]
-        [--configs default,BMxBNxWARPS,...] [--all]
+        [--configs default,BMxBNxWARPS[xPREFETCH],...] [--all]
 
 Tensors are torch's (B, H, S, D) layout. Every side's output is compared
 with float64 attention on sampled heads before anything is timed (outputs
@@ -91,10 +91,12 @@ def triton_run(cfg, causal):
 
 
 def builtin_run(dtype, cfg, causal):
-    """The built-in attention_fwd at tile `cfg` (BMxBNxWARPS or default),
+    """The built-in attention_fwd at tile `cfg` (BMxBNxWARPS[xPREFETCH] or
+    default),
     launched on torch's current stream; the lse goes to a scratch tensor."""
     tile = [] if cfg == "default" else [
-        f"{k}={v}" for k, v in zip(("BM", "BN", "warps"), cfg.split("x"))]
+        f"{k}={v}" for k, v in zip(("BM", "BN", "warps", "prefetch"),
+                                   cfg.split("x"))]
     lse = {}
 
     def run(q, k, v, o):
@@ -183,7 +185,8 @@ def main():
     p.add_argument("--quick", action="store_true",
                    help="one shape and dtype, for a smoke run")
     p.add_argument("--configs", default="default",
-                   help="built-in attention_fwd tiles, BMxBNxWARPS or default")
+                   help="built-in attention_fwd tiles, BMxBNxWARPS[xPREFETCH] "
+                   "or default")
     p.add_argument("--all", action="store_true",
                    help="print every side's TFLOP/s")
     args = p.parse_args()

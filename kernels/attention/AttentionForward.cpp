@@ -38,6 +38,8 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
                     ArgSpec::ptr("v", c.dtype), ArgSpec::ptr("out", c.dtype),
                     ArgSpec::ptr("lse", DType::F32),
                     ArgSpec::scalar("scale", DType::F32)});
+  // Scaled scores minus the row maximum, the rescaled row sums: fmas.
+  kb.allowContraction();
   OpBuilder &b = kb.getBuilder();
   Location loc = kb.getLoc();
 
@@ -58,7 +60,17 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
                arith::SelectOp::create(
                    b, loc, isDefault,
                    kb.f32(1.0 / std::sqrt(double(c.d))).getValue(), scaleArg));
-  Scalar scaleLog2 = scale * kb.f32(llvm::numbers::log2e);
+  // A negative scale is folded into Q (negating bf16/f16 is exact), so
+  // that the scale applied to the scores is positive: then the row maximum
+  // of the raw scores gives that of the scaled ones, and each scaled score
+  // minus the maximum is one fma.
+  Value negative = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                                         scale.getValue(), kb.f32(0).getValue());
+  Scalar magnitude(&kb, arith::SelectOp::create(
+                            b, loc, negative,
+                            arith::NegFOp::create(b, loc, scale.getValue()),
+                            scale.getValue()));
+  Scalar scaleLog2 = magnitude * kb.f32(llvm::numbers::log2e);
 
   // Layouts: the accumulator (waves along the rows), its row and column
   // slices, the operands.
@@ -97,7 +109,10 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
 
   Ptr qPtr = kb.ptrArg("q"), kPtr = kb.ptrArg("k"), vPtr = kb.ptrArg("v");
   LdsTile ldsQ = ldsTile(c.bm, c.d, /*colMajor=*/false, /*kFast=*/true);
-  ldsQ.store(loadRows(qPtr, qFirst, c.sq, q0, c.bm, c.d));
+  Tile qRows = loadRows(qPtr, qFirst, c.sq, q0, c.bm, c.d);
+  ldsQ.store(kb.select(
+      kb.full(qRows.getShape(), qRows.getLayout(), Scalar(&kb, negative)),
+      -qRows, qRows));
   Tile q = ldsQ.load(opA);
   LdsTile ldsK = ldsTile(c.d, c.bn, /*colMajor=*/true, /*kFast=*/true);
   LdsTile ldsV = ldsTile(c.bn, c.dv, /*colMajor=*/false, /*kFast=*/false);
@@ -155,7 +170,8 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
         // (AMDGPU's scheduler would sink the loads below the products.)
         kb.schedBarrier();
       }
-      Tile s = kb.dot(q, ldsK.load(opB), zeroS) * scaleLog2;
+      // Raw scores; the row statistics are kept in scaled log2 units.
+      Tile s = kb.dot(q, ldsK.load(opB), zeroS);
       Tile mNext, mShift;
       if (masked) {
         Tile key = (kb.iota(c.bn, colLayout) + n0)
@@ -168,7 +184,7 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
         if (c.windowLeft >= 0)
           seen = seen & key.compare(Cmp::GE, diag - kb.i32(c.windowLeft));
         s = kb.select(seen, s, kb.full({c.bm, c.bn}, acc, kb.f32(negInf)));
-        mNext = m.maximum(s.max(1));
+        mNext = m.maximum(s.max(1) * scaleLog2);
         // Rows that have seen no key yet keep m = -inf: subtract 0
         // instead, so that their (all -inf) scores give 2^-inf = 0, not
         // NaN.
@@ -176,10 +192,11 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
         mShift = kb.select(mNext.compare(Cmp::EQ, rowNegInf),
                            kb.zeros({c.bm}, rowLayout, DType::F32), mNext);
       } else {
-        mNext = mShift = m.maximum(s.max(1)); // finite: every key is seen
+        // Finite: every key is seen.
+        mNext = mShift = m.maximum(s.max(1) * scaleLog2);
       }
       Tile alpha = (m - mShift).exp2();
-      Tile p = (s - rowsOf(mShift, c.bn)).exp2();
+      Tile p = (s * scaleLog2 - rowsOf(mShift, c.bn)).exp2();
       Tile lNext = l * alpha + p.sum(1);
       Tile oNext = kb.dot(p.to(c.dtype).convertTo(opA), ldsV.load(opB),
                           o * rowsOf(alpha, c.dv));

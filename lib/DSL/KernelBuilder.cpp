@@ -77,9 +77,10 @@ Type dsl::toMLIRType(MLIRContext *ctx, DType dtype) {
 //===----------------------------------------------------------------------===//
 
 template <typename IntOp, typename FloatOp>
-static Value binary(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+static Value binary(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                    arith::FastMathFlags flags = arith::FastMathFlags::none) {
   if (isa<FloatType>(getElementTypeOrSelf(lhs.getType())))
-    return FloatOp::create(b, loc, lhs, rhs);
+    return FloatOp::create(b, loc, lhs, rhs, flags);
   return IntOp::create(b, loc, lhs, rhs);
 }
 
@@ -122,15 +123,15 @@ Scalar KernelBuilder::rem(Scalar a, Scalar b) {
 
 Tile Tile::operator+(Tile rhs) const {
   return {kb, binary<arith::AddIOp, arith::AddFOp>(kb->builder, kb->loc, value,
-                                                   rhs.value)};
+                                                   rhs.value, kb->floatFlags)};
 }
 Tile Tile::operator-(Tile rhs) const {
   return {kb, binary<arith::SubIOp, arith::SubFOp>(kb->builder, kb->loc, value,
-                                                   rhs.value)};
+                                                   rhs.value, kb->floatFlags)};
 }
 Tile Tile::operator*(Tile rhs) const {
   return {kb, binary<arith::MulIOp, arith::MulFOp>(kb->builder, kb->loc, value,
-                                                   rhs.value)};
+                                                   rhs.value, kb->floatFlags)};
 }
 Tile Tile::operator/(Tile rhs) const {
   return {kb, binary<arith::DivSIOp, arith::DivFOp>(kb->builder, kb->loc, value,
@@ -145,6 +146,11 @@ Tile Tile::operator+(Scalar rhs) const {
 
 Tile Tile::operator-(Scalar rhs) const {
   return *this - kb->full(getShape(), getLayout(), rhs);
+}
+Tile Tile::operator-() const {
+  if (isa<FloatType>(getType().getElementType()))
+    return {kb, arith::NegFOp::create(kb->builder, kb->loc, value)};
+  return kb->zeros(getShape(), getLayout(), DType::I32) - *this;
 }
 Tile Tile::operator&(Tile rhs) const {
   return {kb, arith::AndIOp::create(kb->builder, kb->loc, value, rhs.value)};

@@ -142,4 +142,49 @@ TEST_F(DSLTest, StackedLdsBuffersIndexToOneTileOfTheSameSwizzle) {
   EXPECT_NE(print(*module).find("rocdsl.local_index"), std::string::npos);
 }
 
+TEST_F(DSLTest, MaskSelectAndApproximateMathBuildTheirOps) {
+  KernelBuilder kb(&ctx, "masked", 1,
+                   {ArgSpec::ptr("x", DType::F32), ArgSpec::ptr("y", DType::F32)});
+  Layout layout = kb.defaultLayout({64}, DType::F32);
+  Tile t = kb.load(kb.ptrArg("x"), {kb.i32(0)}, {64}, layout);
+  Tile index = kb.iota(64, layout);
+  Tile inside = index.compare(Cmp::LT, kb.i32(40)) &
+                index.compare(Cmp::GE, kb.i32(3));
+  Tile picked = kb.select(inside, (-t).exp2(), t.log2().maximum(t));
+  kb.store(picked, kb.ptrArg("y"), {kb.i32(0)});
+  OwningOpRef<ModuleOp> module = kb.finish();
+  ASSERT_TRUE(module);
+  std::string text = print(*module);
+  for (const char *op : {"arith.cmpi slt", "arith.cmpi sge", "arith.andi",
+                         "arith.select", "arith.negf", "arith.maximumf"})
+    EXPECT_NE(text.find(op), std::string::npos) << op;
+  // The hardware approximations (TargetMath.cpp lowers afn to them).
+  EXPECT_NE(text.find("math.exp2 %"), std::string::npos);
+  EXPECT_NE(text.find("fastmath<afn>"), std::string::npos);
+  EXPECT_NE(text.find("math.log2"), std::string::npos);
+}
+
+TEST_F(DSLTest, ContractionIsOptInAndMarksFloatArithmetic) {
+  KernelBuilder kb(&ctx, "fma", 1,
+                   {ArgSpec::ptr("x", DType::F32), ArgSpec::ptr("y", DType::F32)});
+  Layout layout = kb.defaultLayout({64}, DType::F32);
+  Tile t = kb.load(kb.ptrArg("x"), {kb.i32(0)}, {64}, layout);
+  Tile plain = t * t;
+  kb.allowContraction();
+  Tile fused = plain * t + t;
+  kb.store(fused, kb.ptrArg("y"), {kb.i32(0)});
+  OwningOpRef<ModuleOp> module = kb.finish();
+  ASSERT_TRUE(module);
+  std::string text = print(*module);
+  size_t first = text.find("arith.mulf");
+  ASSERT_NE(first, std::string::npos);
+  size_t firstEnd = text.find('\n', first);
+  EXPECT_EQ(text.substr(first, firstEnd - first).find("contract"),
+            std::string::npos);
+  size_t second = text.find("arith.mulf", firstEnd);
+  ASSERT_NE(second, std::string::npos);
+  EXPECT_NE(text.find("fastmath<contract>", second), std::string::npos);
+  EXPECT_NE(text.find("arith.addf"), std::string::npos);
+}
+
 } // namespace

@@ -103,6 +103,8 @@ public:
   Tile operator*(Scalar rhs) const;
   Tile operator+(Scalar rhs) const;
   Tile operator-(Scalar rhs) const;
+  /// Negation (floats: exact, the sign flipped).
+  Tile operator-() const;
   /// Logical and of two i1 tiles.
   Tile operator&(Tile rhs) const;
   /// An i1 tile: `this <cmp> rhs` element by element.
@@ -258,6 +260,11 @@ public:
       Scalar lb, Scalar ub, Scalar step, ArrayRef<Tile> inits,
       function_ref<SmallVector<Tile>(Scalar iv, ArrayRef<Tile> carried)> body);
 
+  /// From here on, tile adds, subtracts and multiplies of floats may
+  /// contract into fused multiply-adds (fastmath contract: one rounding
+  /// instead of two, and one instruction).
+  void allowContraction() { floatFlags = arith::FastMathFlags::contract; }
+
   /// Escape hatches.
   void barrier();
   void wait(std::optional<unsigned> vmcnt, std::optional<unsigned> lgkmcnt);
@@ -278,6 +285,7 @@ private:
   unsigned numWarps;
   OwningOpRef<ModuleOp> module;
   FuncOp func;
+  arith::FastMathFlags floatFlags = arith::FastMathFlags::none;
   SmallVector<ArgSpec> argSpecs;
 };
 
