@@ -32,7 +32,9 @@ KernelSpec mlir::rocdsl::getAttentionForwardSpec() {
        false},
       {"BM", "0", "query rows a program (0: one matrix instruction a wave)",
        false},
-      {"BN", "0", "keys a step (0: 32 on AMD and past head dimension 128, else 64)", false},
+      {"BN", "0",
+       "keys a step (0: 64 on NVIDIA up to head dimension 64, else 32)",
+       false},
       {"warps", "0", "waves (warps) per program: 1, 2, 4, 8 (0: 4)", false},
       {"prefetch", "1",
        "1: each key step issues the next step's key and value loads before "
