@@ -93,18 +93,11 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
     o.vec = accessWidth(cols, c.dtype, layout);
     return kb.load(p, {first + row0, kb.i32(0)}, {rows, cols}, layout, o);
   };
-  // LDS tiles keep global memory's contiguous dimension (the head
-  // dimension) fastest; where that is the products' K, the swizzle moves
-  // groups as wide as one lane's operand read (as in the GEMM).
-  unsigned elemBytes = bitWidth(c.dtype) / 8;
+  // LDS tiles keep the head dimension (global memory's contiguous one)
+  // fastest (operandLdsTile).
   auto ldsTile = [&](int64_t rows, int64_t cols, bool colMajor, bool kFast) {
-    SmallVector<unsigned> order =
-        colMajor ? SmallVector<unsigned>{0, 1} : SmallVector<unsigned>{1, 0};
-    unsigned vecBytes =
-        kFast && !c.nvidia ? std::min(16u, c.kWidth * elemBytes) : 16;
-    return kb.localAlloc(
-        {rows, cols}, c.dtype,
-        kb.sharedLayout({rows, cols}, c.dtype, order, c.ldsBanks, vecBytes));
+    return operandLdsTile(kb, rows, cols, c.dtype, colMajor, kFast, c.nvidia,
+                          c.kWidth, c.ldsBanks);
   };
 
   Ptr qPtr = kb.ptrArg("q"), kPtr = kb.ptrArg("k"), vPtr = kb.ptrArg("v");

@@ -39,3 +39,17 @@ const MatrixInstr *mlir::rocdsl::pickMatrixInstr(const ChipInfo &chip,
 unsigned mlir::rocdsl::mfmaVersion(const MatrixInstr &instr) {
   return instr.k * instr.m / 64 > 4 ? 4 : 3;
 }
+
+dsl::LdsTile mlir::rocdsl::operandLdsTile(dsl::KernelBuilder &kb,
+                                          int64_t rows, int64_t cols,
+                                          DType dtype, bool colMajor,
+                                          bool kFast, bool nvidia,
+                                          unsigned kWidth, unsigned banks) {
+  SmallVector<unsigned> order =
+      colMajor ? SmallVector<unsigned>{0, 1} : SmallVector<unsigned>{1, 0};
+  unsigned elemBytes = dsl::bitWidth(dtype) / 8;
+  unsigned vecBytes = kFast && !nvidia ? std::min(16u, kWidth * elemBytes) : 16;
+  return kb.localAlloc(
+      {rows, cols}, dtype,
+      kb.sharedLayout({rows, cols}, dtype, order, banks, vecBytes));
+}

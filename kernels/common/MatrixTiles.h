@@ -33,6 +33,19 @@ const MatrixInstr *pickMatrixInstr(const ChipInfo &chip, dsl::DType dtype,
 /// The MFMA layout version of `instr` (4 for gfx950's double-K forms).
 unsigned mfmaVersion(const MatrixInstr &instr);
 
+/// An uninitialised LDS tile of `rows` x `cols` for a matrix operand,
+/// strided with global memory's contiguous dimension fastest (dimension 0
+/// when `colMajor`), so that its writes are 16 bytes wide. Where that
+/// dimension is the product's K (`kFast`), the swizzle moves groups as
+/// wide as one lane's operand read: `kWidth` elements on AMD (8 bytes on
+/// gfx942, whose 16 rows of one read phase would otherwise meet in 8 bank
+/// positions), ldmatrix's 16-byte rows on NVIDIA. `banks`: the chip's
+/// 4-byte LDS banks.
+dsl::LdsTile operandLdsTile(dsl::KernelBuilder &kb, int64_t rows,
+                            int64_t cols, dsl::DType dtype, bool colMajor,
+                            bool kFast, bool nvidia, unsigned kWidth,
+                            unsigned banks);
+
 } // namespace mlir::rocdsl
 
 #endif

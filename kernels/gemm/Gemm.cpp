@@ -257,20 +257,10 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
     return stage(b, c.bColMajor, c.k, c.n, k, n0, c.bk, c.bn);
   };
   // The operands' LDS tiles keep global memory's contiguous dimension
-  // fastest, so the writes are 16 bytes wide. Where that dimension is K,
-  // the swizzle moves groups as wide as one lane's operand read (kWidth
-  // elements on AMD: 8 bytes on gfx942, whose 16 rows of one read phase
-  // would otherwise meet in 8 bank positions; ldmatrix's 16-byte rows on
-  // NVIDIA).
-  unsigned elemBytes = bitWidth(c.dtype) / 8;
+  // fastest, so the writes are 16 bytes wide (operandLdsTile).
   auto ldsTile = [&](int64_t rows, int64_t cols, bool colMajor, bool kFast) {
-    SmallVector<unsigned> order =
-        colMajor ? SmallVector<unsigned>{0, 1} : SmallVector<unsigned>{1, 0};
-    unsigned vecBytes =
-        kFast && !c.nvidia ? std::min(16u, c.kWidth * elemBytes) : 16;
-    return kb.localAlloc(
-        {rows, cols}, c.dtype,
-        kb.sharedLayout({rows, cols}, c.dtype, order, c.ldsBanks, vecBytes));
+    return operandLdsTile(kb, rows, cols, c.dtype, colMajor, kFast, c.nvidia,
+                          c.kWidth, c.ldsBanks);
   };
   LdsTile ldsA = ldsTile(c.bm, c.bk, c.aColMajor, !c.aColMajor);
   LdsTile ldsB = ldsTile(c.bk, c.bn, c.bColMajor, c.bColMajor);
