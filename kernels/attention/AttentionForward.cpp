@@ -255,7 +255,7 @@ LaunchPlan mlir::rocdsl::planAttentionForward(const AttentionConfig &c) {
   ArgSignature scale{"scale", ArgKind::Float32, DType::F32, {}, 1, false};
   scale.checkFloat = [](double v) -> std::optional<std::string> {
     if (!std::isfinite(v))
-      return "scale must be finite (0 selects 1/sqrt(D))";
+      return "is not finite (a scale of 0 selects 1/sqrt(D))";
     return std::nullopt;
   };
   plan.args.push_back(scale);
