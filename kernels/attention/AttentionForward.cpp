@@ -112,8 +112,8 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
 
   // The key steps the mask leaves anything in, [lo, hi), in three runs:
   // [lo, mid0) and [mid1, hi) masked, [mid0, mid1) where every row sees
-  // every key of the step (no mask arithmetic). All bounds are multiples
-  // of BN from lo, which is one.
+  // every key of the step (no mask arithmetic). lo, mid0 and mid1 are
+  // multiples of BN (or equal hi), so every step starts at one.
   int64_t right = c.rightBound();
   Scalar bn = kb.i32(c.bn), zero = kb.i32(0);
   auto floorBN = [&](Scalar x) { return x / bn * c.bn; }; // x >= 0
