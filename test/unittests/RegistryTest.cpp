@@ -89,7 +89,28 @@ TEST(RegistryTest, ListsTheBuiltinKernels) {
     names.push_back(spec.name);
   EXPECT_EQ(names, (std::vector<std::string>{"rmsnorm_fwd", "rmsnorm_add_fwd",
                                              "rmsnorm_bwd", "rmsnorm_add_bwd",
-                                             "rmsnorm_bwd_dw", "gemm"}));
+                                             "rmsnorm_bwd_dw", "gemm",
+                                             "attention_fwd"}));
+}
+
+TEST(RegistryTest, AttentionPlansTorchLayoutTensorsAndTheGrid) {
+  LaunchPlan plan;
+  EXPECT_EQ(planArgs("attention_fwd",
+                     {"B=2", "Hq=8", "Hkv=2", "Sq=100", "Sk=300", "D=192",
+                      "Dv=128", "chip=sm_90"},
+                     plan),
+            (std::vector<std::string>{"q", "k", "v", "out", "lse", "scale"}));
+  EXPECT_EQ(plan.args[0].shape, (std::vector<int64_t>{2, 8, 100, 192}));
+  EXPECT_EQ(plan.args[1].shape, (std::vector<int64_t>{2, 2, 300, 192}));
+  EXPECT_EQ(plan.args[2].shape, (std::vector<int64_t>{2, 2, 300, 128}));
+  EXPECT_EQ(plan.args[3].shape, (std::vector<int64_t>{2, 8, 100, 128}));
+  EXPECT_TRUE(plan.args[3].isOutput && plan.args[4].isOutput);
+  EXPECT_EQ(plan.args[4].dtype, dsl::DType::F32);
+  EXPECT_EQ(plan.grid[0], 2u); // 64-row tiles on sm_90 past D = 128
+  EXPECT_EQ(plan.grid[1], 16u); // B * Hq
+  ASSERT_TRUE(plan.args[5].checkFloat);
+  EXPECT_TRUE(plan.args[5].checkFloat(std::nan("")));
+  EXPECT_FALSE(plan.args[5].checkFloat(-0.5));
 }
 
 TEST(RegistryTest, GemmPlansItsArguments) {
