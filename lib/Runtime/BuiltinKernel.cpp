@@ -152,7 +152,13 @@ llvm::Error BuiltinKernel::validate(llvm::ArrayRef<ArgValue> args) const {
       SmallVector<int64_t, 4> contiguous(t.shape.size(), 1);
       for (int d = int(t.shape.size()) - 2; d >= 0; --d)
         contiguous[d] = contiguous[d + 1] * t.shape[d + 1];
-      if (!llvm::equal(t.strides, contiguous))
+      // A dimension of one element is never stepped along: its stride is
+      // free (NumPy and torch call such arrays contiguous whatever it is,
+      // e.g. x[:, :2] of a batch of one).
+      bool dense = true;
+      for (size_t d = 0; d < t.shape.size(); ++d)
+        dense &= t.shape[d] == 1 || t.strides[d] == contiguous[d];
+      if (!dense)
         return llvm::createStringError(
             where() + "expected contiguous strides " +
             shapeString(contiguous) + ", got " + shapeString(t.strides));

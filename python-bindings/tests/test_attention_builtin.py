@@ -117,3 +117,26 @@ def test_attention_launch_errors_name_the_argument():
         kernel.launch([(q, "bf16")] * 4 + [lse, float("inf")])
     with pytest.raises(ValueError, match="Hq=6 is not a multiple of Hkv=4"):
         rocdsl.builtin("attention_fwd", ["Hq=6", "Hkv=4"], "host")
+
+
+def test_a_dimension_of_one_element_may_have_any_stride(rng):
+    # NumPy and torch call k contiguous: its batch dimension has one
+    # element, so the stride it kept from q (8 heads) is never used.
+    q = rng.standard_normal((1, 8, 48, 32)).astype(np.float16)
+    k = np.ascontiguousarray(q[:, :2])
+    assert k.flags.c_contiguous and k.strides[0] == q.strides[0]
+    out = np.full_like(q, np.nan)
+    lse = np.full((1, 8, 48), np.nan, np.float32)
+    rocdsl.run("attention_fwd", ["Hq=8", "Hkv=2", "Sq=48", "D=32",
+                                 "dtype=f16", "causal=1"],
+               [q, k, k, out, lse, 0.0])
+    q64, k64 = q.astype(np.float64), k.astype(np.float64)
+    ref, ref_lse = attention64(q64, k64, k64, 1 / np.sqrt(32), True, False,
+                               -1, -1)
+    assert np.max(np.abs(out - ref) - 2e-3 * (1 + np.abs(ref))) <= 0
+    assert np.allclose(lse, ref_lse, rtol=1e-5, atol=1e-4)
+    # A stride that matters is still refused.
+    with pytest.raises(ValueError, match="argument 'k': expected contiguous"):
+        rocdsl.run("attention_fwd", ["Hq=8", "Hkv=2", "Sq=48", "D=32",
+                                     "dtype=f16"],
+                   [q, q[:, ::4], k, out, lse, 0.0])
