@@ -108,6 +108,12 @@ LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
             "diagonal (window_right must be -1 or 0)";
     return failure();
   }
+  // A window as wide as both lengths masks nothing (|j - i - offset| <
+  // Sq + Sk): no bound, which also keeps the kernel's i32 arithmetic in
+  // range for any width given.
+  for (int64_t *bound : {&c.windowLeft, &c.windowRight})
+    if (*bound >= c.sq + c.sk)
+      *bound = -1;
 
   const ChipInfo *chip = lookupChip(params.get("chip"));
   if (!chip) {
