@@ -33,6 +33,19 @@ LogicalResult KernelParams::getFloat(llvm::StringRef name, double &out,
   return failure();
 }
 
+LogicalResult KernelParams::getFlag(llvm::StringRef name, bool &out,
+                                    std::string &error) const {
+  int64_t v = 0;
+  if (failed(getInt(name, v, error)))
+    return failure();
+  if (v != 0 && v != 1) {
+    error = name.str() + "=" + std::to_string(v) + " is not 0 or 1";
+    return failure();
+  }
+  out = v == 1;
+  return success();
+}
+
 const std::vector<KernelSpec> &mlir::rocdsl::getBuiltinKernels() {
   static const std::vector<KernelSpec> kernels = [] {
     std::vector<KernelSpec> all = getRMSNormSpecs();

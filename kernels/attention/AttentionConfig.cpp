@@ -14,7 +14,6 @@ static std::string str(int64_t v) { return std::to_string(v); }
 LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
                                                AttentionConfig &c,
                                                std::string &error) {
-  int64_t prefetch = 1;
   for (auto [name, out] : {std::pair<StringRef, int64_t *>{"B", &c.batch},
                            {"Hq", &c.hq},
                            {"Hkv", &c.hkv},
@@ -22,24 +21,16 @@ LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
                            {"Sk", &c.sk},
                            {"D", &c.d},
                            {"Dv", &c.dv},
-                           {"causal", nullptr},
                            {"window_left", &c.windowLeft},
                            {"window_right", &c.windowRight},
                            {"BM", &c.bm},
                            {"BN", &c.bn},
-                           {"warps", &c.warps},
-                           {"prefetch", &prefetch}}) {
-    int64_t v = 0;
-    if (failed(params.getInt(name, out ? *out : v, error)))
+                           {"warps", &c.warps}})
+    if (failed(params.getInt(name, *out, error)))
       return failure();
-    if (!out) {
-      if (v != 0 && v != 1) {
-        error = "causal=" + str(v) + " is not 0 or 1";
-        return failure();
-      }
-      c.causal = v == 1;
-    }
-  }
+  if (failed(params.getFlag("causal", c.causal, error)) ||
+      failed(params.getFlag("prefetch", c.prefetch, error)))
+    return failure();
   if (!c.hkv)
     c.hkv = c.hq;
   if (!c.sk)
@@ -175,11 +166,6 @@ LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
             " rows per wave), BN of " + str(keyGranule) + ", both at most 256";
     return failure();
   }
-  if (prefetch != 0 && prefetch != 1) {
-    error = "prefetch=" + str(prefetch) + " is not 0 or 1";
-    return failure();
-  }
-  c.prefetch = prefetch == 1;
   // Q's tile is dead once read, so the key and value tiles reuse its bytes
   // (the LDS allocator works by liveness); layout-conversion scratch comes
   // on top, which the allocator checks against the chip exactly.

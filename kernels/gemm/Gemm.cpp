@@ -34,19 +34,6 @@ using namespace mlir::rocdsl::dsl;
 // Configuration
 //===----------------------------------------------------------------------===//
 
-static LogicalResult parseFlag(const KernelParams &params, StringRef name,
-                               bool &out, std::string &error) {
-  int64_t v = 0;
-  if (failed(params.getInt(name, v, error)))
-    return failure();
-  if (v != 0 && v != 1) {
-    error = name.str() + "=" + std::to_string(v) + " is not 0 or 1";
-    return failure();
-  }
-  out = v == 1;
-  return success();
-}
-
 static LogicalResult parseLayout(const KernelParams &params, StringRef name,
                                  bool &colMajor, std::string &error) {
   StringRef v = params.get(name);
@@ -105,8 +92,8 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
   c.outDType = *outDType;
   if (failed(parseLayout(params, "layout_a", c.aColMajor, error)) ||
       failed(parseLayout(params, "layout_b", c.bColMajor, error)) ||
-      failed(parseFlag(params, "bias", c.bias, error)) ||
-      failed(parseFlag(params, "accumulate", c.accumulate, error)))
+      failed(params.getFlag("bias", c.bias, error)) ||
+      failed(params.getFlag("accumulate", c.accumulate, error)))
     return failure();
 
   const ChipInfo *chip = lookupChip(params.get("chip"));

@@ -132,17 +132,14 @@ LogicalResult mlir::rocdsl::getRMSNormMaxPrograms(const KernelParams &params,
 LogicalResult mlir::rocdsl::configureRMSNormBackward(const KernelParams &params,
                                                     RMSNormConfig &config,
                                                     std::string &error) {
-  int64_t prefetch = 1, direct = 0;
+  int64_t prefetch = 1;
+  bool direct = false;
   if (failed(params.getInt("prefetch", prefetch, error)) ||
-      failed(params.getInt("direct_dw", direct, error)))
+      failed(params.getFlag("direct_dw", direct, error)))
     return failure();
   if (prefetch < 0 || prefetch > RMSNormConfig::kMaxPrefetchDepth) {
     error = "prefetch=" + std::to_string(prefetch) + " is not in 0.." +
             std::to_string(RMSNormConfig::kMaxPrefetchDepth);
-    return failure();
-  }
-  if (direct != 0 && direct != 1) {
-    error = "direct_dw=" + std::to_string(direct) + " is not 0 or 1";
     return failure();
   }
   if (direct && !config.singlePass) {
@@ -151,7 +148,7 @@ LogicalResult mlir::rocdsl::configureRMSNormBackward(const KernelParams &params,
     return failure();
   }
   config.prefetchDepth = unsigned(prefetch);
-  config.directWeightGrad = direct == 1;
+  config.directWeightGrad = direct;
   return success();
 }
 

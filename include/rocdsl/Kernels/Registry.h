@@ -36,6 +36,9 @@ public:
                        std::string &error) const;
   LogicalResult getFloat(llvm::StringRef name, double &out,
                          std::string &error) const;
+  /// A 0/1 switch; any other value is an error naming it.
+  LogicalResult getFlag(llvm::StringRef name, bool &out,
+                        std::string &error) const;
 
 private:
   llvm::StringMap<std::string> values;
