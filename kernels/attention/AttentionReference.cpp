@@ -15,7 +15,7 @@ void mlir::rocdsl::attentionForwardReference(
     scale = 1 / std::sqrt(double(c.d));
   out.assign(size_t(c.batch * c.hq * c.sq * c.dv), 0.0);
   lse.assign(size_t(c.batch * c.hq * c.sq), 0.0);
-  std::vector<double> s(size_t(c.sk)), absS(size_t(c.sk));
+  std::vector<double> s(size_t(c.sk));
   for (int64_t e = 0; e < c.batch; ++e)
     for (int64_t h = 0; h < c.hq; ++h) {
       int64_t kvh = e * c.hkv + h / (c.hq / c.hkv);
@@ -24,9 +24,11 @@ void mlir::rocdsl::attentionForwardReference(
       for (int64_t i = 0; i < c.sq; ++i) {
         size_t row = size_t((e * c.hq + h) * c.sq + i);
         const double *query = &q[row * size_t(c.d)];
+        // Scores, -inf for the keys the mask hides (their weight is 0).
         double max = -std::numeric_limits<double>::infinity();
         double absMax = 0;
         for (int64_t j = 0; j < c.sk; ++j) {
+          s[size_t(j)] = -std::numeric_limits<double>::infinity();
           if (!c.sees(i, j))
             continue;
           double dot = 0, absDot = 0;
@@ -35,9 +37,8 @@ void mlir::rocdsl::attentionForwardReference(
             absDot += std::fabs(query[d] * keys[j * c.d + d]);
           }
           s[size_t(j)] = scale * dot;
-          absS[size_t(j)] = std::fabs(scale) * absDot;
           max = std::max(max, s[size_t(j)]);
-          absMax = std::max(absMax, absS[size_t(j)]);
+          absMax = std::max(absMax, std::fabs(scale) * absDot);
         }
         double *o = &out[row * size_t(c.dv)];
         if (max == -std::numeric_limits<double>::infinity()) {
@@ -45,14 +46,14 @@ void mlir::rocdsl::attentionForwardReference(
           lse[row] = magnitudes ? 0 : std::numeric_limits<double>::infinity();
           continue;
         }
+        // Unnormalized weights in place of the scores.
         double sum = 0;
-        for (int64_t j = 0; j < c.sk; ++j)
-          if (c.sees(i, j))
-            sum += std::exp(s[size_t(j)] - max);
+        for (double &w : s)
+          sum += w = std::exp(w - max);
         for (int64_t j = 0; j < c.sk; ++j) {
-          if (!c.sees(i, j))
+          double p = s[size_t(j)] / sum;
+          if (p == 0)
             continue;
-          double p = std::exp(s[size_t(j)] - max) / sum;
           for (int64_t d = 0; d < c.dv; ++d)
             o[d] += magnitudes ? p * std::fabs(values[j * c.dv + d])
                                : p * values[j * c.dv + d];
