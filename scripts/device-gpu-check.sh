@@ -58,41 +58,41 @@ fi
 
 if [[ $steps == *1* ]]; then
 step "rocdsl-run on the GPU"
-for args in "rmsnorm_fwd -D M=4096 -D N=4096 -D dtype=bf16" \
-            "rmsnorm_fwd -D M=64 -D N=10001 -D dtype=f32" \
-            "rmsnorm_bwd -D M=512 -D N=3000 -D dtype=f32" \
-            "rmsnorm_bwd_dw -D M=1024 -D N=8192 -D dtype=bf16"; do
-  "$root/bin/rocdsl-run" --kernel $args --device cuda --check --repeat 20 \
-    || status=1
-done
+# check_on_gpu REPEAT "KERNEL -D ..." ...: each against float64, timed.
+check_on_gpu() {
+  local repeat=$1 args
+  shift
+  for args in "$@"; do
+    "$root/bin/rocdsl-run" --kernel $args --device cuda --check \
+      --repeat "$repeat" || status=1
+  done
+}
+check_on_gpu 20 "rmsnorm_fwd -D M=4096 -D N=4096 -D dtype=bf16" \
+  "rmsnorm_fwd -D M=64 -D N=10001 -D dtype=f32" \
+  "rmsnorm_bwd -D M=512 -D N=3000 -D dtype=f32" \
+  "rmsnorm_bwd_dw -D M=1024 -D N=8192 -D dtype=bf16"
 # Non-finite detection on the GPU: outputs are read back and scanned after
 # each launch (all finite here, so the run passes).
 ROCDSL_CHECK_FINITE=1 "$root/bin/rocdsl-run" --kernel rmsnorm_add_bwd \
   -D M=256 -D N=4096 -D dtype=bf16 --device cuda --check || status=1
 # The gemm family on mma.sync: ragged shapes, both layouts, epilogue.
-for args in "gemm -D M=1000 -D N=1000 -D K=1000" \
-            "gemm -D M=1 -D N=17 -D K=255 -D layout_a=col -D dtype=f16" \
-            "gemm -D M=129 -D N=130 -D K=96 -D layout_b=col -D out_dtype=f32" \
-            "gemm -D M=48 -D N=64 -D K=64 -D batch=3 -D accumulate=1 -D bias=1 -D alpha=0.5 -D beta=-2" \
-            "gemm -D M=300 -D N=520 -D K=200 -D layout_a=col -D layout_b=col -D warps=8" \
-            "gemm -D M=257 -D N=511 -D K=77 -D BM=128 -D BN=256 -D warps=8 -D dtype=f16" \
-            "gemm -D M=256 -D N=200 -D K=256 -D layout_b=col -D BM=256 -D BN=128 -D warps=8" \
-            "gemm -D M=33 -D N=40 -D K=48 -D layout_a=col -D BM=16 -D BN=8 -D BK=16 -D warps=1" \
-            "gemm -D M=200 -D N=300 -D K=333 -D layout_b=col -D BK=64 -D warps=8"; do
-  "$root/bin/rocdsl-run" --kernel $args --device cuda --check --repeat 5 \
-    || status=1
-done
+check_on_gpu 5 "gemm -D M=1000 -D N=1000 -D K=1000" \
+  "gemm -D M=1 -D N=17 -D K=255 -D layout_a=col -D dtype=f16" \
+  "gemm -D M=129 -D N=130 -D K=96 -D layout_b=col -D out_dtype=f32" \
+  "gemm -D M=48 -D N=64 -D K=64 -D batch=3 -D accumulate=1 -D bias=1 -D alpha=0.5 -D beta=-2" \
+  "gemm -D M=300 -D N=520 -D K=200 -D layout_a=col -D layout_b=col -D warps=8" \
+  "gemm -D M=257 -D N=511 -D K=77 -D BM=128 -D BN=256 -D warps=8 -D dtype=f16" \
+  "gemm -D M=256 -D N=200 -D K=256 -D layout_b=col -D BM=256 -D BN=128 -D warps=8" \
+  "gemm -D M=33 -D N=40 -D K=48 -D layout_a=col -D BM=16 -D BN=8 -D BK=16 -D warps=1" \
+  "gemm -D M=200 -D N=300 -D K=333 -D layout_b=col -D BK=64 -D warps=8"
 # attention_fwd on mma.sync: masks, ragged and unequal lengths, grouped
 # heads, unequal head dimensions, both dtypes, the largest head dimension.
-for args in "attention_fwd -D B=2 -D Hq=8 -D Hkv=2 -D Sq=1000 -D D=128 -D causal=1" \
-            "attention_fwd -D Sq=17 -D Sk=4097 -D D=64 -D dtype=f16 -D window_left=300 -D window_right=20" \
-            "attention_fwd -D Sq=1 -D Sk=129 -D D=192 -D Dv=128 -D causal=1 -D align=bottom_right" \
-            "attention_fwd -D Sq=300 -D Sk=100 -D D=64 -D causal=1 -D align=bottom_right -D scale=0.3" \
-            "attention_fwd -D Hq=8 -D Hkv=1 -D Sq=513 -D D=256 -D BN=32" \
-            "attention_fwd -D Sq=777 -D D=128 -D BM=128 -D warps=8 -D causal=1"; do
-  "$root/bin/rocdsl-run" --kernel $args --device cuda --check --repeat 5 \
-    || status=1
-done
+check_on_gpu 5 "attention_fwd -D B=2 -D Hq=8 -D Hkv=2 -D Sq=1000 -D D=128 -D causal=1" \
+  "attention_fwd -D Sq=17 -D Sk=4097 -D D=64 -D dtype=f16 -D window_left=300 -D window_right=20" \
+  "attention_fwd -D Sq=1 -D Sk=129 -D D=192 -D Dv=128 -D causal=1 -D align=bottom_right" \
+  "attention_fwd -D Sq=300 -D Sk=100 -D D=64 -D causal=1 -D align=bottom_right -D scale=0.3" \
+  "attention_fwd -D Hq=8 -D Hkv=1 -D Sq=513 -D D=256 -D BN=32" \
+  "attention_fwd -D Sq=777 -D D=128 -D BM=128 -D warps=8 -D causal=1"
 # The second process finds the kernel in the disk cache.
 "$root/bin/rocdsl-run" --kernel rmsnorm_fwd -D M=4096 -D N=4096 -D dtype=bf16 \
   --device cuda --check | grep cache || status=1
