@@ -51,6 +51,7 @@ const std::vector<KernelSpec> &mlir::rocdsl::getBuiltinKernels() {
     std::vector<KernelSpec> all = getRMSNormSpecs();
     all.push_back(getGemmSpec());
     all.push_back(getAttentionForwardSpec());
+    all.push_back(getAttentionBackwardSpec());
     return all;
   }();
   return kernels;

@@ -4,7 +4,10 @@
 //   q [B, Hq, Sq, D], k [B, Hkv, Sk, D], v [B, Hkv, Sk, Dv]
 //   out [B, Hq, Sq, Dv], lse [B, Hq, Sq] (fp32, natural log)
 // with grouped heads (query head h reads key/value head h / (Hq / Hkv)),
-// causal and sliding-window masks, and a custom scale.
+// causal and sliding-window masks, a logit soft cap and a custom scale.
+//
+// The scores are s = scale * q.k, or with a soft cap c > 0
+// s = c * tanh(scale * q.k / c) (Gemma 2's), before the mask.
 //
 // Masks, in FlashAttention's terms: query i sees key j when
 //   j <= i + offset + right   (right = 0 with causal=1, else window_right;
@@ -21,12 +24,17 @@
 
 #include "rocdsl/Kernels/Registry.h"
 
+#include <optional>
+#include <utility>
+
 namespace mlir::rocdsl {
 
 struct AttentionConfig {
   int64_t batch = 1, hq = 1, hkv = 1, sq = 1, sk = 1, d = 64, dv = 64;
   dsl::DType dtype = dsl::DType::BF16;
   bool causal = false, bottomRight = false;
+  /// Logit soft cap; 0: none.
+  double softcap = 0;
   /// -1: unbounded.
   int64_t windowLeft = -1, windowRight = -1;
   /// Program tile: BM query rows (split over the waves, each wave owning
@@ -36,6 +44,9 @@ struct AttentionConfig {
   /// its products (their latency hidden behind them, at the cost of the
   /// registers that hold them).
   bool prefetch = true;
+  /// The backward's inner step: queries a step of a dK/dV program (which
+  /// owns BN keys), keys a step of a dQ program (which owns BM queries).
+  int64_t step = 32;
   unsigned waveSize = 64;
   unsigned ldsBanks = 32;
   /// AMD matrix instruction (M, N, K), K elements per lane, layout
@@ -58,9 +69,46 @@ struct AttentionConfig {
   }
 };
 
-/// Reads and checks the parameters (shapes, head grouping, masks, tiles).
+/// A tensor argument in PyTorch's contiguous layout, aligned for the
+/// widest row access; the launch-time scale (finite; 0: 1/sqrt(D)).
+ArgSignature attentionTensorArg(const char *name, dsl::DType dtype,
+                                std::vector<int64_t> shape, bool output);
+ArgSignature attentionScaleArg();
+
+/// Reads and checks the parameters (shapes, head grouping, masks, tiles)
+/// of the forward kernel, or with `backward` of the backward kernel.
 LogicalResult configureAttention(const KernelParams &params,
-                                 AttentionConfig &config, std::string &error);
+                                 AttentionConfig &config, std::string &error,
+                                 bool backward = false);
+
+/// The steps of a program's walk over the other sequence that its mask
+/// leaves anything in. The program owns rows [r0, r0 + rows) of one
+/// sequence and steps over columns [0, extent) of the other, `step` at a
+/// time; row r sees column c when lower <= c - r <= upper (a missing bound:
+/// none). The steps [lo, hi) come in three runs: [lo, mid0) and [mid1, hi)
+/// need the mask, [mid0, mid1) is seen whole (every row sees every column
+/// of every step there, all inside `extent`). lo, mid0 and mid1 are
+/// multiples of `step` (or equal hi).
+struct StepRuns {
+  dsl::Scalar lo, mid0, mid1, hi;
+};
+StepRuns getStepRuns(dsl::KernelBuilder &kb, dsl::Scalar r0, int64_t rows,
+                     int64_t extent, int64_t step, std::optional<int64_t> lower,
+                     std::optional<int64_t> upper);
+
+/// The (rows x cols) i1 tile, in `layout`, of the pairs (row r, column c)
+/// with c < extent and lower <= c - r <= upper, for rows `row` (a 1-D tile
+/// in the slice of `layout` along dimension 1) and columns `col` (along
+/// dimension 0).
+dsl::Tile visiblePairs(dsl::KernelBuilder &kb, dsl::Tile row, dsl::Tile col,
+                       int64_t extent, std::optional<int64_t> lower,
+                       std::optional<int64_t> upper);
+
+/// The soft-capped scores from the raw products q.k: c * tanh(scale * x /
+/// c), returned with tanh's value t (the backward's 1 - t^2).
+std::pair<dsl::Tile, dsl::Tile> softcapScores(dsl::KernelBuilder &kb,
+                                              dsl::Tile raw, dsl::Scalar scale,
+                                              double cap);
 OwningOpRef<ModuleOp> buildAttentionForward(MLIRContext *ctx,
                                             const AttentionConfig &config);
 LaunchPlan planAttentionForward(const AttentionConfig &config);
@@ -70,6 +118,23 @@ void attentionForwardReference(const AttentionConfig &config,
                                std::vector<std::vector<double>> &tensors,
                                double scale, bool magnitudes);
 KernelSpec getAttentionForwardSpec();
+
+/// The backward, one launch: programs [0, keyPrograms) each own BN keys of
+/// one key/value head and accumulate their dK and dV over the query steps
+/// of every query head of its group; the programs after them each own BM
+/// queries of one query head and accumulate dQ over the key steps. Both
+/// recompute the scores and delta = rowsum(dO * O); no atomics, no
+/// workspace, deterministic.
+OwningOpRef<ModuleOp> buildAttentionBackward(MLIRContext *ctx,
+                                             const AttentionConfig &config);
+LaunchPlan planAttentionBackward(const AttentionConfig &config);
+/// Tensors: q, k, v, out, dout, lse (inputs), dq, dk, dv (outputs).
+/// The float64 backward from the given out and lse, filling dq, dk, dv;
+/// with `magnitudes`, the sums of their terms' absolute values instead.
+void attentionBackwardReference(const AttentionConfig &config,
+                                std::vector<std::vector<double>> &tensors,
+                                double scale, bool magnitudes);
+KernelSpec getAttentionBackwardSpec();
 
 } // namespace mlir::rocdsl
 

@@ -5,6 +5,9 @@
 
 #include "rocdsl/Support/ChipInfo.h"
 
+#include <cmath>
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::rocdsl;
 using dsl::DType;
@@ -13,7 +16,22 @@ static std::string str(int64_t v) { return std::to_string(v); }
 
 LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
                                                AttentionConfig &c,
-                                               std::string &error) {
+                                               std::string &error,
+                                               bool backward) {
+  if (backward) {
+    c.prefetch = false;
+    if (failed(params.getInt("step", c.step, error)))
+      return failure();
+  } else if (failed(params.getFlag("prefetch", c.prefetch, error))) {
+    return failure();
+  }
+  if (failed(params.getFloat("softcap", c.softcap, error)))
+    return failure();
+  if (!std::isfinite(c.softcap) || c.softcap < 0) {
+    error = "softcap=" + params.get("softcap").str() +
+            " is not 0 (none) or a positive cap";
+    return failure();
+  }
   for (auto [name, out] : {std::pair<StringRef, int64_t *>{"B", &c.batch},
                            {"Hq", &c.hq},
                            {"Hkv", &c.hkv},
@@ -28,8 +46,7 @@ LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
                            {"warps", &c.warps}})
     if (failed(params.getInt(name, *out, error)))
       return failure();
-  if (failed(params.getFlag("causal", c.causal, error)) ||
-      failed(params.getFlag("prefetch", c.prefetch, error)))
+  if (failed(params.getFlag("causal", c.causal, error)))
     return failure();
   if (!c.hkv)
     c.hkv = c.hq;
@@ -125,15 +142,18 @@ LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
   // products' granules (the first's N, the second's K).
   unsigned rowsPerWave = 16, keyGranule = 16;
   if (!c.nvidia) {
-    // The value head dimension is the second product's N: the widest
-    // instruction whose N divides it.
-    // Past 128, a wave's 32 rows of the output and of Q would not fit the
-    // register file: 16 rows (the 16x16 forms) there.
+    // The forward's value head dimension is the second product's N: the
+    // widest instruction whose N divides it. Past 128, a wave's 32 rows of
+    // the output and of Q would not fit the register file: 16 rows (the
+    // 16x16 forms) there. The backward's products have N = D and Dv and
+    // keep two accumulators and two operands a wave: always 16 rows.
+    int64_t n = backward ? std::gcd(c.d, c.dv) : c.dv;
     const MatrixInstr *instr = pickMatrixInstr(
-        *chip, c.dtype, c.dv, std::max(c.d, c.dv) > 128 ? 16 : 0);
+        *chip, c.dtype, n, backward || std::max(c.d, c.dv) > 128 ? 16 : 0);
     if (!instr) {
       error = chip->name.str() + " has no matrix instruction for " +
-              dsl::toString(c.dtype).str() + " whose N divides Dv=" + str(c.dv);
+              dsl::toString(c.dtype).str() + " whose N divides " +
+              (backward ? "D and Dv" : "Dv=" + str(c.dv));
       return failure();
     }
     c.instr[0] = instr->m, c.instr[1] = instr->n, c.instr[2] = instr->k;
@@ -142,38 +162,74 @@ LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
     rowsPerWave = instr->m;
     unsigned kBlock = chip->waveSize / instr->m * c.kWidth;
     keyGranule = std::max<unsigned>(instr->n, kBlock);
-    if (c.d % kBlock) {
-      error = "D=" + str(c.d) + " is not a multiple of " + str(kBlock) +
-              ", the K granule of " + chip->name.str() + "'s " +
-              instr->mnemonic.str();
+    // The products' K: D (scores), and in the backward Dv too (dP).
+    for (auto [name, v] :
+         {std::pair<StringRef, int64_t>{"D", c.d}, {"Dv", backward ? c.dv : 0}})
+      if (v % kBlock) {
+        error = name.str() + "=" + str(v) + " is not a multiple of " +
+                str(kBlock) + ", the K granule of " + chip->name.str() + "'s " +
+                instr->mnemonic.str();
+        return failure();
+      }
+  }
+  int64_t programRows = rowsPerWave * c.warps;
+  auto badTile = [&](StringRef what, int64_t multiple) {
+    error = what.str() + " does not fit " + chip->name.str() +
+            ": it must be a multiple of " + str(multiple) + ", at most 256";
+    return failure();
+  };
+  int64_t elementBytes = int64_t(dsl::bitWidth(c.dtype) / 8);
+  int64_t ldsBytes = 0;
+  if (backward) {
+    // Each program's own rows split over the waves; both walk `step` at a
+    // time, which is the products' N and K.
+    if (!c.bm)
+      c.bm = programRows;
+    if (!c.bn)
+      c.bn = programRows;
+    if (c.bm % programRows || c.bm > 256)
+      return badTile("BM=" + str(c.bm), programRows);
+    if (c.bn % programRows || c.bn > 256)
+      return badTile("BN=" + str(c.bn), programRows);
+    if (c.step < 1 || c.step % keyGranule || c.step > 256)
+      return badTile("step=" + str(c.step), keyGranule);
+    // A key program stages K and V, then keeps Q, Q^T, dO and dO^T of a
+    // step; a query program stages Q and dO, then keeps K, K^T and V^T.
+    ldsBytes = std::max({c.bn * (c.d + c.dv), 2 * c.step * (c.d + c.dv),
+                         c.bm * (c.d + c.dv), c.step * (2 * c.d + c.dv)}) *
+               elementBytes;
+    int64_t programs = llvm::divideCeil(c.sk, c.bn) * c.batch * c.hkv +
+                       llvm::divideCeil(c.sq, c.bm) * c.batch * c.hq;
+    if (programs >= (int64_t(1) << 31)) {
+      error = str(programs) + " programs: at most 2^31 - 1";
       return failure();
     }
+  } else {
+    if (!c.bm)
+      c.bm = programRows;
+    // 32 keys a step on AMD (a wave's 32 rows of scores, output and Q
+    // operand with 64 keys would fill all 512 registers and spill) and
+    // past head dimension 64 on NVIDIA (measured on the H200 at D = 128:
+    // 64 x 32 on 4 warps is within 5% of the best tile on every shape,
+    // 64 x 64 10-20% behind; at D = 64, 64 keys).
+    if (!c.bn)
+      c.bn = !c.nvidia || std::max(c.d, c.dv) > 64 ? 32 : 64;
+    if (c.bm % programRows || c.bm > 256)
+      return badTile("BM=" + str(c.bm) + " (" + str(rowsPerWave) +
+                         " rows per wave)",
+                     programRows);
+    if (c.bn % keyGranule || c.bn > 256)
+      return badTile("BN=" + str(c.bn), keyGranule);
+    // Q's tile is dead once read, so the key and value tiles reuse its
+    // bytes (the LDS allocator works by liveness).
+    ldsBytes = std::max(c.bm * c.d, c.bn * (c.d + c.dv)) * elementBytes;
   }
-  if (!c.bm)
-    c.bm = rowsPerWave * c.warps;
-  // 32 keys a step on AMD (a wave's 32 rows of scores, output and Q
-  // operand with 64 keys would fill all 512 registers and spill) and past
-  // head dimension 64 on NVIDIA (measured on the H200 at D = 128: 64 x 32
-  // on 4 warps is within 5% of the best tile on every shape, 64 x 64
-  // 10-20% behind; at D = 64, 64 keys).
-  if (!c.bn)
-    c.bn = !c.nvidia || std::max(c.d, c.dv) > 64 ? 32 : 64;
-  if (c.bm % (rowsPerWave * c.warps) || c.bn % keyGranule || c.bm > 256 ||
-      c.bn > 256) {
-    error = "tile BM=" + str(c.bm) + " BN=" + str(c.bn) + " does not fit " +
-            chip->name.str() + ": BM a multiple of " +
-            str(rowsPerWave * c.warps) + " (" + str(rowsPerWave) +
-            " rows per wave), BN of " + str(keyGranule) + ", both at most 256";
-    return failure();
-  }
-  // Q's tile is dead once read, so the key and value tiles reuse its bytes
-  // (the LDS allocator works by liveness); layout-conversion scratch comes
-  // on top, which the allocator checks against the chip exactly.
-  int64_t ldsBytes = std::max(c.bm * c.d, c.bn * (c.d + c.dv)) *
-                     int64_t(dsl::bitWidth(c.dtype) / 8);
+  // Layout-conversion scratch comes on top, which the allocator checks
+  // against the chip exactly.
   if (ldsBytes > chip->sharedMemoryBytes) {
-    error = "tile BM=" + str(c.bm) + " BN=" + str(c.bn) +
-            " with D=" + str(c.d) + " Dv=" + str(c.dv) + " needs at least " +
+    error = "tiles BM=" + str(c.bm) + " BN=" + str(c.bn) +
+            (backward ? " step=" + str(c.step) : std::string()) +
+            " with D=" + str(c.d) + " Dv=" + str(c.dv) + " need at least " +
             str(ldsBytes) + " bytes of LDS; " + chip->name.str() + " has " +
             str(chip->sharedMemoryBytes);
     return failure();

@@ -110,35 +110,22 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
   LdsTile ldsK = ldsTile(c.d, c.bn, /*colMajor=*/true, /*kFast=*/true);
   LdsTile ldsV = ldsTile(c.bn, c.dv, /*colMajor=*/false, /*kFast=*/false);
 
-  // The key steps the mask leaves anything in, [lo, hi), in three runs:
-  // [lo, mid0) and [mid1, hi) masked, [mid0, mid1) where every row sees
-  // every key of the step (no mask arithmetic). lo, mid0 and mid1 are
-  // multiples of BN (or equal hi), so every step starts at one.
+  // The key steps the mask leaves anything in: query i sees key j when
+  // offset - window_left <= j - i <= offset + right.
   int64_t right = c.rightBound();
-  Scalar bn = kb.i32(c.bn), zero = kb.i32(0);
-  auto floorBN = [&](Scalar x) { return x / bn * c.bn; }; // x >= 0
-  Scalar lo = zero, hi = kb.i32(c.sk);
-  if (right >= 0)
-    hi = kb.min(hi, q0 + (c.bm + c.offset() + right));
+  std::optional<int64_t> lower, upper;
   if (c.windowLeft >= 0)
-    lo = floorBN(kb.max(zero, q0 + (c.offset() - c.windowLeft)));
-  hi = kb.max(hi, lo);
-  Scalar mid0 = lo;
-  if (c.windowLeft >= 0) // keys >= the last row's left bound
-    mid0 = kb.min(hi, floorBN(kb.max(lo, q0 + (c.bm - 1 + c.offset() -
-                                               c.windowLeft + c.bn - 1))));
-  // Steps ending at or before the first row's right bound and Sk.
-  Scalar fullEnd = kb.i32(c.sk);
+    lower = c.offset() - c.windowLeft;
   if (right >= 0)
-    fullEnd = kb.min(fullEnd, q0 + (c.offset() + right + 1));
-  Scalar mid1 = kb.max(mid0, kb.min(hi, floorBN(kb.max(zero, fullEnd))));
+    upper = c.offset() + right;
+  StepRuns runs = getStepRuns(kb, q0, c.bm, c.sk, c.bn, lower, upper);
+  Scalar bn = kb.i32(c.bn);
 
   float negInf = -std::numeric_limits<float>::infinity();
   auto rowsOf = [&](Tile t, int64_t cols) {
     return t.expandDims(1).broadcastTo({c.bm, cols});
   };
-  // Each query row's diagonal key i + offset, for the mask.
-  Tile diagonal = kb.iota(c.bm, rowLayout) + (q0 + c.offset());
+  Tile queryRows = kb.iota(c.bm, rowLayout) + q0;
   Tile zeroS = kb.zeros({c.bm, c.bn}, acc, DType::F32);
   auto loadKeys = [&](Scalar n0) {
     return loadRows(kPtr, kFirst, c.sk, n0, c.bn, c.d);
@@ -163,21 +150,23 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
         // (AMDGPU's scheduler would sink the loads below the products.)
         kb.schedBarrier();
       }
-      // Raw scores; the row statistics are kept in scaled log2 units.
+      // Raw scores; the row statistics are kept in scaled log2 units. With
+      // a soft cap the scores are capped (and scaled) first; without, the
+      // row maximum is taken on the raw scores and each scaled score minus
+      // it is one fma.
       Tile s = kb.dot(q, ldsK.load(opB), zeroS);
+      Scalar factor = scaleLog2;
+      if (c.softcap > 0) {
+        s = softcapScores(kb, s, magnitude, c.softcap).first *
+            kb.f32(llvm::numbers::log2e);
+        factor = kb.f32(1);
+      }
       Tile mNext, mShift;
       if (masked) {
-        Tile key = (kb.iota(c.bn, colLayout) + n0)
-                       .expandDims(0)
-                       .broadcastTo({c.bm, c.bn});
-        Tile diag = rowsOf(diagonal, c.bn);
-        Tile seen = key.compare(Cmp::LT, kb.i32(c.sk));
-        if (right >= 0)
-          seen = seen & key.compare(Cmp::LE, diag + kb.i32(right));
-        if (c.windowLeft >= 0)
-          seen = seen & key.compare(Cmp::GE, diag - kb.i32(c.windowLeft));
+        Tile seen = visiblePairs(kb, queryRows, kb.iota(c.bn, colLayout) + n0,
+                                 c.sk, lower, upper);
         s = kb.select(seen, s, kb.full({c.bm, c.bn}, acc, kb.f32(negInf)));
-        mNext = m.maximum(s.max(1) * scaleLog2);
+        mNext = m.maximum(s.max(1) * factor);
         // Rows that have seen no key yet keep m = -inf: subtract 0
         // instead, so that their (all -inf) scores give 2^-inf = 0, not
         // NaN.
@@ -186,10 +175,10 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
                            kb.zeros({c.bm}, rowLayout, DType::F32), mNext);
       } else {
         // Finite: every key is seen.
-        mNext = mShift = m.maximum(s.max(1) * scaleLog2);
+        mNext = mShift = m.maximum(s.max(1) * factor);
       }
       Tile alpha = (m - mShift).exp2();
-      Tile p = (s * scaleLog2 - rowsOf(mShift, c.bn)).exp2();
+      Tile p = (s * factor - rowsOf(mShift, c.bn)).exp2();
       Tile lNext = l * alpha + p.sum(1);
       Tile oNext = kb.dot(p.to(c.dtype).convertTo(opA), ldsV.load(opB),
                           o * rowsOf(alpha, c.dv));
@@ -202,13 +191,12 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
                              kb.full({c.bm}, rowLayout, kb.f32(negInf)),
                              kb.zeros({c.bm}, rowLayout, DType::F32)};
   if (c.prefetch)
-    state.append({loadKeys(lo), loadValues(lo)});
-  bool anyMask = right >= 0 || c.windowLeft >= 0 || c.sk % c.bn;
-  if (c.windowLeft >= 0)
-    state = kb.forLoop(lo, mid0, bn, state, step(true));
-  state = kb.forLoop(mid0, mid1, bn, state, step(false));
-  if (anyMask)
-    state = kb.forLoop(mid1, hi, bn, state, step(true));
+    state.append({loadKeys(runs.lo), loadValues(runs.lo)});
+  if (lower)
+    state = kb.forLoop(runs.lo, runs.mid0, bn, state, step(true));
+  state = kb.forLoop(runs.mid0, runs.mid1, bn, state, step(false));
+  if (upper || c.sk % c.bn)
+    state = kb.forLoop(runs.mid1, runs.hi, bn, state, step(true));
   Tile o = state[0], m = state[1], l = state[2];
 
   // Epilogue: rows that saw no key (l = 0) get out = 0, lse = +inf.
@@ -235,30 +223,15 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
 }
 
 LaunchPlan mlir::rocdsl::planAttentionForward(const AttentionConfig &c) {
-  auto tensor = [&](const char *name, DType dtype, std::vector<int64_t> shape,
-                    bool output) {
-    int64_t inner = shape.back();
-    return ArgSignature{name,
-                        ArgKind::Tensor,
-                        dtype,
-                        std::move(shape),
-                        accessWidth(inner, dtype) * bitWidth(dtype) / 8,
-                        output};
-  };
   LaunchPlan plan;
   plan.kernelName = "attention_fwd";
-  plan.args = {tensor("q", c.dtype, {c.batch, c.hq, c.sq, c.d}, false),
-               tensor("k", c.dtype, {c.batch, c.hkv, c.sk, c.d}, false),
-               tensor("v", c.dtype, {c.batch, c.hkv, c.sk, c.dv}, false),
-               tensor("out", c.dtype, {c.batch, c.hq, c.sq, c.dv}, true),
-               tensor("lse", DType::F32, {c.batch, c.hq, c.sq}, true)};
-  ArgSignature scale{"scale", ArgKind::Float32, DType::F32, {}, 1, false};
-  scale.checkFloat = [](double v) -> std::optional<std::string> {
-    if (!std::isfinite(v))
-      return "is not finite (a scale of 0 selects 1/sqrt(D))";
-    return std::nullopt;
-  };
-  plan.args.push_back(scale);
+  plan.args = {
+      attentionTensorArg("q", c.dtype, {c.batch, c.hq, c.sq, c.d}, false),
+      attentionTensorArg("k", c.dtype, {c.batch, c.hkv, c.sk, c.d}, false),
+      attentionTensorArg("v", c.dtype, {c.batch, c.hkv, c.sk, c.dv}, false),
+      attentionTensorArg("out", c.dtype, {c.batch, c.hq, c.sq, c.dv}, true),
+      attentionTensorArg("lse", DType::F32, {c.batch, c.hq, c.sq}, true),
+      attentionScaleArg()};
   plan.grid[0] = uint32_t(llvm::divideCeil(c.sq, c.bm));
   plan.grid[1] = uint32_t(c.batch * c.hq);
   return plan;

@@ -4,12 +4,10 @@
 using namespace mlir;
 using namespace mlir::rocdsl;
 
-KernelSpec mlir::rocdsl::getAttentionForwardSpec() {
-  KernelSpec spec;
-  spec.name = "attention_fwd";
-  spec.summary = "out = softmax(scale * q k^T + mask) v and its log-sum-exp, "
-                 "FlashAttention-2 style (bf16/f16, f32 statistics)";
-  spec.params = {
+/// The parameters both directions share (the forward adds prefetch, the
+/// backward its step).
+static std::vector<KernelParamSpec> sharedParams() {
+  return {
       {"B", "1", "batch entries", false},
       {"Hq", "1", "query heads", false},
       {"Hkv", "0", "key/value heads, Hq a multiple (0: Hq)", false},
@@ -30,71 +28,145 @@ KernelSpec mlir::rocdsl::getAttentionForwardSpec() {
        "keys more than this right of the diagonal are masked (-1: none; "
        "causal=1 means 0)",
        false},
-      {"BM", "0", "query rows a program (0: one matrix instruction a wave)",
-       false},
-      {"BN", "0",
-       "keys a step (0: 64 on NVIDIA up to head dimension 64, else 32)",
-       false},
-      {"warps", "0", "waves (warps) per program: 1, 2, 4, 8 (0: 4)", false},
-      {"prefetch", "1",
-       "1: each key step issues the next step's key and value loads before "
-       "its products (their latency hidden behind them)",
-       false},
-      {"chip", "gfx942",
-       "target whose matrix instruction and tiles the kernel uses; set from "
-       "the device or --chip",
-       false},
-      {"scale", "0", "score scale (launch-time; 0: 1/sqrt(D))", true},
+      {"softcap", "0",
+       "logit soft cap c: scores c * tanh(scale * q.k / c) (0: none)", false},
   };
-  spec.targetDefaults = [](const TargetFacts &facts,
-                           std::vector<std::string> &defs, std::string &) {
+}
+
+static const KernelParamSpec chipParam = {
+    "chip", "gfx942",
+    "target whose matrix instruction and tiles the kernel uses; set from "
+    "the device or --chip",
+    false};
+static const KernelParamSpec scaleParam = {
+    "scale", "0", "score scale (launch-time; 0: 1/sqrt(D))", true};
+
+/// The hooks of either direction's entry over `configure`d parameters.
+static KernelSpec makeAttentionSpec(bool backward) {
+  KernelSpec spec;
+  spec.targetDefaults = [backward](const TargetFacts &facts,
+                                   std::vector<std::string> &defs,
+                                   std::string &) {
     if (facts.chip && !definesParam(defs, "chip"))
       defs.insert(defs.begin(), "chip=" + facts.chip->name.str());
     // The host turns each tile op into whole-tile vector code whose LLVM
-    // compile time grows with the tile: one wave's rows (32 query rows),
-    // and no prefetch (nothing to hide there).
+    // compile time grows with the tile: one wave's rows, and no prefetch
+    // (nothing to hide there; the backward has none).
+    std::vector<StringRef> hostDefs = {"warps=1"};
+    if (!backward)
+      hostDefs.push_back("prefetch=0");
     if (!facts.chip)
-      for (const char *def : {"warps=1", "prefetch=0"})
-        if (!definesParam(defs, StringRef(def).split('=').first))
-          defs.insert(defs.begin(), def);
+      for (StringRef def : hostDefs)
+        if (!definesParam(defs, def.split('=').first))
+          defs.insert(defs.begin(), def.str());
     return success();
   };
-  spec.build = [](MLIRContext *ctx, const KernelParams &params,
-                  std::string &error) -> OwningOpRef<ModuleOp> {
+  using Tensors = std::vector<std::vector<double>>;
+  auto configured = [backward](const KernelParams &params, AttentionConfig &c) {
+    std::string error;
+    return succeeded(configureAttention(params, c, error, backward));
+  };
+  spec.build = [backward](MLIRContext *ctx, const KernelParams &params,
+                          std::string &error) -> OwningOpRef<ModuleOp> {
     AttentionConfig c;
-    if (failed(configureAttention(params, c, error)))
+    if (failed(configureAttention(params, c, error, backward)))
       return nullptr;
-    return buildAttentionForward(ctx, c);
+    return backward ? buildAttentionBackward(ctx, c)
+                    : buildAttentionForward(ctx, c);
   };
-  spec.plan = [](const KernelParams &params, LaunchPlan &plan,
-                 std::string &error) -> LogicalResult {
+  spec.plan = [backward](const KernelParams &params, LaunchPlan &plan,
+                         std::string &error) -> LogicalResult {
     AttentionConfig c;
-    if (failed(configureAttention(params, c, error)))
+    if (failed(configureAttention(params, c, error, backward)))
       return failure();
-    plan = planAttentionForward(c);
+    plan = backward ? planAttentionBackward(c) : planAttentionForward(c);
     return success();
   };
-  spec.reference = [](const KernelParams &params,
-                      std::vector<std::vector<double>> &tensors,
-                      const std::vector<double> &scalars) {
+  // The hooks below run after the plan succeeded on the same parameters.
+  spec.reference = [backward, configured](const KernelParams &params,
+                                          Tensors &tensors,
+                                          const std::vector<double> &scalars) {
     AttentionConfig c;
-    std::string error;
-    if (failed(configureAttention(params, c, error)))
+    if (!configured(params, c))
       return;
-    attentionForwardReference(c, tensors, scalars[0], false);
+    if (backward)
+      attentionBackwardReference(c, tensors, scalars[0], false);
+    else
+      attentionForwardReference(c, tensors, scalars[0], false);
   };
-  spec.magnitudes = [](const KernelParams &params,
-                       const std::vector<std::vector<double>> &tensors,
-                       const std::vector<double> &scalars,
-                       std::vector<std::vector<double>> &magnitudes) {
+  spec.magnitudes = [backward, configured](const KernelParams &params,
+                                           const Tensors &tensors,
+                                           const std::vector<double> &scalars,
+                                           Tensors &magnitudes) {
     AttentionConfig c;
-    std::string error;
-    if (failed(configureAttention(params, c, error)))
+    if (!configured(params, c))
       return;
     magnitudes = tensors;
-    attentionForwardReference(c, magnitudes, scalars[0], true);
-    for (size_t i = 0; i < 3; ++i)
+    if (backward)
+      attentionBackwardReference(c, magnitudes, scalars[0], true);
+    else
+      attentionForwardReference(c, magnitudes, scalars[0], true);
+    // Only the outputs' entries are magnitudes.
+    for (size_t i = 0, e = backward ? 6 : 3; i < e; ++i)
       magnitudes[i].clear();
+  };
+  return spec;
+}
+
+KernelSpec mlir::rocdsl::getAttentionForwardSpec() {
+  KernelSpec spec = makeAttentionSpec(/*backward=*/false);
+  spec.name = "attention_fwd";
+  spec.summary = "out = softmax(scale * q k^T + mask) v and its log-sum-exp, "
+                 "FlashAttention-2 style (bf16/f16, f32 statistics)";
+  spec.params = sharedParams();
+  spec.params.insert(
+      spec.params.end(),
+      {{"BM", "0", "query rows a program (0: one matrix instruction a wave)",
+        false},
+       {"BN", "0",
+        "keys a step (0: 64 on NVIDIA up to head dimension 64, else 32)",
+        false},
+       {"warps", "0", "waves (warps) per program: 1, 2, 4, 8 (0: 4)", false},
+       {"prefetch", "1",
+        "1: each key step issues the next step's key and value loads before "
+        "its products (their latency hidden behind them)",
+        false},
+       chipParam,
+       scaleParam});
+  return spec;
+}
+
+KernelSpec mlir::rocdsl::getAttentionBackwardSpec() {
+  KernelSpec spec = makeAttentionSpec(/*backward=*/true);
+  spec.name = "attention_bwd";
+  spec.summary = "dq, dk, dv of attention_fwd from dout, out and lse, "
+                 "FlashAttention-2 style in one deterministic launch";
+  spec.params = sharedParams();
+  spec.params.insert(
+      spec.params.end(),
+      {{"BM", "0", "queries a dQ program owns (0: 16 rows a wave)", false},
+       {"BN", "0", "keys a dK/dV program owns (0: 16 rows a wave)", false},
+       {"step", "32",
+        "queries a dK/dV program takes a step, keys a dQ program takes a step",
+        false},
+       {"warps", "0", "waves (warps) per program: 1, 2, 4, 8 (0: 4)", false},
+       chipParam,
+       scaleParam});
+  // A checked run takes out and lse from the float64 forward of its q, k
+  // and v (rounded as the kernel reads them), so that the backward sees
+  // what a forward would have given it.
+  spec.prepareInputs = [](const KernelParams &params,
+                          std::vector<std::vector<double>> &tensors,
+                          const std::vector<double> &scalars) {
+    AttentionConfig c;
+    std::string error;
+    if (failed(configureAttention(params, c, error, /*backward=*/true)))
+      return;
+    std::vector<std::vector<double>> forward = {
+        tensors[0], tensors[1], tensors[2], {}, {}};
+    attentionForwardReference(c, forward, scalars[0], false);
+    tensors[3] = std::move(forward[3]);
+    tensors[5] = std::move(forward[4]);
   };
   return spec;
 }

@@ -112,9 +112,34 @@ Scalar KernelBuilder::max(Scalar a, Scalar b) {
   return {this,
           arith::MaxSIOp::create(builder, loc, a.getValue(), b.getValue())};
 }
+/// `lhs <cmp> rhs` on tiles or scalars: ordered for floats, signed for
+/// integers.
+static Value createCompare(OpBuilder &b, Location loc, Cmp cmp, Value lhs,
+                           Value rhs) {
+  if (isa<FloatType>(getElementTypeOrSelf(lhs.getType()))) {
+    static constexpr arith::CmpFPredicate preds[] = {
+        arith::CmpFPredicate::OLT, arith::CmpFPredicate::OLE,
+        arith::CmpFPredicate::OGT, arith::CmpFPredicate::OGE,
+        arith::CmpFPredicate::OEQ, arith::CmpFPredicate::ONE};
+    return arith::CmpFOp::create(b, loc, preds[unsigned(cmp)], lhs, rhs);
+  }
+  static constexpr arith::CmpIPredicate preds[] = {
+      arith::CmpIPredicate::slt, arith::CmpIPredicate::sle,
+      arith::CmpIPredicate::sgt, arith::CmpIPredicate::sge,
+      arith::CmpIPredicate::eq,  arith::CmpIPredicate::ne};
+  return arith::CmpIOp::create(b, loc, preds[unsigned(cmp)], lhs, rhs);
+}
+
 Scalar KernelBuilder::rem(Scalar a, Scalar b) {
   return {this,
           arith::RemSIOp::create(builder, loc, a.getValue(), b.getValue())};
+}
+Scalar KernelBuilder::compare(Cmp cmp, Scalar a, Scalar b) {
+  return {this, createCompare(builder, loc, cmp, a.getValue(), b.getValue())};
+}
+Scalar KernelBuilder::select(Scalar cond, Scalar a, Scalar b) {
+  return {this, arith::SelectOp::create(builder, loc, cond.getValue(),
+                                        a.getValue(), b.getValue())};
 }
 
 //===----------------------------------------------------------------------===//
@@ -157,21 +182,7 @@ Tile Tile::operator&(Tile rhs) const {
 }
 
 Tile Tile::compare(Cmp cmp, Tile rhs) const {
-  OpBuilder &b = kb->builder;
-  if (isa<FloatType>(getType().getElementType())) {
-    static constexpr arith::CmpFPredicate preds[] = {
-        arith::CmpFPredicate::OLT, arith::CmpFPredicate::OLE,
-        arith::CmpFPredicate::OGT, arith::CmpFPredicate::OGE,
-        arith::CmpFPredicate::OEQ, arith::CmpFPredicate::ONE};
-    return {kb, arith::CmpFOp::create(b, kb->loc, preds[unsigned(cmp)], value,
-                                      rhs.value)};
-  }
-  static constexpr arith::CmpIPredicate preds[] = {
-      arith::CmpIPredicate::slt, arith::CmpIPredicate::sle,
-      arith::CmpIPredicate::sgt, arith::CmpIPredicate::sge,
-      arith::CmpIPredicate::eq,  arith::CmpIPredicate::ne};
-  return {kb, arith::CmpIOp::create(b, kb->loc, preds[unsigned(cmp)], value,
-                                    rhs.value)};
+  return {kb, createCompare(kb->builder, kb->loc, cmp, value, rhs.value)};
 }
 Tile Tile::compare(Cmp cmp, Scalar rhs) const {
   return compare(cmp, kb->full(getShape(), getLayout(), rhs));
@@ -501,6 +512,19 @@ SmallVector<Tile> KernelBuilder::forLoop(
   }
   return llvm::map_to_vector(loop.getResults(),
                              [&](Value v) { return wrap(v); });
+}
+
+void KernelBuilder::ifThenElse(Scalar cond, function_ref<void()> thenBody,
+                               function_ref<void()> elseBody) {
+  auto op = scf::IfOp::create(builder, loc, cond.getValue(),
+                              /*withElseRegion=*/bool(elseBody));
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(op.thenBlock()->getTerminator());
+  thenBody();
+  if (elseBody) {
+    builder.setInsertionPoint(op.elseBlock()->getTerminator());
+    elseBody();
+  }
 }
 
 void KernelBuilder::barrier() { BarrierOp::create(builder, loc); }

@@ -93,6 +93,11 @@ std::vector<double> HostBuffer::toDoubles() const {
   return out;
 }
 
+void HostBuffer::assign(const std::vector<double> &values) {
+  for (size_t i = 0; i < elements && i < values.size(); ++i)
+    store(data(), type, i, values[i]);
+}
+
 Comparison mlir::rocdsl::compareToReference(const HostBuffer &out,
                                             const std::vector<double> &ref) {
   return compareToReference(out, ref, {});

@@ -205,6 +205,9 @@ public:
   Scalar min(Scalar a, Scalar b);
   Scalar max(Scalar a, Scalar b);
   Scalar rem(Scalar a, Scalar b);
+  /// An i1 scalar: `a <cmp> b`; and `cond ? a : b`.
+  Scalar compare(Cmp cmp, Scalar a, Scalar b);
+  Scalar select(Scalar cond, Scalar a, Scalar b);
   Scalar numPrograms(unsigned axis = 0);
 
   // Layouts.
@@ -259,6 +262,12 @@ public:
   SmallVector<Tile> forLoop(
       Scalar lb, Scalar ub, Scalar step, ArrayRef<Tile> inits,
       function_ref<SmallVector<Tile>(Scalar iv, ArrayRef<Tile> carried)> body);
+
+  /// scf.if on a uniform i1 scalar (every lane of the program takes the
+  /// same side, so barriers inside either body are sound). Tiles made in a
+  /// body stay there: each body ends in its own stores.
+  void ifThenElse(Scalar cond, function_ref<void()> thenBody,
+                  function_ref<void()> elseBody = nullptr);
 
   /// From here on, tile adds, subtracts and multiplies of floats may
   /// contract into fused multiply-adds (fastmath contract: one rounding

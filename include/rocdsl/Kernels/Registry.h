@@ -112,6 +112,14 @@ struct KernelSpec {
                      const std::vector<double> &scalars,
                      std::vector<std::vector<double>> &magnitudes)>
       magnitudes;
+  /// Optional: for a checked run, inputs derived from the others (the
+  /// attention backward's out and lse are the forward's of its q, k and
+  /// v): rewrites input entries of `tensors` (random, as given) in place,
+  /// before the launch; the caller rounds them to the arguments' types.
+  std::function<void(const KernelParams &,
+                     std::vector<std::vector<double>> &tensors,
+                     const std::vector<double> &scalars)>
+      prepareInputs;
   /// Optional: definitions the kernel adds for a target before the user's
   /// own (its wave size, a grid sized to the device), or an error where a
   /// user's definition cannot run there. The runtime and tools call it

@@ -33,6 +33,8 @@ public:
   /// NaN in every element, so anything a kernel fails to write shows up.
   void poison();
   std::vector<double> toDoubles() const;
+  /// Stores `values` (one per element), rounded to the dtype.
+  void assign(const std::vector<double> &values);
 
 private:
   struct Free {

@@ -1,0 +1,94 @@
+//===- AttentionSteps.cpp - mask runs, mask tiles and the soft cap --------===//
+//
+// What the forward and both halves of the backward share: which steps of
+// a program's walk the mask leaves anything in (and which of them it
+// leaves whole), the mask of a step, the capped scores, the arguments.
+//
+//===----------------------------------------------------------------------===//
+#include "Attention.h"
+
+#include "common/MatrixTiles.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+using namespace mlir::rocdsl::dsl;
+
+StepRuns mlir::rocdsl::getStepRuns(KernelBuilder &kb, Scalar r0, int64_t rows,
+                                   int64_t extent, int64_t step,
+                                   std::optional<int64_t> lower,
+                                   std::optional<int64_t> upper) {
+  Scalar zero = kb.i32(0), stepSize = kb.i32(step);
+  auto floorStep = [&](Scalar x) { return x / stepSize * step; }; // x >= 0
+  StepRuns runs;
+  runs.lo = zero;
+  runs.hi = kb.i32(extent);
+  // The last row's upper bound ends the walk, the first row's lower bound
+  // starts it.
+  if (upper)
+    runs.hi = kb.min(runs.hi, r0 + (rows + *upper));
+  if (lower)
+    runs.lo = floorStep(kb.max(zero, r0 + *lower));
+  runs.hi = kb.max(runs.hi, runs.lo);
+  // Steps whose first column meets the last row's lower bound...
+  runs.mid0 = runs.lo;
+  if (lower)
+    runs.mid0 =
+        kb.min(runs.hi,
+               floorStep(kb.max(runs.lo, r0 + (rows - 1 + *lower + step - 1))));
+  // ...up to those whose last column is within the first row's upper
+  // bound and the extent.
+  Scalar fullEnd = kb.i32(extent);
+  if (upper)
+    fullEnd = kb.min(fullEnd, r0 + (*upper + 1));
+  runs.mid1 =
+      kb.max(runs.mid0, kb.min(runs.hi, floorStep(kb.max(zero, fullEnd))));
+  return runs;
+}
+
+Tile mlir::rocdsl::visiblePairs(KernelBuilder &kb, Tile row, Tile col,
+                                int64_t extent, std::optional<int64_t> lower,
+                                std::optional<int64_t> upper) {
+  int64_t rows = row.getShape()[0], cols = col.getShape()[0];
+  Tile c = col.expandDims(0).broadcastTo({rows, cols});
+  Tile r = row.expandDims(1).broadcastTo({rows, cols});
+  Tile seen = c.compare(Cmp::LT, kb.i32(extent));
+  if (upper)
+    seen = seen & c.compare(Cmp::LE, r + kb.i32(*upper));
+  if (lower)
+    seen = seen & c.compare(Cmp::GE, r + kb.i32(*lower));
+  return seen;
+}
+
+std::pair<Tile, Tile> mlir::rocdsl::softcapScores(KernelBuilder &kb, Tile raw,
+                                                  Scalar scale, double cap) {
+  // tanh(y) = 1 - 2 / (e^2y + 1): exact at both ends (e^2y overflowing to
+  // +inf gives 1, underflowing to 0 gives -1) and one exp2 and one
+  // division, on every target (no libm or device library call).
+  Tile y2 = raw * (scale * kb.f32(2 * llvm::numbers::log2e / cap));
+  Tile one = kb.full(raw.getShape(), raw.getLayout(), kb.f32(1));
+  Tile two = kb.full(raw.getShape(), raw.getLayout(), kb.f32(2));
+  Tile t = one - two / (y2.exp2() + one);
+  return {t * kb.f32(cap), t};
+}
+
+ArgSignature mlir::rocdsl::attentionTensorArg(const char *name, DType dtype,
+                                              std::vector<int64_t> shape,
+                                              bool output) {
+  // Rows of the innermost dimension are accessed as wide as it allows.
+  unsigned alignment = accessWidth(shape.back(), dtype) * bitWidth(dtype) / 8;
+  return {name, ArgKind::Tensor, dtype, std::move(shape), alignment, output};
+}
+
+ArgSignature mlir::rocdsl::attentionScaleArg() {
+  ArgSignature scale{"scale", ArgKind::Float32, DType::F32, {}, 1, false};
+  scale.checkFloat = [](double v) -> std::optional<std::string> {
+    if (!std::isfinite(v))
+      return "is not finite (a scale of 0 selects 1/sqrt(D))";
+    return std::nullopt;
+  };
+  return scale;
+}
