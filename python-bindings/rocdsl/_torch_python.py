@@ -5,7 +5,7 @@ autograd formulas; more host time per call."""
 import torch
 
 from . import runtime
-from .args import torch_device_name
+from .args import torch_device_name, torch_raw_stream
 
 _DTYPES = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16"}
 
@@ -41,14 +41,7 @@ def _defs(m, n, x, weight):
 
 
 def _stream(tensor):
-    return _raw_stream(tensor.get_device())
-
-
-try:  # the raw CUstream without building a torch.cuda.Stream object
-    _raw_stream = torch._C._cuda_getCurrentRawStream
-except AttributeError:  # pragma: no cover - older PyTorch
-    def _raw_stream(index):
-        return torch.cuda.current_stream(index).cuda_stream
+    return torch_raw_stream(torch, tensor)
 
 
 class _Launches:

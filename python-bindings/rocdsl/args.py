@@ -128,6 +128,16 @@ def torch_device_name(torch, device):
     return f"{kind}:{index}" if index else kind
 
 
+def torch_raw_stream(torch, tensor):
+    """The current stream (a CUstream or hipStream_t) of `tensor`'s device,
+    without building a torch.cuda.Stream object where PyTorch allows."""
+    index = tensor.get_device()
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is not None:
+        return raw(index)
+    return torch.cuda.current_stream(index).cuda_stream  # older PyTorch
+
+
 ALIGNED = "%16"
 
 

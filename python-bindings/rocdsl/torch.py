@@ -28,7 +28,8 @@ import torch
 
 from . import torch_native
 
-__all__ = ["rms_norm", "fused_add_rms_norm", "matmul", "NATIVE"]
+__all__ = ["rms_norm", "fused_add_rms_norm", "matmul",
+           "scaled_dot_product_attention", "NATIVE"]
 
 NATIVE = torch_native.load(torch)
 
@@ -51,3 +52,6 @@ else:
 
 # The GEMM family (rocdsl/torch_gemm.py).
 from .torch_gemm import matmul  # noqa: E402
+
+# The attention family (rocdsl/torch_attention.py).
+from .torch_attention import scaled_dot_product_attention  # noqa: E402

@@ -12,6 +12,7 @@ from hip_emulated import use_emulated_hip
 use_emulated_hip(["gfx942", "gfx950"])
 
 import rocdsl  # noqa: E402
+from attention_reference import attention64  # noqa: E402
 from norm_reference import from_bf16, to_bf16  # noqa: E402
 
 
@@ -20,34 +21,6 @@ def rng():
     seed = np.random.SeedSequence().entropy
     print(f"seed {seed}")
     return np.random.default_rng(seed)
-
-
-def attention64(q, k, v, scale, causal, bottom_right, left, right):
-    """float64 attention and natural-log log-sum-exp; a row that sees no
-    key: out 0, lse +inf."""
-    b, hq, sq, _ = q.shape
-    hkv, sk, dv = k.shape[1], k.shape[2], v.shape[3]
-    group = hq // hkv
-    offset = sk - sq if bottom_right else 0
-    diff = np.arange(sk)[None, :] - (np.arange(sq)[:, None] + offset)
-    seen = np.ones((sq, sk), bool)
-    if causal or right >= 0:
-        seen &= diff <= (0 if causal else right)
-    if left >= 0:
-        seen &= diff >= -left
-    out = np.zeros((b, hq, sq, dv))
-    lse = np.full((b, hq, sq), np.inf)
-    for e in range(b):
-        for h in range(hq):
-            s = scale * q[e, h] @ k[e, h // group].T
-            s = np.where(seen, s, -np.inf)
-            rows = seen.any(1)
-            m = np.where(rows, s.max(1), 0.0)
-            p = np.exp(s - m[:, None])
-            total = p.sum(1)
-            out[e, h, rows] = (p[rows] / total[rows, None]) @ v[e, h // group]
-            lse[e, h, rows] = m[rows] + np.log(total[rows])
-    return out, lse
 
 
 CASES = [
