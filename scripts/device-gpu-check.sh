@@ -19,7 +19,9 @@
 #      @rocdsl.kernel launches by stage, beside torch, Triton and a raw
 #      cuLaunchKernel (benchmarks/host_overhead.py, with torch.profiler);
 #   8. (opt-in) attention forward beside torch SDPA's backends and Triton
-#      (benchmarks/attention_benchmark.py; ATTENTION_ARGS=--quick).
+#      (benchmarks/attention_benchmark.py; ATTENTION_ARGS=--quick);
+#   9. (opt-in) attention backward beside torch SDPA's backends
+#      (benchmarks/attention_backward_benchmark.py; ATTENTION_BWD_ARGS).
 # Logs and tables go to $OUT (default: a temporary directory). STEPS picks
 # steps by number (default "123"; e.g. STEPS=12 skips the benchmark, 1234
 # adds the sweep);
@@ -92,7 +94,15 @@ check_on_gpu 5 "attention_fwd -D B=2 -D Hq=8 -D Hkv=2 -D Sq=1000 -D D=128 -D cau
   "attention_fwd -D Sq=1 -D Sk=129 -D D=192 -D Dv=128 -D causal=1 -D align=bottom_right" \
   "attention_fwd -D Sq=300 -D Sk=100 -D D=64 -D causal=1 -D align=bottom_right -D scale=0.3" \
   "attention_fwd -D Hq=8 -D Hkv=1 -D Sq=513 -D D=256 -D BN=32" \
-  "attention_fwd -D Sq=777 -D D=128 -D BM=128 -D warps=8 -D causal=1"
+  "attention_fwd -D Sq=777 -D D=128 -D BM=128 -D warps=8 -D causal=1" \
+  "attention_fwd -D Sq=400 -D D=128 -D softcap=20 -D window_left=64 -D window_right=0"
+# attention_bwd (one launch: dK/dV and dQ programs): the same features, and
+# the softcap's derivative.
+check_on_gpu 5 "attention_bwd -D B=2 -D Hq=8 -D Hkv=2 -D Sq=1000 -D D=128 -D causal=1" \
+  "attention_bwd -D Sq=17 -D Sk=2049 -D D=64 -D dtype=f16 -D window_left=300 -D window_right=20" \
+  "attention_bwd -D Sq=129 -D Sk=300 -D D=192 -D Dv=128 -D causal=1 -D align=bottom_right" \
+  "attention_bwd -D Sq=300 -D Sk=100 -D D=64 -D causal=1 -D align=bottom_right -D scale=-0.3" \
+  "attention_bwd -D Hq=8 -D Hkv=1 -D Sq=513 -D D=128 -D softcap=30"
 # The second process finds the kernel in the disk cache.
 "$root/bin/rocdsl-run" --kernel rmsnorm_fwd -D M=4096 -D N=4096 -D dtype=bf16 \
   --device cuda --check | grep cache || status=1
@@ -160,6 +170,13 @@ if [[ $steps == *8* ]]; then
 step "attention forward beside torch SDPA and Triton"
 python3 benchmarks/attention_benchmark.py --out "$out/attention.md" \
   ${ATTENTION_ARGS:-} 2>&1 | tee "$out/attention.txt"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+fi
+if [[ $steps == *9* ]]; then
+step "attention backward beside torch SDPA"
+python3 benchmarks/attention_backward_benchmark.py \
+  --out "$out/attention-backward.md" ${ATTENTION_BWD_ARGS:-} 2>&1 |
+  tee "$out/attention-backward.txt"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 fi
 exit $status
