@@ -29,8 +29,20 @@
 
 namespace mlir::rocdsl {
 
+/// Where the tensors keep heads and sequences:
+///   BHSD    q [B, Hq, Sq, D] ... (PyTorch's SDPA), lse [B, Hq, Sq];
+///   BSHD    q [B, Sq, Hq, D] ... (FlashAttention's), lse [B, Hq, Sq];
+///   Varlen  packed sequences: q [Tq, Hq, D], k [Tk, Hkv, D] ..., batch
+///           entry b's rows from cu_seqlens_q[b] to cu_seqlens_q[b + 1]
+///           (FlashAttention's varlen functions), lse [Hq, Tq]; Sq and Sk
+///           are the longest sequences.
+enum class AttentionLayout { BHSD, BSHD, Varlen };
+
 struct AttentionConfig {
   int64_t batch = 1, hq = 1, hkv = 1, sq = 1, sk = 1, d = 64, dv = 64;
+  AttentionLayout layout = AttentionLayout::BHSD;
+  /// Varlen: the packed rows of q (and out) and of k (and v).
+  int64_t tq = 0, tk = 0;
   dsl::DType dtype = dsl::DType::BF16;
   bool causal = false, bottomRight = false;
   /// Logit soft cap; 0: none.
@@ -60,9 +72,11 @@ struct AttentionConfig {
   /// The bound j - (i + offset) <= right, or -1 when keys right of the
   /// diagonal are all seen.
   int64_t rightBound() const { return causal ? 0 : windowRight; }
-  /// Whether key j is visible to query i.
-  bool sees(int64_t i, int64_t j) const {
-    int64_t diff = j - (i + offset());
+  bool varlen() const { return layout == AttentionLayout::Varlen; }
+  /// Whether key j is visible to query i (of sequences of sq and sk rows).
+  bool sees(int64_t i, int64_t j) const { return sees(i, j, sq, sk); }
+  bool sees(int64_t i, int64_t j, int64_t sqRows, int64_t skRows) const {
+    int64_t diff = j - (i + (bottomRight ? skRows - sqRows : 0));
     if (rightBound() >= 0 && diff > rightBound())
       return false;
     return windowLeft < 0 || diff >= -windowLeft;
@@ -74,6 +88,22 @@ struct AttentionConfig {
 ArgSignature attentionTensorArg(const char *name, dsl::DType dtype,
                                 std::vector<int64_t> shape, bool output);
 ArgSignature attentionScaleArg();
+/// The shape of q/out (`query`) or k/v with `cols` elements a row, and of
+/// the lse, in the configured layout.
+std::vector<int64_t> attentionShape(const AttentionConfig &c, bool query,
+                                    int64_t cols);
+std::vector<int64_t> attentionLseShape(const AttentionConfig &c);
+/// Varlen: the cu_seqlens_q and cu_seqlens_k arguments (i32 [B + 1]), which
+/// follow the other tensors.
+void appendSequenceArgs(const AttentionConfig &c,
+                        std::vector<ArgSignature> &args);
+/// The same as the kernel's arguments.
+void appendSequenceArgSpecs(const AttentionConfig &c,
+                            SmallVectorImpl<dsl::ArgSpec> &args);
+/// Varlen: ragged cu_seqlens for rocdsl-run: `total` rows over `batch`
+/// entries of 0 to `longest` rows each, every row used.
+std::vector<double> raggedSequences(int64_t batch, int64_t total,
+                                    int64_t longest, uint64_t seed);
 
 /// Reads and checks the parameters (shapes, head grouping, masks, tiles)
 /// of the forward kernel, or with `backward` of the backward kernel.
@@ -93,16 +123,55 @@ struct StepRuns {
   dsl::Scalar lo, mid0, mid1, hi;
 };
 StepRuns getStepRuns(dsl::KernelBuilder &kb, dsl::Scalar r0, int64_t rows,
-                     int64_t extent, int64_t step, std::optional<int64_t> lower,
-                     std::optional<int64_t> upper);
+                     dsl::Scalar extent, int64_t step,
+                     std::optional<dsl::Scalar> lower,
+                     std::optional<dsl::Scalar> upper);
 
 /// The (rows x cols) i1 tile, in `layout`, of the pairs (row r, column c)
 /// with c < extent and lower <= c - r <= upper, for rows `row` (a 1-D tile
 /// in the slice of `layout` along dimension 1) and columns `col` (along
 /// dimension 0).
 dsl::Tile visiblePairs(dsl::KernelBuilder &kb, dsl::Tile row, dsl::Tile col,
-                       int64_t extent, std::optional<int64_t> lower,
-                       std::optional<int64_t> upper);
+                       dsl::Scalar extent, std::optional<dsl::Scalar> lower,
+                       std::optional<dsl::Scalar> upper);
+
+/// One batch entry's query and key sequences: where their rows start along
+/// the sequence dimension (b * S, or cu_seqlens[b] clamped into the packed
+/// rows) and how many there are.
+struct Sequences {
+  dsl::Scalar qStart, qLength, kStart, kLength;
+  /// The mask's bounds on key - query: none, or offset - window_left and
+  /// offset + right with this entry's diagonal offset.
+  std::optional<dsl::Scalar> lower, upper;
+};
+Sequences getSequences(dsl::KernelBuilder &kb, const AttentionConfig &c,
+                       dsl::Scalar batch);
+
+/// One head of one sequence in a tensor as rows of a 2-D view: the
+/// sequence's row r is view row first + r, rows before `end` exist, the
+/// head's `cols` elements start at `column`, rows are `stride` apart.
+struct HeadRows {
+  dsl::Scalar first, end, column;
+  int64_t stride = 0, cols = 0;
+};
+/// q, out, dq (`query` true: Hq heads) or k, v, dk, dv (Hkv heads) with
+/// `cols` elements a row.
+HeadRows getHeadRows(dsl::KernelBuilder &kb, const AttentionConfig &c,
+                     const Sequences &seq, dsl::Scalar batch, dsl::Scalar head,
+                     bool query, int64_t cols);
+/// The lse (and delta) entries of query head `head`.
+HeadRows getLseRows(dsl::KernelBuilder &kb, const AttentionConfig &c,
+                    const Sequences &seq, dsl::Scalar batch, dsl::Scalar head);
+/// `rows` rows of `view` from its row `row0` (zeros past its end),
+/// coalesced, as wide as the row allows.
+dsl::Tile loadHeadRows(dsl::KernelBuilder &kb, const AttentionConfig &c,
+                       dsl::Ptr ptr, const HeadRows &view, dsl::Scalar row0,
+                       int64_t rows);
+/// `tile` (rows x view.cols, any layout) rounded to the element type and
+/// stored through LDS in coalesced 128-bit accesses from row `row0`.
+void storeHeadRows(dsl::KernelBuilder &kb, const AttentionConfig &c,
+                   dsl::Tile tile, dsl::Ptr ptr, const HeadRows &view,
+                   dsl::Scalar row0);
 
 /// The soft-capped scores from the raw products q.k: c * tanh(scale * x /
 /// c), returned with tanh's value t (the backward's 1 - t^2).

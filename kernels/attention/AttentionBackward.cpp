@@ -39,7 +39,6 @@ struct BackwardBuilder {
   const AttentionConfig &c;
   Layout acc, rowLayout, colLayout, opA, opB;
   Scalar scale, scaleLog2;
-  std::optional<int64_t> lower, upper; // key - query, see Attention.h
 
   BackwardBuilder(KernelBuilder &kb, const AttentionConfig &c) : kb(kb), c(c) {
     acc = c.nvidia
@@ -57,48 +56,26 @@ struct BackwardBuilder {
     scale = kb.select(kb.compare(Cmp::EQ, arg, kb.f32(0)),
                       kb.f32(1.0 / std::sqrt(double(c.d))), arg);
     scaleLog2 = scale * kb.f32(llvm::numbers::log2e);
-    if (c.windowLeft >= 0)
-      lower = c.offset() - c.windowLeft;
-    if (c.rightBound() >= 0)
-      upper = c.offset() + c.rightBound();
   }
 
-  /// `rows` x `cols` of a head's [extent, cols] rows from `row0`, coalesced.
-  Tile loadRows(StringRef name, Scalar first, int64_t extent, Scalar row0,
-                int64_t rows, int64_t cols) {
-    AccessOptions o;
-    o.strides = {kb.i32(cols)};
-    o.bounds = {first + extent, kb.i32(cols)};
-    Layout layout = kb.defaultLayout({rows, cols}, c.dtype, c.waveSize);
-    o.vec = accessWidth(cols, c.dtype, layout);
-    return kb.load(kb.ptrArg(name), {first + row0, kb.i32(0)}, {rows, cols},
-                   layout, o);
-  }
-  /// An accumulator `tile` of a head's rows from `row0`, rounded to the
-  /// element type and stored through LDS in coalesced 128-bit accesses.
-  void storeRows(Tile tile, StringRef name, Scalar first, int64_t extent,
-                 Scalar row0) {
-    int64_t rows = tile.getShape()[0], cols = tile.getShape()[1];
-    AccessOptions o;
-    o.strides = {kb.i32(cols)};
-    o.bounds = {first + extent, kb.i32(cols)};
-    Layout coalesced = kb.defaultLayout({rows, cols}, c.dtype, c.waveSize);
-    o.vec = accessWidth(cols, c.dtype, coalesced);
-    kb.store(tile.to(c.dtype).convertTo(coalesced), kb.ptrArg(name),
-             {first + row0, kb.i32(0)}, o);
+  Tile loadRows(StringRef name, const HeadRows &view, Scalar row0,
+                int64_t rows) {
+    return loadHeadRows(kb, c, kb.ptrArg(name), view, row0, rows);
   }
   /// The `count` entries of a head's lse (in log2 units) from `row0`.
-  Tile loadLseLog2(Scalar first, Scalar row0, int64_t count, Layout layout) {
+  Tile loadLseLog2(const HeadRows &view, Scalar row0, int64_t count,
+                   Layout layout) {
     AccessOptions o;
-    o.bounds = {first + c.sq};
-    return kb.load(kb.ptrArg("lse"), {first + row0}, {count}, layout, o) *
+    o.bounds = {view.end};
+    return kb.load(kb.ptrArg("lse"), {view.first + row0}, {count}, layout, o) *
            kb.f32(llvm::numbers::log2e);
   }
   /// delta = rowsum(dO * O) of `rows` queries from `row0`, in `layout` (a
   /// slice of the accumulator).
-  Tile loadDelta(Scalar first, Scalar row0, int64_t rows, Layout layout) {
-    Tile o = loadRows("out", first, c.sq, row0, rows, c.dv).to(DType::F32);
-    Tile dout = loadRows("dout", first, c.sq, row0, rows, c.dv).to(DType::F32);
+  Tile loadDelta(const HeadRows &outView, Scalar row0, int64_t rows,
+                 Layout layout) {
+    Tile o = loadRows("out", outView, row0, rows).to(DType::F32);
+    Tile dout = loadRows("dout", outView, row0, rows).to(DType::F32);
     return (o * dout).sum(1).convertTo(layout);
   }
   LdsTile ldsTile(int64_t rows, int64_t cols, bool colMajor, bool kFast) {
@@ -141,14 +118,16 @@ struct BackwardBuilder {
 };
 } // namespace
 
-/// A key program: dK and dV of BN keys of key/value head `kvHead` (over
-/// B * Hkv) from `k0`.
-static void buildKeyProgram(BackwardBuilder &bb, Scalar k0, Scalar kvHead) {
+/// A key program: dK and dV of BN keys from `k0` of key/value head
+/// `kvHead` of batch entry `batch`.
+static void buildKeyProgram(BackwardBuilder &bb, const Sequences &seq,
+                            Scalar k0, Scalar batch, Scalar kvHead) {
   KernelBuilder &kb = bb.kb;
   const AttentionConfig &c = bb.c;
-  Scalar kFirst = kvHead * c.sk;
-  Tile keys = bb.firstOperand(bb.loadRows("k", kFirst, c.sk, k0, c.bn, c.d));
-  Tile values = bb.firstOperand(bb.loadRows("v", kFirst, c.sk, k0, c.bn, c.dv));
+  HeadRows kView = getHeadRows(kb, c, seq, batch, kvHead, false, c.d);
+  HeadRows vView = getHeadRows(kb, c, seq, batch, kvHead, false, c.dv);
+  Tile keys = bb.firstOperand(bb.loadRows("k", kView, k0, c.bn));
+  Tile values = bb.firstOperand(bb.loadRows("v", vView, k0, c.bn));
   LdsTile qT = bb.ldsTile(c.d, c.step, /*colMajor=*/true, /*kFast=*/true);
   LdsTile qN = bb.ldsTile(c.step, c.d, /*colMajor=*/false, /*kFast=*/false);
   LdsTile doT = bb.ldsTile(c.dv, c.step, /*colMajor=*/true, /*kFast=*/true);
@@ -156,35 +135,36 @@ static void buildKeyProgram(BackwardBuilder &bb, Scalar k0, Scalar kvHead) {
 
   // Rows are keys, columns queries: key j sees query i when
   // -upper <= i - j <= -lower.
-  std::optional<int64_t> lower, upper;
-  if (bb.upper)
-    lower = -*bb.upper;
-  if (bb.lower)
-    upper = -*bb.lower;
-  StepRuns runs = getStepRuns(kb, k0, c.bn, c.sq, c.step, lower, upper);
+  std::optional<Scalar> lower, upper;
+  if (seq.upper)
+    lower = kb.i32(0) - *seq.upper;
+  if (seq.lower)
+    upper = kb.i32(0) - *seq.lower;
+  StepRuns runs = getStepRuns(kb, k0, c.bn, seq.qLength, c.step, lower, upper);
   Tile keyRows = kb.iota(c.bn, bb.rowLayout) + k0;
   Tile zeroS = kb.zeros({c.bn, c.step}, bb.acc, DType::F32);
   auto cols = [&](Tile t) {
     return t.expandDims(0).broadcastTo({c.bn, c.step});
   };
 
-  Scalar group = kb.i32(c.hq / c.hkv);
-  Scalar batch = kvHead / kb.i32(c.hkv);
-  Scalar firstHead = batch * c.hq + kb.rem(kvHead, kb.i32(c.hkv)) * group;
+  int64_t groupSize = c.hq / c.hkv;
   SmallVector<Tile> grads = {kb.zeros({c.bn, c.d}, bb.acc, DType::F32),
                              kb.zeros({c.bn, c.dv}, bb.acc, DType::F32)};
   grads = kb.forLoop(
-      kb.i32(0), group, kb.i32(1), grads,
+      kb.i32(0), kb.i32(groupSize), kb.i32(1), grads,
       [&](Scalar g, ArrayRef<Tile> headGrads) -> SmallVector<Tile> {
-        Scalar qFirst = (firstHead + g) * c.sq;
+        Scalar head = kvHead * groupSize + g;
+        HeadRows qView = getHeadRows(kb, c, seq, batch, head, true, c.d);
+        HeadRows oView = getHeadRows(kb, c, seq, batch, head, true, c.dv);
+        HeadRows lseView = getLseRows(kb, c, seq, batch, head);
         auto step = [&](bool masked) {
           return [&, masked](Scalar m0,
                              ArrayRef<Tile> carried) -> SmallVector<Tile> {
             Tile dk = carried[0], dv = carried[1];
-            Tile queries = bb.loadRows("q", qFirst, c.sq, m0, c.step, c.d);
-            Tile dout = bb.loadRows("dout", qFirst, c.sq, m0, c.step, c.dv);
-            Tile lse2 = bb.loadLseLog2(qFirst, m0, c.step, bb.colLayout);
-            Tile delta = bb.loadDelta(qFirst, m0, c.step, bb.colLayout);
+            Tile queries = bb.loadRows("q", qView, m0, c.step);
+            Tile dout = bb.loadRows("dout", oView, m0, c.step);
+            Tile lse2 = bb.loadLseLog2(lseView, m0, c.step, bb.colLayout);
+            Tile delta = bb.loadDelta(oView, m0, c.step, bb.colLayout);
             BackwardBuilder::storeTransposed(qT, queries);
             qN.store(queries);
             BackwardBuilder::storeTransposed(doT, dout);
@@ -195,7 +175,7 @@ static void buildKeyProgram(BackwardBuilder &bb, Scalar k0, Scalar kvHead) {
             if (masked)
               seen =
                   visiblePairs(kb, keyRows, kb.iota(c.step, bb.colLayout) + m0,
-                               c.sq, lower, upper);
+                               seq.qLength, lower, upper);
             auto [pT, dsT] =
                 bb.probabilitiesAndGrad(sT, dpT, cols(lse2), cols(delta), seen);
             dv = kb.dot(pT.to(c.dtype).convertTo(bb.opA), doN.load(bb.opB), dv);
@@ -208,42 +188,45 @@ static void buildKeyProgram(BackwardBuilder &bb, Scalar k0, Scalar kvHead) {
         if (lower)
           state = kb.forLoop(runs.lo, runs.mid0, stepSize, state, step(true));
         state = kb.forLoop(runs.mid0, runs.mid1, stepSize, state, step(false));
-        if (upper || c.sq % c.step)
+        if (upper || c.sq % c.step || c.varlen())
           state = kb.forLoop(runs.mid1, runs.hi, stepSize, state, step(true));
         return state;
       });
-  bb.storeRows(grads[0] * bb.scale, "dk", kFirst, c.sk, k0);
-  bb.storeRows(grads[1], "dv", kFirst, c.sk, k0);
+  storeHeadRows(kb, c, grads[0] * bb.scale, kb.ptrArg("dk"), kView, k0);
+  storeHeadRows(kb, c, grads[1], kb.ptrArg("dv"), vView, k0);
 }
 
-/// A query program: dQ of BM queries of query head `bh` (over B * Hq)
-/// from `q0`.
-static void buildQueryProgram(BackwardBuilder &bb, Scalar q0, Scalar bh) {
+/// A query program: dQ of BM queries from `q0` of query head `head` of
+/// batch entry `batch`.
+static void buildQueryProgram(BackwardBuilder &bb, const Sequences &seq,
+                              Scalar q0, Scalar batch, Scalar head) {
   KernelBuilder &kb = bb.kb;
   const AttentionConfig &c = bb.c;
-  Scalar batch = bh / kb.i32(c.hq);
-  Scalar head = kb.rem(bh, kb.i32(c.hq));
-  Scalar kvHead = batch * c.hkv + head / kb.i32(c.hq / c.hkv);
-  Scalar qFirst = bh * c.sq, kFirst = kvHead * c.sk;
-  Tile queries = bb.firstOperand(bb.loadRows("q", qFirst, c.sq, q0, c.bm, c.d));
-  Tile dout =
-      bb.firstOperand(bb.loadRows("dout", qFirst, c.sq, q0, c.bm, c.dv));
+  Scalar kvHead = head / kb.i32(c.hq / c.hkv);
+  HeadRows qView = getHeadRows(kb, c, seq, batch, head, true, c.d);
+  HeadRows oView = getHeadRows(kb, c, seq, batch, head, true, c.dv);
+  HeadRows kView = getHeadRows(kb, c, seq, batch, kvHead, false, c.d);
+  HeadRows vView = getHeadRows(kb, c, seq, batch, kvHead, false, c.dv);
+  HeadRows lseView = getLseRows(kb, c, seq, batch, head);
+  Tile queries = bb.firstOperand(bb.loadRows("q", qView, q0, c.bm));
+  Tile dout = bb.firstOperand(bb.loadRows("dout", oView, q0, c.bm));
   auto rows = [&](Tile t) {
     return t.expandDims(1).broadcastTo({c.bm, c.step});
   };
-  Tile lse2 = rows(bb.loadLseLog2(qFirst, q0, c.bm, bb.rowLayout));
-  Tile delta = rows(bb.loadDelta(qFirst, q0, c.bm, bb.rowLayout));
+  Tile lse2 = rows(bb.loadLseLog2(lseView, q0, c.bm, bb.rowLayout));
+  Tile delta = rows(bb.loadDelta(oView, q0, c.bm, bb.rowLayout));
   LdsTile kT = bb.ldsTile(c.d, c.step, /*colMajor=*/true, /*kFast=*/true);
   LdsTile kN = bb.ldsTile(c.step, c.d, /*colMajor=*/false, /*kFast=*/false);
   LdsTile vT = bb.ldsTile(c.dv, c.step, /*colMajor=*/true, /*kFast=*/true);
 
-  StepRuns runs = getStepRuns(kb, q0, c.bm, c.sk, c.step, bb.lower, bb.upper);
+  StepRuns runs =
+      getStepRuns(kb, q0, c.bm, seq.kLength, c.step, seq.lower, seq.upper);
   Tile queryRows = kb.iota(c.bm, bb.rowLayout) + q0;
   Tile zeroS = kb.zeros({c.bm, c.step}, bb.acc, DType::F32);
   auto step = [&](bool masked) {
     return [&, masked](Scalar n0, ArrayRef<Tile> carried) -> SmallVector<Tile> {
-      Tile keys = bb.loadRows("k", kFirst, c.sk, n0, c.step, c.d);
-      Tile values = bb.loadRows("v", kFirst, c.sk, n0, c.step, c.dv);
+      Tile keys = bb.loadRows("k", kView, n0, c.step);
+      Tile values = bb.loadRows("v", vView, n0, c.step);
       BackwardBuilder::storeTransposed(kT, keys);
       kN.store(keys);
       BackwardBuilder::storeTransposed(vT, values);
@@ -252,7 +235,7 @@ static void buildQueryProgram(BackwardBuilder &bb, Scalar q0, Scalar bh) {
       std::optional<Tile> seen;
       if (masked)
         seen = visiblePairs(kb, queryRows, kb.iota(c.step, bb.colLayout) + n0,
-                            c.sk, bb.lower, bb.upper);
+                            seq.kLength, seq.lower, seq.upper);
       Tile ds = bb.probabilitiesAndGrad(s, dp, lse2, delta, seen).second;
       return {kb.dot(ds.to(c.dtype).convertTo(bb.opA), kN.load(bb.opB),
                      carried[0])};
@@ -260,12 +243,12 @@ static void buildQueryProgram(BackwardBuilder &bb, Scalar q0, Scalar bh) {
   };
   SmallVector<Tile> dq = {kb.zeros({c.bm, c.d}, bb.acc, DType::F32)};
   Scalar stepSize = kb.i32(c.step);
-  if (bb.lower)
+  if (seq.lower)
     dq = kb.forLoop(runs.lo, runs.mid0, stepSize, dq, step(true));
   dq = kb.forLoop(runs.mid0, runs.mid1, stepSize, dq, step(false));
-  if (bb.upper || c.sk % c.step)
+  if (seq.upper || c.sk % c.step || c.varlen())
     dq = kb.forLoop(runs.mid1, runs.hi, stepSize, dq, step(true));
-  bb.storeRows(dq[0] * bb.scale, "dq", qFirst, c.sq, q0);
+  storeHeadRows(kb, c, dq[0] * bb.scale, kb.ptrArg("dq"), qView, q0);
 }
 
 static int64_t keyPrograms(const AttentionConfig &c) {
@@ -275,38 +258,57 @@ static int64_t keyPrograms(const AttentionConfig &c) {
 OwningOpRef<ModuleOp>
 mlir::rocdsl::buildAttentionBackward(MLIRContext *ctx,
                                      const AttentionConfig &c) {
-  KernelBuilder kb(
-      ctx, "attention_bwd", unsigned(c.warps),
-      {ArgSpec::ptr("q", c.dtype), ArgSpec::ptr("k", c.dtype),
-       ArgSpec::ptr("v", c.dtype), ArgSpec::ptr("out", c.dtype),
-       ArgSpec::ptr("dout", c.dtype), ArgSpec::ptr("lse", DType::F32),
-       ArgSpec::ptr("dq", c.dtype), ArgSpec::ptr("dk", c.dtype),
-       ArgSpec::ptr("dv", c.dtype), ArgSpec::scalar("scale", DType::F32)});
+  SmallVector<ArgSpec> args = {
+      ArgSpec::ptr("q", c.dtype),    ArgSpec::ptr("k", c.dtype),
+      ArgSpec::ptr("v", c.dtype),    ArgSpec::ptr("out", c.dtype),
+      ArgSpec::ptr("dout", c.dtype), ArgSpec::ptr("lse", DType::F32),
+      ArgSpec::ptr("dq", c.dtype),   ArgSpec::ptr("dk", c.dtype),
+      ArgSpec::ptr("dv", c.dtype)};
+  appendSequenceArgSpecs(c, args);
+  args.push_back(ArgSpec::scalar("scale", DType::F32));
+  KernelBuilder kb(ctx, "attention_bwd", unsigned(c.warps), args);
   kb.allowContraction();
   BackwardBuilder bb(kb, c);
   Scalar pid = kb.programId(0);
   Scalar nKey = kb.i32(keyPrograms(c));
   int64_t keyTiles = llvm::divideCeil(c.sk, c.bn);
   int64_t queryTiles = llvm::divideCeil(c.sq, c.bm);
+  // A program past the end of a short packed sequence has nothing to do.
+  auto within = [&](Scalar row0, Scalar length, function_ref<void()> body) {
+    if (c.varlen())
+      kb.ifThenElse(kb.compare(Cmp::LT, row0, length), body);
+    else
+      body();
+  };
   kb.ifThenElse(
       kb.compare(Cmp::LT, pid, nKey),
       [&] {
-        Scalar tile = kb.rem(pid, kb.i32(keyTiles));
-        buildKeyProgram(bb, tile * c.bn, pid / kb.i32(keyTiles));
+        Scalar k0 = kb.rem(pid, kb.i32(keyTiles)) * c.bn;
+        Scalar kvHeads = pid / kb.i32(keyTiles); // over B * Hkv
+        Scalar batch = kvHeads / kb.i32(c.hkv);
+        Sequences seq = getSequences(kb, c, batch);
+        within(k0, seq.kLength, [&] {
+          buildKeyProgram(bb, seq, k0, batch, kb.rem(kvHeads, kb.i32(c.hkv)));
+        });
       },
       [&] {
         Scalar id = pid - nKey;
-        Scalar tile = kb.rem(id, kb.i32(queryTiles));
-        buildQueryProgram(bb, tile * c.bm, id / kb.i32(queryTiles));
+        Scalar q0 = kb.rem(id, kb.i32(queryTiles)) * c.bm;
+        Scalar heads = id / kb.i32(queryTiles); // over B * Hq
+        Scalar batch = heads / kb.i32(c.hq);
+        Sequences seq = getSequences(kb, c, batch);
+        within(q0, seq.qLength, [&] {
+          buildQueryProgram(bb, seq, q0, batch, kb.rem(heads, kb.i32(c.hq)));
+        });
       });
   return kb.finish();
 }
 
 LaunchPlan mlir::rocdsl::planAttentionBackward(const AttentionConfig &c) {
-  std::vector<int64_t> qShape = {c.batch, c.hq, c.sq, c.d},
-                       oShape = {c.batch, c.hq, c.sq, c.dv},
-                       kShape = {c.batch, c.hkv, c.sk, c.d},
-                       vShape = {c.batch, c.hkv, c.sk, c.dv};
+  std::vector<int64_t> qShape = attentionShape(c, true, c.d),
+                       oShape = attentionShape(c, true, c.dv),
+                       kShape = attentionShape(c, false, c.d),
+                       vShape = attentionShape(c, false, c.dv);
   DType t = c.dtype;
   LaunchPlan plan;
   plan.kernelName = "attention_bwd";
@@ -316,11 +318,12 @@ LaunchPlan mlir::rocdsl::planAttentionBackward(const AttentionConfig &c) {
       attentionTensorArg("v", t, vShape, false),
       attentionTensorArg("out", t, oShape, false),
       attentionTensorArg("dout", t, oShape, false),
-      attentionTensorArg("lse", DType::F32, {c.batch, c.hq, c.sq}, false),
+      attentionTensorArg("lse", DType::F32, attentionLseShape(c), false),
       attentionTensorArg("dq", t, qShape, true),
       attentionTensorArg("dk", t, kShape, true),
-      attentionTensorArg("dv", t, vShape, true),
-      attentionScaleArg()};
+      attentionTensorArg("dv", t, vShape, true)};
+  appendSequenceArgs(c, plan.args);
+  plan.args.push_back(attentionScaleArg());
   plan.grid[0] =
       uint32_t(keyPrograms(c) + llvm::divideCeil(c.sq, c.bm) * c.batch * c.hq);
   return plan;

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <numeric>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::rocdsl;
@@ -39,6 +40,8 @@ LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
                            {"Sk", &c.sk},
                            {"D", &c.d},
                            {"Dv", &c.dv},
+                           {"Tq", &c.tq},
+                           {"Tk", &c.tk},
                            {"window_left", &c.windowLeft},
                            {"window_right", &c.windowRight},
                            {"BM", &c.bm},
@@ -63,6 +66,36 @@ LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
       error = name.str() + "=" + str(v) + " must be in [1, 2^30]";
       return failure();
     }
+  StringRef layout = params.get("layout");
+  if (layout == "bhsd") {
+    c.layout = AttentionLayout::BHSD;
+  } else if (layout == "bshd") {
+    c.layout = AttentionLayout::BSHD;
+  } else if (layout == "varlen") {
+    c.layout = AttentionLayout::Varlen;
+  } else {
+    error = "layout=" + layout.str() + " is not bhsd, bshd or varlen";
+    return failure();
+  }
+  if (c.varlen()) {
+    // Packed rows: all the sequences' rows by default.
+    for (auto [name, total, longest] :
+         {std::tuple<StringRef, int64_t *, int64_t>{"Tq", &c.tq, c.sq},
+          {"Tk", &c.tk, c.sk}}) {
+      if (!*total)
+        *total = c.batch * longest;
+      if (*total < 1 || *total > c.batch * longest) {
+        error = name.str() + "=" + str(*total) +
+                " packed rows: at least 1 and at most B times the longest "
+                "sequence (" +
+                str(c.batch * longest) + ")";
+        return failure();
+      }
+    }
+  } else if (c.tq || c.tk) {
+    error = "Tq and Tk (packed rows) apply to layout=varlen only";
+    return failure();
+  }
   if (c.hq % c.hkv) {
     error = "Hq=" + str(c.hq) + " is not a multiple of Hkv=" + str(c.hkv) +
             " (each key/value head serves Hq / Hkv query heads)";
@@ -80,11 +113,13 @@ LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
               "in [16, 256]";
       return failure();
     }
-  for (auto [name, v] : {std::pair<StringRef, int64_t>{
-                             "B * Hq * Sq * D", c.batch * c.hq * c.sq * c.d},
-                         {"B * Hq * Sq * Dv", c.batch * c.hq * c.sq * c.dv},
-                         {"B * Hkv * Sk * D", c.batch * c.hkv * c.sk * c.d},
-                         {"B * Hkv * Sk * Dv", c.batch * c.hkv * c.sk * c.dv}})
+  int64_t qRows = c.varlen() ? c.tq : c.batch * c.sq;
+  int64_t kRows = c.varlen() ? c.tk : c.batch * c.sk;
+  for (auto [name, v] : {std::pair<StringRef, int64_t>{"query rows * Hq * D",
+                                                       qRows * c.hq * c.d},
+                         {"query rows * Hq * Dv", qRows * c.hq * c.dv},
+                         {"key rows * Hkv * D", kRows * c.hkv * c.d},
+                         {"key rows * Hkv * Dv", kRows * c.hkv * c.dv}})
     if (v >= (int64_t(1) << 31)) {
       error = name.str() + " = " + str(v) +
               " elements: offsets are 32-bit, at most 2^31 - 1";
@@ -195,8 +230,11 @@ LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
       return badTile("step=" + str(c.step), keyGranule);
     // A key program stages K and V, then keeps Q, Q^T, dO and dO^T of a
     // step; a query program stages Q and dO, then keeps K, K^T and V^T.
-    ldsBytes = std::max({c.bn * (c.d + c.dv), 2 * c.step * (c.d + c.dv),
-                         c.bm * (c.d + c.dv), c.step * (2 * c.d + c.dv)}) *
+    // P^T and dS^T reach the dV and dK products through a conversion
+    // scratch of a step's tile while those stay live.
+    ldsBytes = (std::max({c.bn * (c.d + c.dv), 2 * c.step * (c.d + c.dv),
+                          c.bm * (c.d + c.dv), c.step * (2 * c.d + c.dv)}) +
+                std::max(c.bm, c.bn) * c.step) *
                elementBytes;
     int64_t programs = llvm::divideCeil(c.sk, c.bn) * c.batch * c.hkv +
                        llvm::divideCeil(c.sq, c.bm) * c.batch * c.hq;

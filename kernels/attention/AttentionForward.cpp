@@ -33,11 +33,13 @@ using namespace mlir::rocdsl::dsl;
 OwningOpRef<ModuleOp>
 mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
                                     const AttentionConfig &c) {
-  KernelBuilder kb(ctx, "attention_fwd", unsigned(c.warps),
-                   {ArgSpec::ptr("q", c.dtype), ArgSpec::ptr("k", c.dtype),
-                    ArgSpec::ptr("v", c.dtype), ArgSpec::ptr("out", c.dtype),
-                    ArgSpec::ptr("lse", DType::F32),
-                    ArgSpec::scalar("scale", DType::F32)});
+  SmallVector<ArgSpec> args = {
+      ArgSpec::ptr("q", c.dtype), ArgSpec::ptr("k", c.dtype),
+      ArgSpec::ptr("v", c.dtype), ArgSpec::ptr("out", c.dtype),
+      ArgSpec::ptr("lse", DType::F32)};
+  appendSequenceArgSpecs(c, args);
+  args.push_back(ArgSpec::scalar("scale", DType::F32));
+  KernelBuilder kb(ctx, "attention_fwd", unsigned(c.warps), args);
   // Scaled scores minus the row maximum, the rescaled row sums: fmas.
   kb.allowContraction();
   OpBuilder &b = kb.getBuilder();
@@ -48,9 +50,14 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
   Scalar bh = kb.programId(1);
   Scalar batch = bh / kb.i32(c.hq);
   Scalar head = kb.rem(bh, kb.i32(c.hq));
-  Scalar kvHead = batch * c.hkv + head / kb.i32(c.hq / c.hkv);
-  // First rows of this head in the [rows, D] views of the tensors.
-  Scalar qFirst = bh * c.sq, kFirst = kvHead * c.sk;
+  Scalar kvHead = head / kb.i32(c.hq / c.hkv);
+  // This head's rows of this batch entry's sequences in the tensors.
+  Sequences seq = getSequences(kb, c, batch);
+  HeadRows qView = getHeadRows(kb, c, seq, batch, head, true, c.d);
+  HeadRows outView = getHeadRows(kb, c, seq, batch, head, true, c.dv);
+  HeadRows kView = getHeadRows(kb, c, seq, batch, kvHead, false, c.d);
+  HeadRows vView = getHeadRows(kb, c, seq, batch, kvHead, false, c.dv);
+  HeadRows lseView = getLseRows(kb, c, seq, batch, head);
 
   // scale = 0 selects 1/sqrt(D); either way folded with log2(e).
   Value scaleArg = kb.scalarArg("scale").getValue();
@@ -83,16 +90,6 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
   Layout opA = kb.dotOperand(0, acc, kWidth);
   Layout opB = kb.dotOperand(1, acc, kWidth);
 
-  // `rows` x `cols` of a head's [extent, cols] rows from `row0`, coalesced.
-  auto loadRows = [&](Ptr p, Scalar first, int64_t extent, Scalar row0,
-                      int64_t rows, int64_t cols) {
-    AccessOptions o;
-    o.strides = {kb.i32(cols)};
-    o.bounds = {first + extent, kb.i32(cols)};
-    Layout layout = kb.defaultLayout({rows, cols}, c.dtype, c.waveSize);
-    o.vec = accessWidth(cols, c.dtype, layout);
-    return kb.load(p, {first + row0, kb.i32(0)}, {rows, cols}, layout, o);
-  };
   // LDS tiles keep the head dimension (global memory's contiguous one)
   // fastest (operandLdsTile).
   auto ldsTile = [&](int64_t rows, int64_t cols, bool colMajor, bool kFast) {
@@ -100,125 +97,120 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
                           c.kWidth, c.ldsBanks);
   };
 
-  Ptr qPtr = kb.ptrArg("q"), kPtr = kb.ptrArg("k"), vPtr = kb.ptrArg("v");
-  LdsTile ldsQ = ldsTile(c.bm, c.d, /*colMajor=*/false, /*kFast=*/true);
-  Tile qRows = loadRows(qPtr, qFirst, c.sq, q0, c.bm, c.d);
-  ldsQ.store(kb.select(
-      kb.full(qRows.getShape(), qRows.getLayout(), Scalar(&kb, negative)),
-      -qRows, qRows));
-  Tile q = ldsQ.load(opA);
-  LdsTile ldsK = ldsTile(c.d, c.bn, /*colMajor=*/true, /*kFast=*/true);
-  LdsTile ldsV = ldsTile(c.bn, c.dv, /*colMajor=*/false, /*kFast=*/false);
+  // The program's rows (past the end of a short packed sequence: none).
+  auto body = [&] {
+    Ptr kPtr = kb.ptrArg("k"), vPtr = kb.ptrArg("v");
+    LdsTile ldsQ = ldsTile(c.bm, c.d, /*colMajor=*/false, /*kFast=*/true);
+    Tile qRows = loadHeadRows(kb, c, kb.ptrArg("q"), qView, q0, c.bm);
+    ldsQ.store(kb.select(
+        kb.full(qRows.getShape(), qRows.getLayout(), Scalar(&kb, negative)),
+        -qRows, qRows));
+    Tile q = ldsQ.load(opA);
+    LdsTile ldsK = ldsTile(c.d, c.bn, /*colMajor=*/true, /*kFast=*/true);
+    LdsTile ldsV = ldsTile(c.bn, c.dv, /*colMajor=*/false, /*kFast=*/false);
 
-  // The key steps the mask leaves anything in: query i sees key j when
-  // offset - window_left <= j - i <= offset + right.
-  int64_t right = c.rightBound();
-  std::optional<int64_t> lower, upper;
-  if (c.windowLeft >= 0)
-    lower = c.offset() - c.windowLeft;
-  if (right >= 0)
-    upper = c.offset() + right;
-  StepRuns runs = getStepRuns(kb, q0, c.bm, c.sk, c.bn, lower, upper);
-  Scalar bn = kb.i32(c.bn);
+    // The key steps the mask leaves anything in: query i sees key j when
+    // offset - window_left <= j - i <= offset + right.
+    StepRuns runs =
+        getStepRuns(kb, q0, c.bm, seq.kLength, c.bn, seq.lower, seq.upper);
+    Scalar bn = kb.i32(c.bn);
 
-  float negInf = -std::numeric_limits<float>::infinity();
-  auto rowsOf = [&](Tile t, int64_t cols) {
-    return t.expandDims(1).broadcastTo({c.bm, cols});
-  };
-  Tile queryRows = kb.iota(c.bm, rowLayout) + q0;
-  Tile zeroS = kb.zeros({c.bm, c.bn}, acc, DType::F32);
-  auto loadKeys = [&](Scalar n0) {
-    return loadRows(kPtr, kFirst, c.sk, n0, c.bn, c.d);
-  };
-  auto loadValues = [&](Scalar n0) {
-    return loadRows(vPtr, kFirst, c.sk, n0, c.bn, c.dv);
-  };
-  // One step: this step's keys and values (with prefetch: loaded by the
-  // step before, and the next step's loads issued here, in flight during
-  // the products) to LDS, then the products and the online softmax.
-  auto step = [&](bool masked) {
-    return [&, masked](Scalar n0, ArrayRef<Tile> carried) {
-      Tile o = carried[0], m = carried[1], l = carried[2];
-      Tile keys = c.prefetch ? carried[3] : loadKeys(n0);
-      Tile values = c.prefetch ? carried[4] : loadValues(n0);
-      // K^T: read as stored (keys by rows) and transposed by renaming.
-      ldsK.store(keys.transposed(getTransposedLayout(keys.getLayout())));
-      ldsV.store(values);
-      SmallVector<Tile> next;
-      if (c.prefetch) {
-        next = {loadKeys(n0 + c.bn), loadValues(n0 + c.bn)};
-        // (AMDGPU's scheduler would sink the loads below the products.)
-        kb.schedBarrier();
-      }
-      // Raw scores; the row statistics are kept in scaled log2 units. With
-      // a soft cap the scores are capped (and scaled) first; without, the
-      // row maximum is taken on the raw scores and each scaled score minus
-      // it is one fma.
-      Tile s = kb.dot(q, ldsK.load(opB), zeroS);
-      Scalar factor = scaleLog2;
-      if (c.softcap > 0) {
-        s = softcapScores(kb, s, magnitude, c.softcap).first *
-            kb.f32(llvm::numbers::log2e);
-        factor = kb.f32(1);
-      }
-      Tile mNext, mShift;
-      if (masked) {
-        Tile seen = visiblePairs(kb, queryRows, kb.iota(c.bn, colLayout) + n0,
-                                 c.sk, lower, upper);
-        s = kb.select(seen, s, kb.full({c.bm, c.bn}, acc, kb.f32(negInf)));
-        mNext = m.maximum(s.max(1) * factor);
-        // Rows that have seen no key yet keep m = -inf: subtract 0
-        // instead, so that their (all -inf) scores give 2^-inf = 0, not
-        // NaN.
-        Tile rowNegInf = kb.full({c.bm}, rowLayout, kb.f32(negInf));
-        mShift = kb.select(mNext.compare(Cmp::EQ, rowNegInf),
-                           kb.zeros({c.bm}, rowLayout, DType::F32), mNext);
-      } else {
-        // Finite: every key is seen.
-        mNext = mShift = m.maximum(s.max(1) * factor);
-      }
-      Tile alpha = (m - mShift).exp2();
-      Tile p = (s * factor - rowsOf(mShift, c.bn)).exp2();
-      Tile lNext = l * alpha + p.sum(1);
-      Tile oNext = kb.dot(p.to(c.dtype).convertTo(opA), ldsV.load(opB),
-                          o * rowsOf(alpha, c.dv));
-      SmallVector<Tile> result = {oNext, mNext, lNext};
-      result.append(next);
-      return result;
+    float negInf = -std::numeric_limits<float>::infinity();
+    auto rowsOf = [&](Tile t, int64_t cols) {
+      return t.expandDims(1).broadcastTo({c.bm, cols});
     };
-  };
-  SmallVector<Tile> state = {kb.zeros({c.bm, c.dv}, acc, DType::F32),
-                             kb.full({c.bm}, rowLayout, kb.f32(negInf)),
-                             kb.zeros({c.bm}, rowLayout, DType::F32)};
-  if (c.prefetch)
-    state.append({loadKeys(runs.lo), loadValues(runs.lo)});
-  if (lower)
-    state = kb.forLoop(runs.lo, runs.mid0, bn, state, step(true));
-  state = kb.forLoop(runs.mid0, runs.mid1, bn, state, step(false));
-  if (upper || c.sk % c.bn)
-    state = kb.forLoop(runs.mid1, runs.hi, bn, state, step(true));
-  Tile o = state[0], m = state[1], l = state[2];
+    Tile queryRows = kb.iota(c.bm, rowLayout) + q0;
+    Tile zeroS = kb.zeros({c.bm, c.bn}, acc, DType::F32);
+    auto loadKeys = [&](Scalar n0) {
+      return loadHeadRows(kb, c, kPtr, kView, n0, c.bn);
+    };
+    auto loadValues = [&](Scalar n0) {
+      return loadHeadRows(kb, c, vPtr, vView, n0, c.bn);
+    };
+    // One step: this step's keys and values (with prefetch: loaded by the
+    // step before, and the next step's loads issued here, in flight during
+    // the products) to LDS, then the products and the online softmax.
+    auto step = [&](bool masked) {
+      return [&, masked](Scalar n0, ArrayRef<Tile> carried) {
+        Tile o = carried[0], m = carried[1], l = carried[2];
+        Tile keys = c.prefetch ? carried[3] : loadKeys(n0);
+        Tile values = c.prefetch ? carried[4] : loadValues(n0);
+        // K^T: read as stored (keys by rows) and transposed by renaming.
+        ldsK.store(keys.transposed(getTransposedLayout(keys.getLayout())));
+        ldsV.store(values);
+        SmallVector<Tile> next;
+        if (c.prefetch) {
+          next = {loadKeys(n0 + c.bn), loadValues(n0 + c.bn)};
+          // (AMDGPU's scheduler would sink the loads below the products.)
+          kb.schedBarrier();
+        }
+        // Raw scores; the row statistics are kept in scaled log2 units. With
+        // a soft cap the scores are capped (and scaled) first; without, the
+        // row maximum is taken on the raw scores and each scaled score minus
+        // it is one fma.
+        Tile s = kb.dot(q, ldsK.load(opB), zeroS);
+        Scalar factor = scaleLog2;
+        if (c.softcap > 0) {
+          s = softcapScores(kb, s, magnitude, c.softcap).first *
+              kb.f32(llvm::numbers::log2e);
+          factor = kb.f32(1);
+        }
+        Tile mNext, mShift;
+        if (masked) {
+          Tile seen = visiblePairs(kb, queryRows, kb.iota(c.bn, colLayout) + n0,
+                                   seq.kLength, seq.lower, seq.upper);
+          s = kb.select(seen, s, kb.full({c.bm, c.bn}, acc, kb.f32(negInf)));
+          mNext = m.maximum(s.max(1) * factor);
+          // Rows that have seen no key yet keep m = -inf: subtract 0
+          // instead, so that their (all -inf) scores give 2^-inf = 0, not
+          // NaN.
+          Tile rowNegInf = kb.full({c.bm}, rowLayout, kb.f32(negInf));
+          mShift = kb.select(mNext.compare(Cmp::EQ, rowNegInf),
+                             kb.zeros({c.bm}, rowLayout, DType::F32), mNext);
+        } else {
+          // Finite: every key is seen.
+          mNext = mShift = m.maximum(s.max(1) * factor);
+        }
+        Tile alpha = (m - mShift).exp2();
+        Tile p = (s * factor - rowsOf(mShift, c.bn)).exp2();
+        Tile lNext = l * alpha + p.sum(1);
+        Tile oNext = kb.dot(p.to(c.dtype).convertTo(opA), ldsV.load(opB),
+                            o * rowsOf(alpha, c.dv));
+        SmallVector<Tile> result = {oNext, mNext, lNext};
+        result.append(next);
+        return result;
+      };
+    };
+    SmallVector<Tile> state = {kb.zeros({c.bm, c.dv}, acc, DType::F32),
+                               kb.full({c.bm}, rowLayout, kb.f32(negInf)),
+                               kb.zeros({c.bm}, rowLayout, DType::F32)};
+    if (c.prefetch)
+      state.append({loadKeys(runs.lo), loadValues(runs.lo)});
+    if (seq.lower)
+      state = kb.forLoop(runs.lo, runs.mid0, bn, state, step(true));
+    state = kb.forLoop(runs.mid0, runs.mid1, bn, state, step(false));
+    if (seq.upper || c.sk % c.bn || c.varlen())
+      state = kb.forLoop(runs.mid1, runs.hi, bn, state, step(true));
+    Tile o = state[0], m = state[1], l = state[2];
 
-  // Epilogue: rows that saw no key (l = 0) get out = 0, lse = +inf.
-  Tile empty = l.compare(Cmp::EQ, kb.zeros({c.bm}, rowLayout, DType::F32));
-  Tile one = kb.full({c.bm}, rowLayout, kb.f32(1));
-  Tile out = (o / rowsOf(kb.select(empty, one, l), c.dv)).to(c.dtype);
-  AccessOptions outRows;
-  outRows.strides = {kb.i32(c.dv)};
-  outRows.bounds = {qFirst + c.sq, kb.i32(c.dv)};
-  // Through LDS into a coalesced layout, 128-bit stores.
-  Layout coalesced = kb.defaultLayout({c.bm, c.dv}, c.dtype, c.waveSize);
-  outRows.vec = accessWidth(c.dv, c.dtype, coalesced);
-  kb.store(out.convertTo(coalesced), kb.ptrArg("out"), {qFirst + q0, kb.i32(0)},
-           outRows);
-  Tile lse = (m + l.log2()) * kb.f32(llvm::numbers::ln2);
-  lse = kb.select(empty,
-                  kb.full({c.bm}, rowLayout,
-                          kb.f32(std::numeric_limits<float>::infinity())),
-                  lse);
-  AccessOptions lseRows;
-  lseRows.bounds = {qFirst + c.sq};
-  kb.store(lse, kb.ptrArg("lse"), {qFirst + q0}, lseRows);
+    // Epilogue: rows that saw no key (l = 0) get out = 0, lse = +inf.
+    Tile empty = l.compare(Cmp::EQ, kb.zeros({c.bm}, rowLayout, DType::F32));
+    Tile one = kb.full({c.bm}, rowLayout, kb.f32(1));
+    Tile out = (o / rowsOf(kb.select(empty, one, l), c.dv)).to(c.dtype);
+    storeHeadRows(kb, c, out, kb.ptrArg("out"), outView, q0);
+    Tile lse = (m + l.log2()) * kb.f32(llvm::numbers::ln2);
+    lse = kb.select(empty,
+                    kb.full({c.bm}, rowLayout,
+                            kb.f32(std::numeric_limits<float>::infinity())),
+                    lse);
+    AccessOptions lseRows;
+    lseRows.bounds = {lseView.end};
+    kb.store(lse, kb.ptrArg("lse"), {lseView.first + q0}, lseRows);
+  };
+  if (c.varlen())
+    kb.ifThenElse(kb.compare(Cmp::LT, q0, seq.qLength), body);
+  else
+    body();
   return kb.finish();
 }
 
@@ -226,12 +218,13 @@ LaunchPlan mlir::rocdsl::planAttentionForward(const AttentionConfig &c) {
   LaunchPlan plan;
   plan.kernelName = "attention_fwd";
   plan.args = {
-      attentionTensorArg("q", c.dtype, {c.batch, c.hq, c.sq, c.d}, false),
-      attentionTensorArg("k", c.dtype, {c.batch, c.hkv, c.sk, c.d}, false),
-      attentionTensorArg("v", c.dtype, {c.batch, c.hkv, c.sk, c.dv}, false),
-      attentionTensorArg("out", c.dtype, {c.batch, c.hq, c.sq, c.dv}, true),
-      attentionTensorArg("lse", DType::F32, {c.batch, c.hq, c.sq}, true),
-      attentionScaleArg()};
+      attentionTensorArg("q", c.dtype, attentionShape(c, true, c.d), false),
+      attentionTensorArg("k", c.dtype, attentionShape(c, false, c.d), false),
+      attentionTensorArg("v", c.dtype, attentionShape(c, false, c.dv), false),
+      attentionTensorArg("out", c.dtype, attentionShape(c, true, c.dv), true),
+      attentionTensorArg("lse", DType::F32, attentionLseShape(c), true)};
+  appendSequenceArgs(c, plan.args);
+  plan.args.push_back(attentionScaleArg());
   plan.grid[0] = uint32_t(llvm::divideCeil(c.sq, c.bm));
   plan.grid[1] = uint32_t(c.batch * c.hq);
   return plan;

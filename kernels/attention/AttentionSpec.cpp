@@ -1,6 +1,9 @@
 //===- AttentionSpec.cpp - attention_fwd as a built-in kernel -------------===//
 #include "Attention.h"
 
+#include <algorithm>
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::rocdsl;
 
@@ -30,6 +33,14 @@ static std::vector<KernelParamSpec> sharedParams() {
        false},
       {"softcap", "0",
        "logit soft cap c: scores c * tanh(scale * q.k / c) (0: none)", false},
+      {"layout", "bhsd",
+       "tensor layout: bhsd (q [B, Hq, Sq, D], torch's), bshd (q [B, Sq, Hq, "
+       "D], FlashAttention's) or varlen (packed sequences q [Tq, Hq, D] "
+       "delimited by cu_seqlens_q/_k [B + 1], lse [Hq, Tq]; Sq, Sk the "
+       "longest)",
+       false},
+      {"Tq", "0", "varlen: packed query rows (0: B * Sq)", false},
+      {"Tk", "0", "varlen: packed key rows (0: B * Sk)", false},
   };
 }
 
@@ -107,14 +118,38 @@ static KernelSpec makeAttentionSpec(bool backward) {
     else
       attentionForwardReference(c, magnitudes, scalars[0], true);
     // Only the outputs' entries are magnitudes.
-    for (size_t i = 0, e = backward ? 6 : 3; i < e; ++i)
-      magnitudes[i].clear();
+    size_t firstOutput = backward ? 6 : 3, outputs = backward ? 3 : 2;
+    for (size_t i = 0; i < magnitudes.size(); ++i)
+      if (i < firstOutput || i >= firstOutput + outputs)
+        magnitudes[i].clear();
   };
   return spec;
 }
 
+/// Varlen: ragged cu_seqlens (tensors `first` and `first` + 1) covering
+/// every packed row, different each run (seeded by the random q).
+static void prepareSequences(const AttentionConfig &c,
+                             std::vector<std::vector<double>> &tensors,
+                             size_t first) {
+  if (!c.varlen())
+    return;
+  uint64_t seed = 0;
+  for (size_t i = 0; i < std::min<size_t>(8, tensors[0].size()); ++i)
+    seed = seed * 1000003 + uint64_t(std::fabs(tensors[0][i]) * 1e6);
+  tensors[first] = raggedSequences(c.batch, c.tq, c.sq, seed);
+  tensors[first + 1] = raggedSequences(c.batch, c.tk, c.sk, seed + 1);
+}
+
 KernelSpec mlir::rocdsl::getAttentionForwardSpec() {
   KernelSpec spec = makeAttentionSpec(/*backward=*/false);
+  spec.prepareInputs = [](const KernelParams &params,
+                          std::vector<std::vector<double>> &tensors,
+                          const std::vector<double> &, bool) {
+    AttentionConfig c;
+    std::string error;
+    if (succeeded(configureAttention(params, c, error)))
+      prepareSequences(c, tensors, 5);
+  };
   spec.name = "attention_fwd";
   spec.summary = "out = softmax(scale * q k^T + mask) v and its log-sum-exp, "
                  "FlashAttention-2 style (bf16/f16, f32 statistics)";
@@ -152,18 +187,23 @@ KernelSpec mlir::rocdsl::getAttentionBackwardSpec() {
        {"warps", "0", "waves (warps) per program: 1, 2, 4, 8 (0: 4)", false},
        chipParam,
        scaleParam});
-  // A checked run takes out and lse from the float64 forward of its q, k
-  // and v (rounded as the kernel reads them), so that the backward sees
-  // what a forward would have given it.
   spec.prepareInputs = [](const KernelParams &params,
                           std::vector<std::vector<double>> &tensors,
-                          const std::vector<double> &scalars) {
+                          const std::vector<double> &scalars, bool check) {
     AttentionConfig c;
     std::string error;
     if (failed(configureAttention(params, c, error, /*backward=*/true)))
       return;
+    prepareSequences(c, tensors, 9);
+    if (!check)
+      return;
+    // A checked run takes out and lse from the float64 forward of its q,
+    // k and v (rounded as the kernel reads them), so that the backward
+    // sees what a forward would have given it.
     std::vector<std::vector<double>> forward = {
         tensors[0], tensors[1], tensors[2], {}, {}};
+    if (c.varlen())
+      forward.insert(forward.end(), {tensors[9], tensors[10]});
     attentionForwardReference(c, forward, scalars[0], false);
     tensors[3] = std::move(forward[3]);
     tensors[5] = std::move(forward[4]);

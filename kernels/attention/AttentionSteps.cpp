@@ -18,48 +18,47 @@ using namespace mlir::rocdsl;
 using namespace mlir::rocdsl::dsl;
 
 StepRuns mlir::rocdsl::getStepRuns(KernelBuilder &kb, Scalar r0, int64_t rows,
-                                   int64_t extent, int64_t step,
-                                   std::optional<int64_t> lower,
-                                   std::optional<int64_t> upper) {
+                                   Scalar extent, int64_t step,
+                                   std::optional<Scalar> lower,
+                                   std::optional<Scalar> upper) {
   Scalar zero = kb.i32(0), stepSize = kb.i32(step);
   auto floorStep = [&](Scalar x) { return x / stepSize * step; }; // x >= 0
   StepRuns runs;
   runs.lo = zero;
-  runs.hi = kb.i32(extent);
+  runs.hi = extent;
   // The last row's upper bound ends the walk, the first row's lower bound
   // starts it.
   if (upper)
-    runs.hi = kb.min(runs.hi, r0 + (rows + *upper));
+    runs.hi = kb.min(runs.hi, r0 + *upper + rows);
   if (lower)
     runs.lo = floorStep(kb.max(zero, r0 + *lower));
   runs.hi = kb.max(runs.hi, runs.lo);
   // Steps whose first column meets the last row's lower bound...
   runs.mid0 = runs.lo;
   if (lower)
-    runs.mid0 =
-        kb.min(runs.hi,
-               floorStep(kb.max(runs.lo, r0 + (rows - 1 + *lower + step - 1))));
+    runs.mid0 = kb.min(
+        runs.hi, floorStep(kb.max(runs.lo, r0 + *lower + (rows + step - 2))));
   // ...up to those whose last column is within the first row's upper
   // bound and the extent.
-  Scalar fullEnd = kb.i32(extent);
+  Scalar fullEnd = extent;
   if (upper)
-    fullEnd = kb.min(fullEnd, r0 + (*upper + 1));
+    fullEnd = kb.min(fullEnd, r0 + *upper + 1);
   runs.mid1 =
       kb.max(runs.mid0, kb.min(runs.hi, floorStep(kb.max(zero, fullEnd))));
   return runs;
 }
 
 Tile mlir::rocdsl::visiblePairs(KernelBuilder &kb, Tile row, Tile col,
-                                int64_t extent, std::optional<int64_t> lower,
-                                std::optional<int64_t> upper) {
+                                Scalar extent, std::optional<Scalar> lower,
+                                std::optional<Scalar> upper) {
   int64_t rows = row.getShape()[0], cols = col.getShape()[0];
   Tile c = col.expandDims(0).broadcastTo({rows, cols});
   Tile r = row.expandDims(1).broadcastTo({rows, cols});
-  Tile seen = c.compare(Cmp::LT, kb.i32(extent));
+  Tile seen = c.compare(Cmp::LT, extent);
   if (upper)
-    seen = seen & c.compare(Cmp::LE, r + kb.i32(*upper));
+    seen = seen & c.compare(Cmp::LE, r + *upper);
   if (lower)
-    seen = seen & c.compare(Cmp::GE, r + kb.i32(*lower));
+    seen = seen & c.compare(Cmp::GE, r + *lower);
   return seen;
 }
 

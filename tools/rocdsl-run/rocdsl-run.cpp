@@ -121,13 +121,14 @@ int main(int argc, char **argv) {
     scalars.push_back(value);
   }
 
-  // Inputs the kernel derives from others (checked runs only: the
-  // derivation may be a float64 reference as costly as the check).
-  if (check && (*kernel)->getSpec().prepareInputs) {
+  // Inputs the kernel derives from others (a derivation as costly as the
+  // check itself only for checked runs).
+  if ((*kernel)->getSpec().prepareInputs) {
     std::vector<std::vector<double>> inputs;
     for (const auto &buffer : buffers)
       inputs.push_back(buffer->toDoubles());
-    (*kernel)->getSpec().prepareInputs((*kernel)->getParams(), inputs, scalars);
+    (*kernel)->getSpec().prepareInputs((*kernel)->getParams(), inputs, scalars,
+                                       check);
     size_t tensor = 0;
     for (const ArgSignature &sig : plan.args)
       if (sig.kind == ArgKind::Tensor) {

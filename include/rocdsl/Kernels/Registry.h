@@ -112,13 +112,14 @@ struct KernelSpec {
                      const std::vector<double> &scalars,
                      std::vector<std::vector<double>> &magnitudes)>
       magnitudes;
-  /// Optional: for a checked run, inputs derived from the others (the
-  /// attention backward's out and lse are the forward's of its q, k and
+  /// Optional: inputs derived from the others or drawn by rules of their
+  /// own (attention's packed-sequence offsets; for a `check`ed run, the
+  /// attention backward's out and lse, the float64 forward of its q, k and
   /// v): rewrites input entries of `tensors` (random, as given) in place,
   /// before the launch; the caller rounds them to the arguments' types.
   std::function<void(const KernelParams &,
                      std::vector<std::vector<double>> &tensors,
-                     const std::vector<double> &scalars)>
+                     const std::vector<double> &scalars, bool check)>
       prepareInputs;
   /// Optional: definitions the kernel adds for a target before the user's
   /// own (its wave size, a grid sized to the device), or an error where a

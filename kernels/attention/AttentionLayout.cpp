@@ -1,0 +1,185 @@
+//===- AttentionLayout.cpp - where heads and sequences lie ----------------===//
+//
+// The three tensor layouts (Attention.h) reduce to one view for the
+// kernels: a head of a sequence is rows of a 2-D view, `stride` elements
+// apart, starting at some row and column. BHSD keeps each head's rows
+// together ([B * H * S, D]); BSHD and the packed varlen layout interleave
+// the heads in each row ([rows, H * D]), a head taking D columns.
+//
+//===----------------------------------------------------------------------===//
+#include "Attention.h"
+
+#include "common/MatrixTiles.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <random>
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+using namespace mlir::rocdsl::dsl;
+
+/// Entry `index` of the i32 vector `ptr` of `size` entries (0 past it).
+static Scalar loadEntry(KernelBuilder &kb, const AttentionConfig &c, Ptr ptr,
+                        Scalar index, int64_t size) {
+  // A two-element tile whose second element is masked off, summed to the
+  // first: a uniform scalar on every target.
+  AccessOptions o;
+  o.bounds = {kb.min(index + 1, kb.i32(size))};
+  Layout layout = kb.defaultLayout({2}, DType::I32, c.waveSize);
+  return kb.load(ptr, {index}, {2}, layout, o).sumAll();
+}
+
+Sequences mlir::rocdsl::getSequences(KernelBuilder &kb,
+                                     const AttentionConfig &c, Scalar batch) {
+  Sequences seq;
+  if (!c.varlen()) {
+    seq.qStart = batch * c.sq;
+    seq.kStart = batch * c.sk;
+    seq.qLength = kb.i32(c.sq);
+    seq.kLength = kb.i32(c.sk);
+  } else {
+    // cu_seqlens as given, clamped so that whatever they hold, every row
+    // read or written lies in the packed tensors (a longer sequence than
+    // Sq or Sk is cut there: the grid covers that many rows).
+    auto bounds = [&](StringRef name, int64_t total, int64_t longest,
+                      Scalar &start, Scalar &length) {
+      Ptr cu = kb.ptrArg(name);
+      Scalar zero = kb.i32(0), rows = kb.i32(total);
+      start =
+          kb.min(kb.max(loadEntry(kb, c, cu, batch, c.batch + 1), zero), rows);
+      Scalar end = kb.min(
+          kb.max(loadEntry(kb, c, cu, batch + 1, c.batch + 1), start), rows);
+      length = kb.min(end - start, kb.i32(longest));
+    };
+    bounds("cu_seqlens_q", c.tq, c.sq, seq.qStart, seq.qLength);
+    bounds("cu_seqlens_k", c.tk, c.sk, seq.kStart, seq.kLength);
+  }
+  Scalar offset = kb.i32(0);
+  if (c.bottomRight)
+    offset = seq.kLength - seq.qLength;
+  if (c.windowLeft >= 0)
+    seq.lower = offset - c.windowLeft;
+  if (c.rightBound() >= 0)
+    seq.upper = offset + c.rightBound();
+  return seq;
+}
+
+HeadRows mlir::rocdsl::getHeadRows(KernelBuilder &kb, const AttentionConfig &c,
+                                   const Sequences &seq, Scalar batch,
+                                   Scalar head, bool query, int64_t cols) {
+  int64_t heads = query ? c.hq : c.hkv, extent = query ? c.sq : c.sk;
+  HeadRows view;
+  view.cols = cols;
+  if (c.layout == AttentionLayout::BHSD) {
+    view.first = (batch * heads + head) * extent;
+    view.end = view.first + extent;
+    view.column = kb.i32(0);
+    view.stride = cols;
+    return view;
+  }
+  view.first = query ? seq.qStart : seq.kStart;
+  view.end = view.first + (query ? seq.qLength : seq.kLength);
+  view.column = head * cols;
+  view.stride = heads * cols;
+  return view;
+}
+
+HeadRows mlir::rocdsl::getLseRows(KernelBuilder &kb, const AttentionConfig &c,
+                                  const Sequences &seq, Scalar batch,
+                                  Scalar head) {
+  HeadRows view;
+  view.first =
+      c.varlen() ? head * c.tq + seq.qStart : (batch * c.hq + head) * c.sq;
+  view.end = view.first + seq.qLength;
+  view.column = kb.i32(0);
+  view.stride = 1;
+  return view;
+}
+
+Tile mlir::rocdsl::loadHeadRows(KernelBuilder &kb, const AttentionConfig &c,
+                                Ptr ptr, const HeadRows &view, Scalar row0,
+                                int64_t rows) {
+  AccessOptions o;
+  o.strides = {kb.i32(view.stride)};
+  o.bounds = {view.end, view.column + view.cols};
+  Layout layout = kb.defaultLayout({rows, view.cols}, c.dtype, c.waveSize);
+  o.vec = accessWidth(view.cols, c.dtype, layout);
+  return kb.load(ptr, {view.first + row0, view.column}, {rows, view.cols},
+                 layout, o);
+}
+
+void mlir::rocdsl::storeHeadRows(KernelBuilder &kb, const AttentionConfig &c,
+                                 Tile tile, Ptr ptr, const HeadRows &view,
+                                 Scalar row0) {
+  int64_t rows = tile.getShape()[0];
+  AccessOptions o;
+  o.strides = {kb.i32(view.stride)};
+  o.bounds = {view.end, view.column + view.cols};
+  Layout coalesced = kb.defaultLayout({rows, view.cols}, c.dtype, c.waveSize);
+  o.vec = accessWidth(view.cols, c.dtype, coalesced);
+  kb.store(tile.to(c.dtype).convertTo(coalesced), ptr,
+           {view.first + row0, view.column}, o);
+}
+
+std::vector<int64_t> mlir::rocdsl::attentionShape(const AttentionConfig &c,
+                                                  bool query, int64_t cols) {
+  int64_t heads = query ? c.hq : c.hkv;
+  switch (c.layout) {
+  case AttentionLayout::BHSD:
+    return {c.batch, heads, query ? c.sq : c.sk, cols};
+  case AttentionLayout::BSHD:
+    return {c.batch, query ? c.sq : c.sk, heads, cols};
+  case AttentionLayout::Varlen:
+    return {query ? c.tq : c.tk, heads, cols};
+  }
+  return {};
+}
+
+std::vector<int64_t> mlir::rocdsl::attentionLseShape(const AttentionConfig &c) {
+  if (c.varlen())
+    return {c.hq, c.tq};
+  return {c.batch, c.hq, c.sq};
+}
+
+void mlir::rocdsl::appendSequenceArgs(const AttentionConfig &c,
+                                      std::vector<ArgSignature> &args) {
+  if (!c.varlen())
+    return;
+  for (const char *name : {"cu_seqlens_q", "cu_seqlens_k"})
+    args.push_back(
+        attentionTensorArg(name, DType::I32, {c.batch + 1}, /*output=*/false));
+}
+
+void mlir::rocdsl::appendSequenceArgSpecs(const AttentionConfig &c,
+                                          SmallVectorImpl<ArgSpec> &args) {
+  if (c.varlen())
+    for (const char *name : {"cu_seqlens_q", "cu_seqlens_k"})
+      args.push_back(ArgSpec::ptr(name, DType::I32));
+}
+
+std::vector<double> mlir::rocdsl::raggedSequences(int64_t batch, int64_t total,
+                                                  int64_t longest,
+                                                  uint64_t seed) {
+  // Random lengths in [0, longest], then rows moved from the longest
+  // entries or to the shortest until they sum to `total` (which
+  // configureAttention keeps within [0, batch * longest]).
+  std::mt19937_64 rng(seed);
+  std::vector<int64_t> lengths(static_cast<size_t>(batch));
+  int64_t sum = 0;
+  for (int64_t &n : lengths)
+    sum += n = int64_t(rng() % uint64_t(longest + 1));
+  while (sum != total) {
+    auto it = sum > total ? std::max_element(lengths.begin(), lengths.end())
+                          : std::min_element(lengths.begin(), lengths.end());
+    int64_t move = std::min<int64_t>(std::abs(total - sum),
+                                     sum > total ? *it : longest - *it);
+    move = std::max<int64_t>(1, (move + 1) / 2);
+    *it += sum > total ? -move : move;
+    sum += sum > total ? -move : move;
+  }
+  std::vector<double> cu(1, 0.0);
+  for (int64_t n : lengths)
+    cu.push_back(cu.back() + double(n));
+  return cu;
+}
