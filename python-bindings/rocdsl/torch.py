@@ -29,7 +29,8 @@ import torch
 from . import torch_native
 
 __all__ = ["rms_norm", "fused_add_rms_norm", "matmul",
-           "scaled_dot_product_attention", "NATIVE"]
+           "scaled_dot_product_attention", "flash_attn_func",
+           "flash_attn_varlen_func", "NATIVE"]
 
 NATIVE = torch_native.load(torch)
 
@@ -54,4 +55,5 @@ else:
 from .torch_gemm import matmul  # noqa: E402
 
 # The attention family (rocdsl/torch_attention.py).
-from .torch_attention import scaled_dot_product_attention  # noqa: E402
+from .torch_attention import (  # noqa: E402
+    flash_attn_func, flash_attn_varlen_func, scaled_dot_product_attention)

@@ -45,7 +45,8 @@ import torch
 from . import _rocdsl, runtime
 from .args import torch_device_name, torch_raw_stream
 
-__all__ = ["scaled_dot_product_attention", "fallback_reasons"]
+__all__ = ["scaled_dot_product_attention", "flash_attn_func",
+           "flash_attn_varlen_func", "fallback_reasons"]
 
 _DTYPES = {torch.float16: "f16", torch.bfloat16: "bf16"}
 _MODES = ("rocdsl", "torch", "strict")
@@ -140,22 +141,56 @@ def _fall_back(reason, q, k, v, attn_mask, dropout_p, is_causal, scale,
         is_causal=is_causal, scale=scale, **kwargs)
 
 
-def _definitions(q, k, v, causal, window_left, window_right, softcap,
-                 align="top_left"):
-    b, hq, sq, d = q.shape
-    return [f"B={b}", f"Hq={hq}", f"Hkv={k.shape[1]}", f"Sq={sq}",
-            f"Sk={k.shape[2]}", f"D={d}", f"Dv={v.shape[3]}",
-            f"dtype={_DTYPES[q.dtype]}", f"causal={int(causal)}",
-            f"align={align}", f"window_left={window_left}",
-            f"window_right={window_right}", f"softcap={softcap!r}"]
+def _definitions(q, k, v, cu_q, params):
+    """The kernels' NAME=VALUE definitions for these tensors and the op's
+    parameters (_Params)."""
+    p = _Params(*params)
+    if p.layout == "bhsd":
+        b, hq, sq, d = q.shape
+        hkv, sk = k.shape[1], k.shape[2]
+        extra = []
+    elif p.layout == "bshd":
+        b, sq, hq, d = q.shape
+        sk, hkv = k.shape[1], k.shape[2]
+        extra = []
+    else:  # varlen: [T, H, D] with the longest lengths given
+        (tq, hq, d), (tk, hkv) = q.shape, k.shape[:2]
+        b, sq, sk = cu_q.shape[0] - 1, p.max_seqlen_q, p.max_seqlen_k
+        extra = [f"Tq={tq}", f"Tk={tk}"]
+    return [f"B={b}", f"Hq={hq}", f"Hkv={hkv}", f"Sq={sq}", f"Sk={sk}",
+            f"D={d}", f"Dv={v.shape[-1]}", f"dtype={_DTYPES[q.dtype]}",
+            f"causal={int(p.causal)}", f"align={p.align}",
+            f"window_left={p.window_left}",
+            f"window_right={p.window_right}", f"softcap={p.softcap!r}",
+            f"layout={p.layout}"] + extra
 
 
-def _launch(name, defs, tensors, scale):
-    """Runs built-in `name` on (tensor, dtype) arguments in order, on the
-    first tensor's device and its current stream."""
+class _Params:
+    """The op's parameters after its tensors, in schema order."""
+
+    def __init__(self, scale, causal, window_left, window_right, softcap,
+                 layout, align, max_seqlen_q, max_seqlen_k):
+        self.scale, self.causal = scale, causal
+        self.window_left, self.window_right = window_left, window_right
+        self.softcap, self.layout, self.align = softcap, layout, align
+        self.max_seqlen_q, self.max_seqlen_k = max_seqlen_q, max_seqlen_k
+
+
+def _lse_shape(q, layout):
+    if layout == "bhsd":
+        return tuple(q.shape[:-1])
+    if layout == "bshd":
+        return (q.shape[0], q.shape[2], q.shape[1])
+    return (q.shape[1], q.shape[0])  # varlen: [Hq, Tq]
+
+
+def _launch(name, defs, tensors, cu, scale):
+    """Runs built-in `name` on (tensor, dtype) arguments in order, then the
+    cu_seqlens (varlen), on the first tensor's device and current stream."""
     first = tensors[0][0]
     kernel = runtime.builtin(name, defs,
                              torch_device_name(torch, first.device))
+    tensors = tensors + [(t, "i32") for t in cu if t is not None]
     args = [(t.data_ptr(), dtype, tuple(t.shape)) for t, dtype in tensors]
     kernel.launch(args + [float(scale)],
                   stream=torch_raw_stream(torch, first))
@@ -164,66 +199,77 @@ def _launch(name, defs, tensors, scale):
 @torch.library.custom_op("rocdsl::attention", mutates_args=(),
                          device_types="cuda")
 def _attention_op(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
-                  scale: float, causal: bool, window_left: int,
-                  window_right: int, softcap: float
+                  cu_seqlens_q: torch.Tensor | None,
+                  cu_seqlens_k: torch.Tensor | None, scale: float,
+                  causal: bool, window_left: int, window_right: int,
+                  softcap: float, layout: str, align: str,
+                  max_seqlen_q: int, max_seqlen_k: int
                   ) -> tuple[torch.Tensor, torch.Tensor]:
+    params = (scale, causal, window_left, window_right, softcap, layout,
+              align, max_seqlen_q, max_seqlen_k)
     out = torch.empty(tuple(q.shape[:-1]) + (v.shape[-1],), dtype=q.dtype,
                       device=q.device)
-    lse = torch.empty(tuple(q.shape[:-1]), dtype=torch.float32,
+    lse = torch.empty(_lse_shape(q, layout), dtype=torch.float32,
                       device=q.device)
     dtype = _DTYPES[q.dtype]
-    _launch("attention_fwd",
-            _definitions(q, k, v, causal, window_left, window_right, softcap),
+    _launch("attention_fwd", _definitions(q, k, v, cu_seqlens_q, params),
             [(q, dtype), (k, dtype), (v, dtype), (out, dtype),
-             (lse, "f32")], scale)
+             (lse, "f32")], (cu_seqlens_q, cu_seqlens_k), scale)
     return out, lse
 
 
 @_attention_op.register_fake
-def _(q, k, v, scale, causal, window_left, window_right, softcap):
+def _(q, k, v, cu_seqlens_q, cu_seqlens_k, scale, causal, window_left,
+      window_right, softcap, layout, align, max_seqlen_q, max_seqlen_k):
     return (q.new_empty(q.shape[:-1] + v.shape[-1:]),
-            q.new_empty(q.shape[:-1], dtype=torch.float32))
+            q.new_empty(_lse_shape(q, layout), dtype=torch.float32))
 
 
 @torch.library.custom_op("rocdsl::attention_backward", mutates_args=(),
                          device_types="cuda")
 def _attention_backward_op(dout: torch.Tensor, q: torch.Tensor,
                            k: torch.Tensor, v: torch.Tensor,
-                           out: torch.Tensor, lse: torch.Tensor, scale: float,
+                           out: torch.Tensor, lse: torch.Tensor,
+                           cu_seqlens_q: torch.Tensor | None,
+                           cu_seqlens_k: torch.Tensor | None, scale: float,
                            causal: bool, window_left: int, window_right: int,
-                           softcap: float
+                           softcap: float, layout: str, align: str,
+                           max_seqlen_q: int, max_seqlen_k: int
                            ) -> tuple[torch.Tensor, torch.Tensor,
                                       torch.Tensor]:
+    params = (scale, causal, window_left, window_right, softcap, layout,
+              align, max_seqlen_q, max_seqlen_k)
     dq, dk, dv = (torch.empty_like(t) for t in (q, k, v))
     dtype = _DTYPES[q.dtype]
-    _launch("attention_bwd",
-            _definitions(q, k, v, causal, window_left, window_right, softcap),
+    _launch("attention_bwd", _definitions(q, k, v, cu_seqlens_q, params),
             [(q, dtype), (k, dtype), (v, dtype), (out, dtype), (dout, dtype),
-             (lse, "f32"), (dq, dtype), (dk, dtype), (dv, dtype)], scale)
+             (lse, "f32"), (dq, dtype), (dk, dtype), (dv, dtype)],
+            (cu_seqlens_q, cu_seqlens_k), scale)
     return dq, dk, dv
 
 
 @_attention_backward_op.register_fake
-def _(dout, q, k, v, out, lse, scale, causal, window_left, window_right,
-      softcap):
+def _(dout, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, scale, causal,
+      window_left, window_right, softcap, layout, align, max_seqlen_q,
+      max_seqlen_k):
     return torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
 
 
 def _setup(ctx, inputs, output):
-    q, k, v, *params = inputs
+    q, k, v, cu_q, cu_k, *params = inputs
     out, lse = output
-    ctx.save_for_backward(q, k, v, out, lse)
+    ctx.save_for_backward(q, k, v, out, lse, cu_q, cu_k)
     ctx.params = params
     ctx.mark_non_differentiable(lse)
 
 
 def _grad(ctx, dout, _dlse):
-    q, k, v, out, lse = ctx.saved_tensors
+    q, k, v, out, lse, cu_q, cu_k = ctx.saved_tensors
     # Autograd may hand over a strided gradient (e.g. from a transpose
     # after the op); the kernel reads rows.
     dq, dk, dv = _attention_backward_op(dout.contiguous(), q, k, v, out, lse,
-                                        *ctx.params)
-    return (dq, dk, dv) + (None,) * len(ctx.params)
+                                        cu_q, cu_k, *ctx.params)
+    return (dq, dk, dv) + (None,) * (2 + len(ctx.params))
 
 
 torch.library.register_autograd("rocdsl::attention", _grad,
@@ -258,7 +304,115 @@ def scaled_dot_product_attention(q, k, v, attn_mask=None, dropout_p=0.0,
     squeeze = q.dim() == 3
     if squeeze:  # [H, S, D]: one batch entry (views, no copies)
         q, k, v = q.unsqueeze(0), k.unsqueeze(0), v.unsqueeze(0)
-    out, _ = _attention_op(q, k, v, 0.0 if scale is None else float(scale),
+    out, _ = _attention_op(q, k, v, None, None,
+                           0.0 if scale is None else float(scale),
                            bool(is_causal), left, 0 if is_causal else right,
-                           float(softcap or 0.0))
+                           float(softcap or 0.0), "bhsd", "top_left", 0, 0)
     return out.squeeze(0) if squeeze else out
+
+
+def _check_flash(tensors, unsupported):
+    """FlashAttention-style entries have no fallback: what the kernels
+    cannot run is a ValueError naming it."""
+    for what, asked in unsupported:
+        if asked:
+            raise ValueError(f"{what} is not supported by ROCDSL's attention "
+                             f"kernels")
+    first = tensors[0][1]
+    for name, t in tensors:
+        if not isinstance(t, torch.Tensor):
+            raise TypeError(f"{name}: expected a torch.Tensor, got "
+                            f"{type(t).__name__}")
+        if t.device.type != "cuda":
+            raise ValueError(f"{name}: expected a GPU tensor, got device "
+                             f"{t.device}")
+        if t.device != first.device:
+            raise ValueError(f"{name}: on {t.device}, but q is on "
+                             f"{first.device} (all inputs on one device)")
+        if not t.is_contiguous():
+            raise ValueError(f"{name}: must be contiguous (call "
+                             f".contiguous(); ROCDSL does not copy silently)")
+    dtypes = {t.dtype for name, t in tensors if not name.startswith("cu_")}
+    if len(dtypes) != 1 or not dtypes <= set(_DTYPES):
+        raise ValueError(f"q, k, v: one dtype of float16 or bfloat16, got "
+                         f"{', '.join(str(d) for d in dtypes)}")
+
+
+def _flash_params(q, softmax_scale, causal, window_size, softcap, layout,
+                  max_q=0, max_k=0):
+    left, right = _window(window_size)
+    if causal and right > 0:
+        raise ValueError(f"window_size right={right} with causal=True")
+    if softcap is None or softcap < 0 or not math.isfinite(softcap):
+        raise ValueError(f"softcap={softcap!r}: 0 (none) or a positive cap")
+    if softmax_scale is not None and not math.isfinite(softmax_scale):
+        raise ValueError(f"softmax_scale={softmax_scale!r} is not finite")
+    if softmax_scale is not None and float(softmax_scale) == 0.0:
+        raise ValueError("softmax_scale=0 is not supported (None selects "
+                         "1/sqrt(D))")
+    return (0.0 if softmax_scale is None else float(softmax_scale),
+            bool(causal), left, 0 if causal else right, float(softcap),
+            layout, "bottom_right", int(max_q), int(max_k))
+
+
+def flash_attn_func(q, k, v, dropout_p=0.0, softmax_scale=None, causal=False,
+                    window_size=(-1, -1), softcap=0.0, alibi_slopes=None,
+                    deterministic=False, return_attn_probs=False):
+    """FlashAttention's flash_attn_func on ROCDSL's kernels: q [B, Sq, Hq,
+    D], k [B, Sk, Hkv, D], v [B, Sk, Hkv, Dv] (Hq a multiple of Hkv), the
+    result [B, Sq, Hq, Dv]. Causal and window masks are FlashAttention's:
+    aligned to the bottom-right corner when Sq != Sk. The backward is
+    deterministic whatever `deterministic` says. Dropout, ALiBi and
+    returned probabilities raise ValueError."""
+    _check_flash((("q", q), ("k", k), ("v", v)),
+                 (("dropout_p > 0", dropout_p),
+                  ("alibi_slopes", alibi_slopes is not None),
+                  ("return_attn_probs", return_attn_probs)))
+    if q.dim() != 4 or k.dim() != 4 or v.dim() != 4:
+        raise ValueError(f"expected q, k, v of [B, S, H, D], got "
+                         f"{tuple(q.shape)}, {tuple(k.shape)}, "
+                         f"{tuple(v.shape)}")
+    out, _ = _attention_op(q, k, v, None, None,
+                           *_flash_params(q, softmax_scale, causal,
+                                          window_size, softcap, "bshd"))
+    return out
+
+
+def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
+                           max_seqlen_k, dropout_p=0.0, softmax_scale=None,
+                           causal=False, window_size=(-1, -1), softcap=0.0,
+                           alibi_slopes=None, deterministic=False,
+                           return_attn_probs=False):
+    """FlashAttention's flash_attn_varlen_func on ROCDSL's kernels: packed
+    sequences q [Tq, Hq, D], k [Tk, Hkv, D], v [Tk, Hkv, Dv], entry b's
+    rows from cu_seqlens_q[b] to cu_seqlens_q[b + 1] (int32 [B + 1] on the
+    device, nondecreasing from 0), no longer than max_seqlen_q (and _k for
+    keys); the result [Tq, Hq, Dv]. Masks per entry, bottom-right aligned.
+    Offsets outside the packed rows are clamped into them (no access
+    outside the tensors); rows past max_seqlen or outside every sequence
+    are not written."""
+    _check_flash((("q", q), ("k", k), ("v", v), ("cu_seqlens_q", cu_seqlens_q),
+                  ("cu_seqlens_k", cu_seqlens_k)),
+                 (("dropout_p > 0", dropout_p),
+                  ("alibi_slopes", alibi_slopes is not None),
+                  ("return_attn_probs", return_attn_probs)))
+    if q.dim() != 3 or k.dim() != 3 or v.dim() != 3:
+        raise ValueError(f"expected q, k, v of [T, H, D], got "
+                         f"{tuple(q.shape)}, {tuple(k.shape)}, "
+                         f"{tuple(v.shape)}")
+    for name, cu in (("cu_seqlens_q", cu_seqlens_q),
+                     ("cu_seqlens_k", cu_seqlens_k)):
+        if cu.dtype != torch.int32 or cu.dim() != 1 or cu.shape[0] < 2:
+            raise ValueError(f"{name}: expected int32 [B + 1], got "
+                             f"{cu.dtype} {tuple(cu.shape)}")
+    if cu_seqlens_q.shape != cu_seqlens_k.shape:
+        raise ValueError("cu_seqlens_q and cu_seqlens_k differ in length")
+    for name, n in (("max_seqlen_q", max_seqlen_q),
+                    ("max_seqlen_k", max_seqlen_k)):
+        if int(n) < 1:
+            raise ValueError(f"{name}={n}: at least 1")
+    out, _ = _attention_op(q, k, v, cu_seqlens_q, cu_seqlens_k,
+                           *_flash_params(q, softmax_scale, causal,
+                                          window_size, softcap, "varlen",
+                                          max_seqlen_q, max_seqlen_k))
+    return out

@@ -5,6 +5,7 @@ lengths, Sq != Sk, rows that see no key, grouped heads; torch.compile
 keeping it as one node; the fallback chain's decisions, errors and log
 line; a few training steps of a small transformer block. The fallback
 tests on CPU tensors need PyTorch only; the rest is skipped without a GPU."""
+import itertools
 import os
 import subprocess
 import sys
@@ -268,3 +269,73 @@ def test_training_steps_match_eager_torch():
     assert all(torch.isfinite(torch.tensor(losses["rocdsl"])))
     for ours, theirs in zip(losses["rocdsl"], losses["torch"]):
         assert abs(ours - theirs) <= 2e-2 * abs(theirs), losses
+
+
+def test_flash_attn_entries():
+    """flash_attn_func ([B, S, H, D], bottom-right causal) and
+    flash_attn_varlen_func (packed ragged sequences) under autograd, against
+    the float64 attention of each sequence."""
+    require_cuda()
+    gen = fresh_generator()
+    dtype = torch.bfloat16
+    q = randn((2, 100, 8, 64), dtype, gen).requires_grad_()
+    k = randn((2, 300, 2, 64), dtype, gen).requires_grad_()
+    v = randn((2, 300, 2, 64), dtype, gen).requires_grad_()
+    dout = randn((2, 100, 8, 64), dtype, gen)
+    out = rt.flash_attn_func(q, k, v, causal=True, window_size=(64, -1))
+    out.backward(dout)
+    t = lambda x: x.transpose(1, 2)
+    # Bottom-right: query i's diagonal key is i + Sk - Sq; shift by padding
+    # the reference's queries in front.
+    pad = 200
+    qp = torch.cat([torch.zeros(2, 8, pad, 64, device="cuda", dtype=dtype),
+                    t(q.detach())], 2)
+    dp = torch.cat([torch.zeros(2, 8, pad, 64, device="cuda", dtype=dtype),
+                    t(dout)], 2)
+    ref, dq, dk, dv = reference(qp, t(k), t(v), True, (64, -1), dout=dp)
+    assert_close("out", t(out), ref[:, :, pad:], dtype,
+                 float(v.abs().mean()))
+    for name, got, want in (("dq", t(q.grad), dq[:, :, pad:]),
+                            ("dk", t(k.grad), dk), ("dv", t(v.grad), dv)):
+        assert_close(name, got, want, dtype, float(want.abs().mean()))
+
+    lengths_q, lengths_k = [37, 0, 129, 1], [60, 5, 200, 17]
+    cu = lambda n: torch.tensor([0] + list(itertools.accumulate(n)),
+                                device="cuda", dtype=torch.int32)
+    q = randn((sum(lengths_q), 4, 64), dtype, gen).requires_grad_()
+    k = randn((sum(lengths_k), 4, 64), dtype, gen).requires_grad_()
+    v = randn((sum(lengths_k), 4, 64), dtype, gen).requires_grad_()
+    dout = randn(q.shape, dtype, gen)
+    out = rt.flash_attn_varlen_func(q, k, v, cu(lengths_q), cu(lengths_k),
+                                    max(lengths_q), max(lengths_k),
+                                    causal=True, softcap=10.0)
+    out.backward(dout)
+    q0 = k0 = 0
+    for nq, nk in zip(lengths_q, lengths_k):
+        sq, sk = slice(q0, q0 + nq), slice(k0, k0 + nk)
+        q0, k0 = q0 + nq, k0 + nk
+        if nq == 0:
+            assert not bool(k.grad[sk].any()) and not bool(v.grad[sk].any())
+            continue
+        pad = max(nk - nq, 0)  # bottom-right, as above
+        one = lambda x, s: x[s].transpose(0, 1)[None]
+        zeros = torch.zeros(1, 4, pad, 64, device="cuda", dtype=dtype)
+        qp = torch.cat([zeros, one(q.detach(), sq)], 2)
+        dp = torch.cat([zeros, one(dout, sq)], 2)
+        ref, dq, dk, dv = reference(qp, one(k, sk), one(v, sk), True,
+                                    softcap=10.0, dout=dp)
+        if nk < nq:  # the first nq - nk queries see no key
+            ref, dq, dk, dv = reference(one(q.detach(), sq)[:, :, nq - nk:],
+                                        one(k, sk), one(v, sk), True,
+                                        softcap=10.0,
+                                        dout=one(dout, sq)[:, :, nq - nk:])
+            assert not bool(q.grad[sq][:nq - nk].any())
+            rows = slice(q0 - nk, q0)
+        else:
+            ref, dq = ref[:, :, pad:], dq[:, :, pad:]
+            rows = sq
+        assert_close("varlen out", one(out, rows), ref, dtype, 0.5)
+        for name, got, want in (("dq", one(q.grad, rows), dq),
+                                ("dk", one(k.grad, sk), dk),
+                                ("dv", one(v.grad, sk), dv)):
+            assert_close(name, got, want, dtype, float(want.abs().mean()))

@@ -158,12 +158,67 @@ def test_attention_on_each_chip(index, rng):
     R.assert_close("out", value(out), ref, "bf16")
 
     # The autograd formula's two operators, as autograd would call them.
-    out, lse = ta._attention_op(q, k, v, 0.0, True, 40, 0, 4.0)
+    params = (0.0, True, 40, 0, 4.0, "bhsd", "top_left", 0, 0)
+    out, lse = ta._attention_op(q, k, v, None, None, *params)
     dout, dout64 = tensor((b, hq, sq, d), torch.bfloat16, index, rng)
-    dq, dk, dv = ta._attention_backward_op(dout, q, k, v, out, lse, 0.0,
-                                           True, 40, 0, 4.0)
+    dq, dk, dv = ta._attention_backward_op(dout, q, k, v, out, lse, None,
+                                           None, *params)
     want = attention64_backward(q64, k64, v64, dout64, scale, True, False,
                                 40, 0, 4.0)
     for name, got, ref in zip(("dq", "dk", "dv"), (dq, dk, dv), want):
         R.assert_close(name, value(got), ref, "bf16",
                        scale=np.abs(ref).max())
+
+
+@pytest.mark.parametrize("index", [0, 1])
+def test_flash_attn_layouts_on_each_chip(index, rng):
+    """flash_attn_func ([B, S, H, D]) and flash_attn_varlen_func (packed
+    ragged sequences, one of them empty) with their backward operator on
+    ROCm tensors, against NumPy float64 per sequence: bottom-right causal
+    masks, grouped heads."""
+    from attention_reference import attention64, attention64_backward
+    from rocdsl import torch_attention as ta
+
+    hq, hkv, d = 4, 2, 64
+    # [B, S, H, D]: Sq < Sk, the diagonal at the bottom-right corner.
+    q, q64 = tensor((2, 50, hq, d), torch.bfloat16, index, rng)
+    k, k64 = tensor((2, 90, hkv, d), torch.bfloat16, index, rng)
+    v, v64 = tensor((2, 90, hkv, d), torch.bfloat16, index, rng)
+    out = rt.flash_attn_func(q, k, v, causal=True)
+    bhsd = lambda x: x.transpose(0, 2, 1, 3)
+    ref, _ = attention64(bhsd(q64), bhsd(k64), bhsd(v64), d ** -0.5, True,
+                         True, -1, -1)
+    R.assert_close("bshd out", value(out), bhsd(ref), "bf16")
+
+    # Packed: lengths 37, 0, 70 (queries) and 60, 5, 90 (keys).
+    cu_q, cu_k = [0, 37, 37, 107], [0, 60, 65, 155]
+    q, q64 = tensor((107, hq, d), torch.bfloat16, index, rng)
+    k, k64 = tensor((155, hkv, d), torch.bfloat16, index, rng)
+    v, v64 = tensor((155, hkv, d), torch.bfloat16, index, rng)
+    dout, dout64 = tensor((107, hq, d), torch.bfloat16, index, rng)
+    cq = fake.from_host(np.array(cu_q, np.int32), torch.int32, index)
+    ck = fake.from_host(np.array(cu_k, np.int32), torch.int32, index)
+    out = rt.flash_attn_varlen_func(q, k, v, cq, ck, 70, 90, causal=True,
+                                    window_size=(30, -1), softcap=3.0)
+    params = ta._flash_params(q, None, True, (30, -1), 3.0, "varlen", 70, 90)
+    out2, lse = ta._attention_op(q, k, v, cq, ck, *params)
+    dq, dk, dv = ta._attention_backward_op(dout, q, k, v, out2, lse, cq, ck,
+                                           *params)
+    got = {n: value(t) for n, t in (("out", out), ("dq", dq), ("dk", dk),
+                                    ("dv", dv))}
+    for b in range(3):
+        qs, ks = slice(cu_q[b], cu_q[b + 1]), slice(cu_k[b], cu_k[b + 1])
+        if qs.start == qs.stop:  # keys no query sees: zero gradients
+            assert not got["dk"][ks].any() and not got["dv"][ks].any()
+            continue
+        one = lambda x, s: x[None, s].transpose(0, 2, 1, 3)
+        args = (one(q64, qs), one(k64, ks), one(v64, ks))
+        ref, _ = attention64(*args, d ** -0.5, True, True, 30, -1, 3.0)
+        R.assert_close(f"varlen out {b}", got["out"][qs],
+                       ref[0].transpose(1, 0, 2), "bf16")
+        grads = attention64_backward(*args, one(dout64, qs), d ** -0.5, True,
+                                     True, 30, -1, 3.0)
+        for name, g, rows in zip(("dq", "dk", "dv"), grads, (qs, ks, ks)):
+            want = g[0].transpose(1, 0, 2)
+            R.assert_close(f"varlen {name} {b}", got[name][rows], want,
+                           "bf16", scale=np.abs(want).max() + 1e-3)
