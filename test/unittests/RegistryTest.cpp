@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 using namespace mlir;
 using namespace mlir::rocdsl;
 
@@ -90,7 +92,7 @@ TEST(RegistryTest, ListsTheBuiltinKernels) {
   EXPECT_EQ(names, (std::vector<std::string>{"rmsnorm_fwd", "rmsnorm_add_fwd",
                                              "rmsnorm_bwd", "rmsnorm_add_bwd",
                                              "rmsnorm_bwd_dw", "gemm",
-                                             "attention_fwd"}));
+                                             "attention_fwd", "attention_bwd"}));
 }
 
 TEST(RegistryTest, AttentionPlansTorchLayoutTensorsAndTheGrid) {
@@ -111,6 +113,78 @@ TEST(RegistryTest, AttentionPlansTorchLayoutTensorsAndTheGrid) {
   ASSERT_TRUE(plan.args[5].checkFloat);
   EXPECT_TRUE(plan.args[5].checkFloat(std::nan("")));
   EXPECT_FALSE(plan.args[5].checkFloat(-0.5));
+}
+
+TEST(RegistryTest, AttentionBackwardPlansOneLaunchOfBothProgramKinds) {
+  LaunchPlan plan;
+  EXPECT_EQ(planArgs("attention_bwd",
+                     {"B=2", "Hq=8", "Hkv=2", "Sq=100", "Sk=300", "D=128",
+                      "chip=gfx942"},
+                     plan),
+            (std::vector<std::string>{"q", "k", "v", "out", "dout", "lse",
+                                      "dq", "dk", "dv", "scale"}));
+  EXPECT_EQ(plan.args[7].shape, (std::vector<int64_t>{2, 2, 300, 128}));
+  for (int i = 0; i < 9; ++i)
+    EXPECT_EQ(plan.args[size_t(i)].isOutput, i >= 6) << i;
+  // 64-row tiles (16 a wave, 4 waves): 5 key tiles per B * Hkv head, then
+  // 2 query tiles per B * Hq head, on one grid dimension.
+  EXPECT_EQ(plan.grid[0], 5u * 4u + 2u * 16u);
+  EXPECT_EQ(plan.grid[1], 1u);
+}
+
+TEST(RegistryTest, AttentionLayoutsShapeTheTensors) {
+  LaunchPlan plan;
+  planArgs("attention_fwd",
+           {"B=2", "Hq=8", "Hkv=2", "Sq=100", "Sk=300", "D=64",
+            "layout=bshd"},
+           plan);
+  EXPECT_EQ(plan.args[0].shape, (std::vector<int64_t>{2, 100, 8, 64}));
+  EXPECT_EQ(plan.args[1].shape, (std::vector<int64_t>{2, 300, 2, 64}));
+  EXPECT_EQ(plan.args[4].shape, (std::vector<int64_t>{2, 8, 100}));
+  EXPECT_EQ(planArgs("attention_fwd",
+                     {"B=3", "Hq=4", "Sq=100", "Sk=50", "Tq=250", "D=64",
+                      "layout=varlen"},
+                     plan),
+            (std::vector<std::string>{"q", "k", "v", "out", "lse",
+                                      "cu_seqlens_q", "cu_seqlens_k",
+                                      "scale"}));
+  EXPECT_EQ(plan.args[0].shape, (std::vector<int64_t>{250, 4, 64}));
+  EXPECT_EQ(plan.args[1].shape, (std::vector<int64_t>{150, 4, 64}));
+  EXPECT_EQ(plan.args[4].shape, (std::vector<int64_t>{4, 250}));
+  EXPECT_EQ(plan.args[5].shape, (std::vector<int64_t>{4}));
+  EXPECT_EQ(plan.args[5].dtype, dsl::DType::I32);
+  EXPECT_FALSE(plan.args[5].isOutput);
+}
+
+TEST(RegistryTest, VarlenRunsDrawRaggedSequencesCoveringEveryPackedRow) {
+  const KernelSpec *spec = lookupKernel("attention_fwd");
+  ASSERT_TRUE(spec && spec->prepareInputs);
+  for (auto [batch, total, longest] :
+       {std::tuple<int, int, int>{3, 250, 100}, {5, 5, 1}, {4, 1, 70},
+        {7, 300, 300}, {2, 200, 100}}) {
+    KernelParams params;
+    std::string error;
+    std::vector<std::string> defs = {
+        "B=" + std::to_string(batch), "Sq=" + std::to_string(longest),
+        "Tq=" + std::to_string(total), "layout=varlen"};
+    ASSERT_TRUE(succeeded(resolveKernelParams(*spec, defs, params, error)))
+        << error;
+    // q random-ish (it seeds the draw); cu_seqlens to be filled.
+    std::vector<std::vector<double>> tensors(7);
+    tensors[0] = {0.25, -1.5, 3.0};
+    spec->prepareInputs(params, tensors, {0.0}, false);
+    for (int which : {5, 6}) {
+      const std::vector<double> &cu = tensors[size_t(which)];
+      ASSERT_EQ(cu.size(), size_t(batch + 1));
+      EXPECT_EQ(cu.front(), 0);
+      // Sk defaults to Sq, Tk to B * Sk.
+      EXPECT_EQ(cu.back(), which == 5 ? total : batch * longest);
+      for (int b = 0; b < batch; ++b) {
+        EXPECT_GE(cu[size_t(b + 1)], cu[size_t(b)]);
+        EXPECT_LE(cu[size_t(b + 1)] - cu[size_t(b)], longest);
+      }
+    }
+  }
 }
 
 TEST(RegistryTest, GemmPlansItsArguments) {
