@@ -58,7 +58,7 @@ struct AttentionConfig {
   bool prefetch = true;
   /// The backward's inner step: queries a step of a dK/dV program (which
   /// owns BN keys), keys a step of a dQ program (which owns BM queries).
-  int64_t step = 32;
+  int64_t step = 0;
   unsigned waveSize = 64;
   unsigned ldsBanks = 32;
   /// AMD matrix instruction (M, N, K), K elements per lane, layout

@@ -181,10 +181,15 @@ KernelSpec mlir::rocdsl::getAttentionBackwardSpec() {
       spec.params.end(),
       {{"BM", "0", "queries a dQ program owns (0: 16 rows a wave)", false},
        {"BN", "0", "keys a dK/dV program owns (0: 16 rows a wave)", false},
-       {"step", "32",
-        "queries a dK/dV program takes a step, keys a dQ program takes a step",
+       {"step", "0",
+        "queries a dK/dV program takes a step, keys a dQ program takes a "
+        "step (0: 32; 64 with the default warps on NVIDIA up to head "
+        "dimension 64)",
         false},
-       {"warps", "0", "waves (warps) per program: 1, 2, 4, 8 (0: 4)", false},
+       {"warps", "0",
+        "waves (warps) per program: 1, 2, 4, 8 (0: 4; 8 on NVIDIA up to "
+        "head dimension 64)",
+        false},
        chipParam,
        scaleParam});
   spec.prepareInputs = [](const KernelParams &params,
