@@ -169,8 +169,9 @@ LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
   c.ldsBanks = chip->sharedMemoryBanks;
   // The backward on NVIDIA at head dimensions up to 64: 128 x 128 tiles
   // on 8 warps, 64 a step (measured on the H200 at B2 H16 S4096 D64
-  // causal: 149 TFLOP/s against 130 for 64 x 64 x 32 on 4; at D = 128
-  // that tile needs more than 48 KiB of shared memory).
+  // causal: 149 TFLOP/s against 130 for 64 x 64 x 32 on 4 in one run, 134
+  // in a rerun; at D = 128 that tile needs more than 48 KiB of shared
+  // memory).
   bool wideBackward =
       backward && c.nvidia && std::max(c.d, c.dv) <= 64 && !c.warps;
   if (!c.warps)
