@@ -154,3 +154,14 @@ LogicalResult LocalLoadOp::verify() {
 LogicalResult LocalStoreOp::verify() {
   return verifyLdsMatch(*this, getValue().getType(), getDst().getType());
 }
+
+LogicalResult AsyncCopyOp::verify() {
+  RankedTensorType tile = getTileType();
+  if (failed(verifyTileAccess(*this, tile, getPtr().getType(),
+                              getOrigin().size(), getStrides().size(),
+                              getBounds(), getMask(), getVecWidth(),
+                              getUniformMask())) ||
+      failed(verifyLdsMatch(*this, tile, getDst().getType())))
+    return failure();
+  return success();
+}

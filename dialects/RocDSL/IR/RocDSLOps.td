@@ -336,6 +336,73 @@ def RocDSL_LocalIndexOp : RocDSL_Op<"local_index", [Pure]> {
   let hasVerifier = 1;
 }
 
+def RocDSL_AsyncCopyOp : RocDSL_Op<"async_copy", [AttrSizedOperandSegments,
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Copy a tile from global memory into an LDS tile, asynchronously";
+  let description = [{
+    Reads the tile `rocdsl.load` with the same operands would read (type
+    `tile`: its layout says which lane copies which elements) and writes it
+    into `dst`, without passing through the lanes' registers where the
+    target can (NVIDIA: `cp.async`, 4, 8 or 16 bytes a group). Invalid
+    elements (bounds, mask) are written as zero and never read.
+
+    The copy is only known complete after a `rocdsl.async_commit` that
+    follows it and a `rocdsl.async_wait` that leaves fewer groups pending
+    than were committed after that one; completion covers this lane's copies
+    only, so a workgroup barrier must come between the wait and any read of
+    `dst`. Unlike `local_store`, no barrier is placed for the author: a
+    copy into a buffer other waves may still be reading needs a barrier
+    before it. Targets without asynchronous copies (AMDGPU today, the host)
+    load into registers and store to LDS at the copy, and commit and wait
+    are no-ops there, so a correctly ordered kernel means the same
+    everywhere.
+
+    ```mlir
+    rocdsl.async_copy %a[%m0, %k] strides [%K] bounds [%M, %K], %buf {vec = 8 : i32}
+        : !rocdsl.ptr<bf16>, tensor<128x32xbf16, #blocked> -> !rocdsl.lds<128x32xbf16, #shared>
+    rocdsl.async_commit
+    rocdsl.async_wait {pending = 1 : i32}
+    ```
+  }];
+  let arguments = (ins RocDSL_PtrType:$ptr,
+                       Variadic<I32>:$origin,
+                       Variadic<I32>:$strides,
+                       Variadic<I32>:$bounds,
+                       Optional<RocDSL_MaskTile>:$mask,
+                       RocDSL_LdsTileType:$dst,
+                       TypeAttrOf<AnyRankedTensor>:$tile,
+                       OptionalAttr<I32Attr>:$vec,
+                       UnitAttr:$uniform_mask);
+  let assemblyFormat = [{
+    $ptr `[` $origin `]` (`strides` `[` $strides^ `]`)? (`bounds` `[` $bounds^ `]`)?
+    (`mask` `(` $mask^ `:` type($mask) `)`)? `,` $dst
+    attr-dict `:` qualified(type($ptr)) `,` $tile `->` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Elements per access: `vec`, 1 when absent.
+    unsigned getVecWidth() { return getVec().value_or(1); }
+    RankedTensorType getTileType() { return cast<RankedTensorType>(getTile()); }
+  }];
+}
+
+def RocDSL_AsyncCommitOp : RocDSL_Op<"async_commit"> {
+  let summary = "Close the group of this lane's async copies issued so far";
+  let assemblyFormat = "attr-dict";
+}
+
+def RocDSL_AsyncWaitOp : RocDSL_Op<"async_wait"> {
+  let summary = "Wait until at most `pending` committed copy groups are in flight";
+  let description = [{
+    Counts this lane's groups closed by `rocdsl.async_commit`, most recent
+    last: `pending = 0` waits for every copy; `pending = N` lets the N
+    newest groups run on. A workgroup barrier after it makes the other
+    lanes' completed copies visible.
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<7>]>:$pending);
+  let assemblyFormat = "attr-dict";
+}
+
 //===----------------------------------------------------------------------===//
 // Expert escape hatches
 //===----------------------------------------------------------------------===//

@@ -1,11 +1,12 @@
 //===- AMDGPUTargetInfo.cpp - gfx942 / gfx950 parts of the conversion -----===//
 //
-// Buffer-resource loads and stores (hazard-free store form), MFMA, the
-// hardware exp2; cross-lane reductions stay gpu.subgroup_reduce for
-// rocdsl-lower-subgroup-reduce (DPP).
+// Buffer-resource loads and stores (hazard-free store form; async copies
+// as loads and LDS stores), MFMA, the hardware exp2; cross-lane reductions
+// stay gpu.subgroup_reduce for rocdsl-lower-subgroup-reduce (DPP).
 //
 //===----------------------------------------------------------------------===//
 #include "TargetInfo.h"
+#include "rocdsl/Conversion/AsyncCopies.h"
 
 using namespace mlir;
 using namespace mlir::rocdsl;
@@ -17,6 +18,8 @@ public:
   AMDGPUTargetInfo(const ChipInfo &chip, StoreOptions storeOptions)
       : TargetInfo(chip), storeOptions(storeOptions) {}
 
+  /// No asynchronous copies yet: loads and LDS stores at the copy.
+  void prepare(ModuleOp module) const override { expandAsyncCopies(module); }
   void populateMemoryPatterns(TileTypeConverter &converter,
                               RewritePatternSet &patterns) const override {
     mlir::rocdsl::populateMemoryPatterns(converter, patterns, storeOptions);

@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TargetInfo.h"
+#include "rocdsl/Conversion/AsyncCopies.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -446,7 +447,9 @@ struct LocalStoreLowering : OpConversionPattern<LocalStoreOp> {
     writeTile(
         rewriter, op.getLoc(), adaptor.getValue(), tileType, adaptor.getDst(),
         LdsLayout::of(cast<SharedAttr>(op.getDst().getType().getEncoding())),
-        *dist, barriers.lookup(op));
+        *dist,
+        op->hasAttr(kAuthorOrderedAttr) ? StoreBarriers{false, false}
+                                        : barriers.lookup(op));
     rewriter.eraseOp(op);
     return success();
   }
@@ -615,12 +618,27 @@ LdsSlots mlir::rocdsl::createLdsArenas(ModuleOp module,
   return slots;
 }
 
+LdsGroupAddresses mlir::rocdsl::ldsGroupAddresses(OpBuilder &b, Location loc,
+                                                  const TileDistribution &dist,
+                                                  Type elementType, Value base,
+                                                  LdsTileType dst,
+                                                  unsigned maxWidth) {
+  LdsLayout layout = LdsLayout::of(cast<SharedAttr>(dst.getEncoding()));
+  LdsGroupAddresses groups;
+  groups.width = std::min(ldsAccessWidth(dist, elementType, layout), maxWidth);
+  for (Value offset : ldsGroupOffsets(b, loc, dist, layout, groups.width))
+    groups.addresses.push_back(
+        ldsElementPtr(b, loc, base, elementType, offset));
+  return groups;
+}
+
 /// Whether `op` may sit between two local_stores that share barriers: it
 /// touches no LDS (global loads and stores, arithmetic, matrix products;
 /// not conversions, transposes or reductions, which may go through LDS).
 static bool touchesNoLds(Operation &op) {
-  if (op.getNumRegions() || isa<ConvertLayoutOp, TransOp, ReduceOp, BarrierOp,
-                                LocalAllocOp, LocalLoadOp, LocalStoreOp>(op))
+  if (op.getNumRegions() ||
+      isa<ConvertLayoutOp, TransOp, ReduceOp, BarrierOp, LocalAllocOp,
+          LocalLoadOp, LocalStoreOp, AsyncCopyOp>(op))
     return false;
   return isa<LoadOp, StoreOp>(op) || isMemoryEffectFree(&op);
 }

@@ -1,6 +1,6 @@
 //===- NVIDIATargetInfo.cpp - sm_90 parts of the conversion ---------------===//
 //
-// Guarded global accesses, mma.sync and ldmatrix, warp shuffles for cross-lane
+// Guarded global accesses, cp.async, mma.sync and ldmatrix, warp shuffles for cross-lane
 // reductions, PTX's approximate exp2, division and rsqrt; AMDGPU-only
 // escape hatches dropped with a note.
 //
@@ -52,6 +52,7 @@ public:
   void populateMemoryPatterns(TileTypeConverter &converter,
                               RewritePatternSet &patterns) const override {
     populateNvidiaMemoryPatterns(converter, patterns);
+    populateNvidiaAsyncCopyPatterns(converter, patterns);
   }
   void populateDotPatterns(TileTypeConverter &converter,
                            RewritePatternSet &patterns) const override {

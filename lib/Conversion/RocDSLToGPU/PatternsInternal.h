@@ -44,6 +44,9 @@ void populateMemoryPatterns(TileTypeConverter &converter,
 /// rocdsl.load/store as guarded global accesses (NVIDIA).
 void populateNvidiaMemoryPatterns(TileTypeConverter &converter,
                                   RewritePatternSet &patterns);
+/// rocdsl.async_copy/commit/wait as cp.async (NvidiaAsyncCopy.cpp).
+void populateNvidiaAsyncCopyPatterns(TileTypeConverter &converter,
+                                     RewritePatternSet &patterns);
 /// rocdsl.reduce: in lane, across lanes, across waves through LDS.
 /// Fast-math flags to approximate instructions, applied to the lowered
 /// gpu.module (TargetMath.cpp): exp and exp2 {afn} to the hardware exp2
@@ -105,6 +108,18 @@ struct StoreBarriers {
 /// rewritten).
 llvm::DenseMap<Operation *, StoreBarriers>
 findStoresSharingBarriers(ModuleOp module);
+/// Where each group of `width` consecutive entries of a lane's register
+/// tile `dist` lands in the LDS tile `dst` at `base` (swizzle and padding
+/// included): `width` is the widest LDS access the layout keeps together,
+/// at most `maxWidth`.
+struct LdsGroupAddresses {
+  unsigned width;
+  SmallVector<Value> addresses; // !llvm.ptr<3>, one per group in entry order
+};
+LdsGroupAddresses ldsGroupAddresses(OpBuilder &b, Location loc,
+                                    const TileDistribution &dist,
+                                    Type elementType, Value base,
+                                    LdsTileType dst, unsigned maxWidth);
 /// local_alloc/local_store/local_load and convert_layout (LdsLowering.cpp).
 void populateLdsPatterns(TileTypeConverter &converter,
                          RewritePatternSet &patterns, ModuleOp module,

@@ -1,5 +1,6 @@
 //===- ConvertRocDSLToHost.cpp - the convert-rocdsl-to-host pass ----------===//
 #include "HostPatterns.h"
+#include "rocdsl/Conversion/AsyncCopies.h"
 #include "rocdsl/Conversion/Passes.h"
 #include "rocdsl/Conversion/TargetOperations.h"
 #include "rocdsl/Conversion/TileElementwise.h"
@@ -55,6 +56,8 @@ struct ConvertRocDSLToHostPass
       return signalPassFailure();
     if (failed(checkHostElementTypes(getOperation())))
       return signalPassFailure();
+    // One program runs at a time on the host: a copy is a load and a store.
+    expandAsyncCopies(getOperation());
     HostTypeConverter converter(ctx);
     RewritePatternSet patterns(ctx);
     populateHostKernelPatterns(converter, patterns);

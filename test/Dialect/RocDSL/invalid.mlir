@@ -1052,3 +1052,37 @@ rocdsl.func @local_index_other_swizzle(%i: i32) attributes {num_warps = 4 : i32}
   %one = rocdsl.local_index %buf[%i] : !rocdsl.lds<2x64x32xbf16, #s3> -> !rocdsl.lds<64x32xbf16, #s2>
   rocdsl.return
 }
+
+// -----
+
+#s2 = #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
+#b = #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+rocdsl.func @async_copy_shape(%p: !rocdsl.ptr<bf16>) attributes {num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %buf = rocdsl.local_alloc -> !rocdsl.lds<32x32xbf16, #s2>
+  // expected-error-re@+1 {{'rocdsl.async_copy' op register tile 'tensor<64x32xbf16, {{.*}}>' and LDS tile '!rocdsl.lds<32x32xbf16, {{.*}}>' differ in shape or element type}}
+  rocdsl.async_copy %p[%c0, %c0] strides [%c32], %buf : !rocdsl.ptr<bf16>, tensor<64x32xbf16, #b> -> !rocdsl.lds<32x32xbf16, #s2>
+  rocdsl.return
+}
+
+// -----
+
+#s2 = #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
+#b = #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+rocdsl.func @async_copy_pointer(%p: !rocdsl.ptr<f16>) attributes {num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %buf = rocdsl.local_alloc -> !rocdsl.lds<64x32xbf16, #s2>
+  // expected-error@+1 {{'rocdsl.async_copy' op pointer element type 'f16' does not match tile element type 'bf16'}}
+  rocdsl.async_copy %p[%c0, %c0] strides [%c32], %buf : !rocdsl.ptr<f16>, tensor<64x32xbf16, #b> -> !rocdsl.lds<64x32xbf16, #s2>
+  rocdsl.return
+}
+
+// -----
+
+rocdsl.func @async_wait_count() attributes {num_warps = 4 : i32} {
+  // expected-error@+1 {{'rocdsl.async_wait' op attribute 'pending' failed to satisfy constraint}}
+  rocdsl.async_wait {pending = 8 : i32}
+  rocdsl.return
+}

@@ -279,3 +279,22 @@ rocdsl.func @lds_buffers(%i: i32) attributes {num_warps = 4 : i32} {
   %one = rocdsl.local_index %bufs[%i] : !rocdsl.lds<2x64x32xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]>> -> !rocdsl.lds<64x32xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>
   rocdsl.return
 }
+
+// An asynchronous copy into LDS with bounds and a vector width, a commit
+// and a wait that lets one group run on.
+// CHECK-LABEL: rocdsl.func @async_copy(
+// CHECK: rocdsl.async_copy %{{.*}}[%{{.*}}, %{{.*}}] strides[%{{.*}}] bounds[%{{.*}}, %{{.*}}], %{{.*}} {vec = 8 : i32} : !rocdsl.ptr<bf16>, tensor<64x32xbf16, #rocdsl.blocked<{{.*}}>> -> !rocdsl.lds<64x32xbf16,
+// CHECK-NEXT: rocdsl.async_commit
+// CHECK-NEXT: rocdsl.async_wait {pending = 1 : i32}
+// GENERIC-LABEL: sym_name = "async_copy"
+// GENERIC: "rocdsl.async_copy"
+// GENERIC: "rocdsl.async_wait"() <{pending = 1 : i32}>
+rocdsl.func @async_copy(%p: !rocdsl.ptr<bf16>, %m: i32) attributes {num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %buf = rocdsl.local_alloc -> !rocdsl.lds<64x32xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>
+  rocdsl.async_copy %p[%c0, %c0] strides [%c32] bounds [%m, %c32], %buf {vec = 8 : i32} : !rocdsl.ptr<bf16>, tensor<64x32xbf16, #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>> -> !rocdsl.lds<64x32xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>
+  rocdsl.async_commit
+  rocdsl.async_wait {pending = 1 : i32}
+  rocdsl.return
+}
