@@ -7,9 +7,9 @@ The ROCDSL side is the plain tile loop a kernel author writes (blocked
 loads of an A and a B tile, rl.dot into an f32 accumulator, one store of C
 in the input dtype) at a few tile configurations, and the built-in gemm
 kernel (kernels/gemm: operands staged through swizzled shared memory,
-read with ldmatrix, the next step's loads in flight during the products)
-at the tiles of --builtin-configs (BMxBNxBKxWARPS, comma-separated; "default"
-is the chip's default tile). Each side reports its best configuration,
+read with ldmatrix, later K steps' copies in flight during the products)
+at the tiles of --builtin-configs (BMxBNxBKxWARPS[xSTAGES], comma-separated;
+"default" is the chip's default tile and stages). Each side reports its best configuration,
 and --all prints every configuration's figure. Every result is compared with
 torch.matmul in float64 on sampled rows before anything is timed; times
 are the median of CUDA-event pairs, TFLOP/s = 2*M*N*K / time.
@@ -101,7 +101,7 @@ def builtin_run(dtype, cfg):
     """The built-in gemm kernel (kernels/gemm) at tile `cfg`, launched on
     torch's current stream."""
     tile = [] if cfg == "default" else [
-        f"{k}={v}" for k, v in zip(("BM", "BN", "BK", "warps"),
+        f"{k}={v}" for k, v in zip(("BM", "BN", "BK", "warps", "stages"),
                                    cfg.split("x"))]
 
     def run(a, b, c):

@@ -44,12 +44,15 @@ dsl::LdsTile mlir::rocdsl::operandLdsTile(dsl::KernelBuilder &kb,
                                           int64_t rows, int64_t cols,
                                           DType dtype, bool colMajor,
                                           bool kFast, bool nvidia,
-                                          unsigned kWidth, unsigned banks) {
+                                          unsigned kWidth, unsigned banks,
+                                          unsigned buffers) {
   SmallVector<unsigned> order =
       colMajor ? SmallVector<unsigned>{0, 1} : SmallVector<unsigned>{1, 0};
   unsigned elemBytes = dsl::bitWidth(dtype) / 8;
   unsigned vecBytes = kFast && !nvidia ? std::min(16u, kWidth * elemBytes) : 16;
-  return kb.localAlloc(
-      {rows, cols}, dtype,
-      kb.sharedLayout({rows, cols}, dtype, order, banks, vecBytes));
+  dsl::Layout shared =
+      kb.sharedLayout({rows, cols}, dtype, order, banks, vecBytes);
+  if (buffers)
+    return kb.localAllocBuffers(buffers, {rows, cols}, dtype, shared);
+  return kb.localAlloc({rows, cols}, dtype, shared);
 }

@@ -40,11 +40,12 @@ unsigned mfmaVersion(const MatrixInstr &instr);
 /// wide as one lane's operand read: `kWidth` elements on AMD (8 bytes on
 /// gfx942, whose 16 rows of one read phase would otherwise meet in 8 bank
 /// positions), ldmatrix's 16-byte rows on NVIDIA. `banks`: the chip's
-/// 4-byte LDS banks.
+/// 4-byte LDS banks. `buffers` > 0: that many such tiles stacked for
+/// N-buffering (pick one with LdsTile::index).
 dsl::LdsTile operandLdsTile(dsl::KernelBuilder &kb, int64_t rows,
                             int64_t cols, dsl::DType dtype, bool colMajor,
                             bool kFast, bool nvidia, unsigned kWidth,
-                            unsigned banks);
+                            unsigned banks, unsigned buffers = 0);
 
 } // namespace mlir::rocdsl
 

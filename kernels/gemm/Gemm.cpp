@@ -54,7 +54,8 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
                            {"BM", &c.bm},
                            {"BN", &c.bn},
                            {"BK", &c.bk},
-                           {"warps", &c.warps}})
+                           {"warps", &c.warps},
+                           {"stages", &c.stages}})
     if (failed(params.getInt(name, *out, error)))
       return failure();
   for (auto [name, v] : {std::pair<StringRef, int64_t>{"M", c.m},
@@ -148,6 +149,32 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
             chip->name.str() + "'s matrix instruction: BM a multiple of " +
             std::to_string(minM) + ", BN of " + std::to_string(minN) +
             ", BK of " + std::to_string(kBlock) + ", at most 256/256/128";
+    return failure();
+  }
+  // Asynchronous copies pay on NVIDIA, whose cp.async leaves the lanes'
+  // registers free; elsewhere a copy is a load and an LDS store in place,
+  // and staging in registers (1) keeps the load in flight longer.
+  if (!c.stages)
+    c.stages = c.nvidia && !c.aColMajor && !c.bColMajor ? 3 : 1;
+  if (c.stages < 1 || c.stages > 4) {
+    error = "stages=" + std::to_string(c.stages) + " is not 1, 2, 3 or 4";
+    return failure();
+  }
+  if (c.stages > 1 && (c.aColMajor || c.bColMajor)) {
+    error = "stages=" + std::to_string(c.stages) +
+            " copies tiles into LDS as stored, which needs row-major A and "
+            "B (layout_a=row, layout_b=row); use stages=1";
+    return failure();
+  }
+  int64_t ldsBytes = c.stages > 1 ? c.stages * (c.bm + c.bn) * c.bk *
+                                        bitWidth(c.dtype) / 8
+                                  : 0;
+  if (ldsBytes > chip->sharedMemoryBytes) {
+    error = "stages=" + std::to_string(c.stages) + " of BM=" +
+            std::to_string(c.bm) + " BN=" + std::to_string(c.bn) +
+            " BK=" + std::to_string(c.bk) + " need " +
+            std::to_string(ldsBytes) + " bytes of LDS; " + chip->name.str() +
+            " has " + std::to_string(chip->sharedMemoryBytes);
     return failure();
   }
   return success();
@@ -245,37 +272,84 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
   };
   // The operands' LDS tiles keep global memory's contiguous dimension
   // fastest, so the writes are 16 bytes wide (operandLdsTile).
-  auto ldsTile = [&](int64_t rows, int64_t cols, bool colMajor, bool kFast) {
+  auto ldsTile = [&](int64_t rows, int64_t cols, bool colMajor, bool kFast,
+                     unsigned buffers) {
     return operandLdsTile(kb, rows, cols, c.dtype, colMajor, kFast, c.nvidia,
-                          c.kWidth, c.ldsBanks);
+                          c.kWidth, c.ldsBanks, buffers);
   };
-  LdsTile ldsA = ldsTile(c.bm, c.bk, c.aColMajor, !c.aColMajor);
-  LdsTile ldsB = ldsTile(c.bk, c.bn, c.bColMajor, c.bColMajor);
-  // Each step writes the staged operands to LDS, issues the global loads
-  // of the next step (in flight while the products run; past K they are
-  // masked off) and multiplies from LDS: two barriers per step, around
-  // the writes.
   // (Ops are built in statement order: the order in which a compiler
   // evaluates function arguments must not change the kernel.)
   Tile zero = kb.zeros({c.bm, c.bn}, acc, DType::F32);
-  Tile firstA = stageA(kb.i32(0));
-  Tile firstB = stageB(kb.i32(0));
   Scalar kBegin = kb.i32(0), kEnd = kb.i32(c.k), kStep = kb.i32(c.bk);
-  auto body = [&](Scalar k, ArrayRef<Tile> carried) {
-    ldsA.store(carried[1]);
-    ldsB.store(carried[2]);
-    Scalar next = k + c.bk;
-    Tile nextA = stageA(next);
-    Tile nextB = stageB(next);
-    // (AMDGPU's scheduler would sink the loads below the products, where
-    // they no longer overlap them.)
-    kb.schedBarrier();
-    Tile operandA = ldsA.load(opA);
-    Tile operandB = ldsB.load(opB);
-    Tile product = kb.dot(operandA, operandB, carried[0]);
-    return SmallVector<Tile>{product, nextA, nextB};
-  };
-  Tile sum = kb.forLoop(kBegin, kEnd, kStep, {zero, firstA, firstB}, body)[0];
+  Tile sum;
+  if (c.stages == 1) {
+    LdsTile ldsA = ldsTile(c.bm, c.bk, c.aColMajor, !c.aColMajor, 0);
+    LdsTile ldsB = ldsTile(c.bk, c.bn, c.bColMajor, c.bColMajor, 0);
+    // Each step writes the staged operands to LDS, issues the global
+    // loads of the next step (in flight while the products run; past K
+    // they are masked off) and multiplies from LDS: two barriers per
+    // step, around the writes.
+    Tile firstA = stageA(kb.i32(0));
+    Tile firstB = stageB(kb.i32(0));
+    auto body = [&](Scalar k, ArrayRef<Tile> carried) {
+      ldsA.store(carried[1]);
+      ldsB.store(carried[2]);
+      Scalar next = k + c.bk;
+      Tile nextA = stageA(next);
+      Tile nextB = stageB(next);
+      // (AMDGPU's scheduler would sink the loads below the products,
+      // where they no longer overlap them.)
+      kb.schedBarrier();
+      Tile operandA = ldsA.load(opA);
+      Tile operandB = ldsB.load(opB);
+      Tile product = kb.dot(operandA, operandB, carried[0]);
+      return SmallVector<Tile>{product, nextA, nextB};
+    };
+    sum = kb.forLoop(kBegin, kEnd, kStep, {zero, firstA, firstB}, body)[0];
+  } else {
+    // S buffers, S - 1 steps in flight. Step i lives in buffer i % S.
+    // Each step waits for its own copies (at most S - 2 newer groups may
+    // still run), and one barrier then both publishes every lane's copies
+    // and ends the previous step's reads of buffer (i - 1) % S, which the
+    // copy of step i + S - 1 then refills while this step multiplies.
+    // Copies past K are masked off (zero-filled, never read). One group
+    // is committed per step, empty or not, so the count stays exact.
+    unsigned s = unsigned(c.stages);
+    LdsTile stackA = ldsTile(c.bm, c.bk, false, true, s);
+    LdsTile stackB = ldsTile(c.bk, c.bn, false, false, s);
+    auto copyStep = [&](Scalar k, Scalar buffer) {
+      auto copy = [&](Ptr p, int64_t outer, int64_t inner, Scalar row0,
+                      Scalar col0, LdsTile dst) {
+        AccessOptions o;
+        Scalar first = batch * outer;
+        o.strides = {kb.i32(inner)};
+        o.bounds = {first + outer, kb.i32(inner)};
+        Layout layout = blocked(dst.getShape()[0], dst.getShape()[1], c.dtype);
+        o.vec = accessWidth(inner, c.dtype, layout);
+        kb.asyncCopy(p, {first + row0, col0}, layout, dst, o);
+      };
+      copy(a, c.m, c.k, m0, k, stackA.index(buffer));
+      copy(b, c.k, c.n, k, n0, stackB.index(buffer));
+      kb.asyncCommit();
+    };
+    for (unsigned i = 0; i + 1 < s; ++i)
+      copyStep(kb.i32(int64_t(i) * c.bk), kb.i32(i));
+    auto body = [&](Scalar k, ArrayRef<Tile> carried) {
+      Scalar step = k / kb.i32(c.bk);
+      kb.asyncWait(s - 2);
+      kb.barrier();
+      copyStep(k + int64_t(s - 1) * c.bk, kb.rem(step + int64_t(s - 1),
+                                                 kb.i32(s)));
+      Scalar buffer = kb.rem(step, kb.i32(s));
+      Tile operandA = stackA.index(buffer).load(opA);
+      Tile operandB = stackB.index(buffer).load(opB);
+      return SmallVector<Tile>{kb.dot(operandA, operandB, carried[0])};
+    };
+    sum = kb.forLoop(kBegin, kEnd, kStep, {zero}, body)[0];
+    // Nothing may be in flight into LDS when the epilogue reuses it.
+    kb.asyncWait(0);
+    kb.barrier();
+  }
 
   // Epilogue in the accumulator layout, in f32.
   Scalar outRow = batch * c.m + m0;
@@ -411,6 +485,11 @@ KernelSpec mlir::rocdsl::getGemmSpec() {
       {"BN", "0", "program tile columns (0: the chip's default)", false},
       {"BK", "0", "K step (0: the chip's default)", false},
       {"warps", "0", "waves (warps) per program: 1, 2, 4, 8, 16 (0: 4)", false},
+      {"stages", "0",
+       "K steps in flight: 1 stages the next in registers, 2-4 copy S-1 "
+       "ahead into S LDS buffers (cp.async on NVIDIA; row-major A and B). "
+       "0: 3 on NVIDIA with row-major operands, else 1",
+       false},
       {"chip", "gfx942",
        "target whose matrix instruction and tiles the kernel uses; set from "
        "the device or --chip",

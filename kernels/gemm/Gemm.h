@@ -34,6 +34,11 @@ struct GemmConfig {
   unsigned xcds = 1;
   /// Programs of one group walk down M before moving along N (L2 reuse).
   unsigned groupM = 8;
+  /// K steps in flight: 1 stages the next step in registers during the
+  /// products; S >= 2 copies S - 1 steps ahead into S LDS buffers
+  /// asynchronously (cp.async on NVIDIA; loads and LDS stores at the copy
+  /// on targets without asynchronous copies).
+  int64_t stages = 1;
 };
 
 /// Reads and checks the parameters (dtypes, layouts, shapes, tiles).

@@ -476,6 +476,24 @@ Tile KernelBuilder::load(Ptr ptr, ArrayRef<Scalar> origin,
                              /*uniform_mask=*/nullptr));
 }
 
+void KernelBuilder::asyncCopy(Ptr ptr, ArrayRef<Scalar> origin, Layout layout,
+                              LdsTile dst, const AccessOptions &options) {
+  auto type =
+      RankedTensorType::get(dst.getShape(), toMLIRType(getContext(), ptr.getDType()), layout);
+  Value mask = options.mask ? options.mask->getValue() : Value();
+  AsyncCopyOp::create(builder, loc, ptr.getValue(), values(origin),
+                      values(options.strides), values(options.bounds), mask,
+                      dst.getValue(), TypeAttr::get(type),
+                      builder.getI32IntegerAttr(options.vec),
+                      /*uniform_mask=*/nullptr);
+}
+
+void KernelBuilder::asyncCommit() { AsyncCommitOp::create(builder, loc); }
+
+void KernelBuilder::asyncWait(unsigned pending) {
+  AsyncWaitOp::create(builder, loc, pending);
+}
+
 void KernelBuilder::store(Tile value, Ptr ptr, ArrayRef<Scalar> origin,
                           const AccessOptions &options) {
   Value mask = options.mask ? options.mask->getValue() : Value();

@@ -253,6 +253,16 @@ public:
   void store(Tile value, Ptr ptr, ArrayRef<Scalar> origin,
              const AccessOptions &options = {});
 
+  /// rocdsl.async_copy: the tile `load` would read (`layout` says which
+  /// lane copies what) written into `dst` without passing through
+  /// registers where the target can; no barrier is placed (see the op).
+  void asyncCopy(Ptr ptr, ArrayRef<Scalar> origin, Layout layout, LdsTile dst,
+                 const AccessOptions &options = {});
+  /// Closes this lane's group of copies issued so far.
+  void asyncCommit();
+  /// Waits until at most `pending` committed groups are in flight.
+  void asyncWait(unsigned pending);
+
   /// d = a * b + c on the matrix units (rocdsl.dot): a and b in the
   /// dot-operand layouts of c's.
   Tile dot(Tile a, Tile b, Tile c);

@@ -11,7 +11,9 @@
 //
 // Sharing bytes needs no barrier of its own: every LDS write already waits
 // for all waves at a barrier before it writes (LdsLowering.cpp), so the
-// reads of the buffer that held the bytes before are over.
+// reads of the buffer that held the bytes before are over. Asynchronous
+// copies place no barrier: their author waits for them and places one
+// (rocdsl.async_copy), before bytes they wrote can change hands.
 //
 //===----------------------------------------------------------------------===//
 #include "PatternsInternal.h"
@@ -68,7 +70,7 @@ std::pair<int64_t, int64_t> liveRange(const ProgramOrder &order,
       }
       // Anything but an LDS read or write (a yield, a call) may keep the
       // tile beyond what the uses show: live to the end.
-      if (!isa<LocalLoadOp, LocalStoreOp>(user))
+      if (!isa<LocalLoadOp, LocalStoreOp, AsyncCopyOp>(user))
         return {first, order.end};
       int64_t end = order.last(user);
       for (Operation *loop = user->getParentOp(); loop;
