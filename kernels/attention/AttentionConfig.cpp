@@ -273,12 +273,12 @@ LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
   }
   // Layout-conversion scratch comes on top, which the allocator checks
   // against the chip exactly.
-  if (ldsBytes > chip->sharedMemoryBytes) {
+  if (ldsBytes > chip->maxSharedMemoryBytes()) {
     error = "tiles BM=" + str(c.bm) + " BN=" + str(c.bn) +
             (backward ? " step=" + str(c.step) : std::string()) +
             " with D=" + str(c.d) + " Dv=" + str(c.dv) + " need at least " +
             str(ldsBytes) + " bytes of LDS; " + chip->name.str() + " has " +
-            str(chip->sharedMemoryBytes);
+            str(chip->maxSharedMemoryBytes());
     return failure();
   }
   return success();

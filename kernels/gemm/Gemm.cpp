@@ -169,12 +169,12 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
   int64_t ldsBytes = c.stages > 1 ? c.stages * (c.bm + c.bn) * c.bk *
                                         bitWidth(c.dtype) / 8
                                   : 0;
-  if (ldsBytes > chip->sharedMemoryBytes) {
+  if (ldsBytes > chip->maxSharedMemoryBytes()) {
     error = "stages=" + std::to_string(c.stages) + " of BM=" +
             std::to_string(c.bm) + " BN=" + std::to_string(c.bn) +
             " BK=" + std::to_string(c.bk) + " need " +
             std::to_string(ldsBytes) + " bytes of LDS; " + chip->name.str() +
-            " has " + std::to_string(chip->sharedMemoryBytes);
+            " has " + std::to_string(chip->maxSharedMemoryBytes());
     return failure();
   }
   return success();

@@ -3,11 +3,14 @@
 // Kernels go through the rocdsl-to-nvvm pipeline and LLVM's NVPTX backend
 // in-process; the cache stores PTX, which the driver JIT-compiles for the
 // GPU at load time. The workgroup size travels in the PTX itself (the
-// kernel's .maxntid/.reqntid directive), so nothing else needs storing.
+// kernel's .maxntid/.reqntid directive), and so does the dynamic shared
+// memory a kernel takes beyond the static 48 KiB (a constant beside it,
+// see getPTXDynamicSharedBytes), so nothing else needs storing.
 //
 //===----------------------------------------------------------------------===//
 #include "Devices.h"
 
+#include "rocdsl/Conversion/SharedMemory.h"
 #include "rocdsl/Runtime/CudaDriver.h"
 #include "rocdsl/Target/NVIDIA.h"
 
@@ -21,15 +24,16 @@ namespace {
 class CudaLauncher : public Launcher {
 public:
   CudaLauncher(CudaDriver *driver, int device, void *function,
-               std::string name, std::array<unsigned, 3> block)
+               std::string name, std::array<unsigned, 3> block,
+               unsigned sharedBytes)
       : driver(driver), device(device), function(function),
-        name(std::move(name)), block(block) {}
+        name(std::move(name)), block(block), sharedBytes(sharedBytes) {}
 
   llvm::Error launch(llvm::ArrayRef<void *> args, LaunchGrid grid) override {
     unsigned g[3] = {grid.x, grid.y, grid.z};
     float us = 0;
     std::string error;
-    if (!driver->launch(device, function, g, block.data(),
+    if (!driver->launch(device, function, g, block.data(), sharedBytes,
                         const_cast<void **>(args.data()), &us, error))
       return llvm::createStringError("cuda launch of " + name + ": " + error);
     microseconds = us;
@@ -39,7 +43,7 @@ public:
                       void *stream) override {
     unsigned g[3] = {grid.x, grid.y, grid.z};
     std::string error;
-    if (!driver->enqueue(device, function, g, block.data(),
+    if (!driver->enqueue(device, function, g, block.data(), sharedBytes,
                          const_cast<void **>(args.data()), stream, error))
       return llvm::createStringError("cuda launch of " + name + ": " + error);
     return llvm::Error::success();
@@ -66,6 +70,7 @@ private:
   void *function;
   std::string name;
   std::array<unsigned, 3> block;
+  unsigned sharedBytes;
   double microseconds = 0;
 };
 
@@ -136,6 +141,22 @@ mlir::rocdsl::loadOnCuda(llvm::StringRef ptx, llvm::StringRef kernel,
   std::string error;
   if (!driver->loadKernel(device, ptx.str(), kernel.str(), &function, error))
     return llvm::createStringError("loading " + kernel.str() + ": " + error);
+  unsigned sharedBytes = getPTXDynamicSharedBytes(ptx, kernel);
+  if (sharedBytes &&
+      !driver->allowDynamicShared(device, function, sharedBytes, error))
+    return llvm::createStringError("loading " + kernel.str() + ": " + error);
   return std::make_shared<CudaLauncher>(driver, device, function,
-                                        kernel.str(), *block);
+                                        kernel.str(), *block, sharedBytes);
+}
+
+unsigned mlir::rocdsl::getPTXDynamicSharedBytes(llvm::StringRef ptx,
+                                                llvm::StringRef kernel) {
+  std::string marker = dynamicSharedBytesSymbol(kernel) + " = ";
+  size_t at = ptx.find(marker);
+  if (at == llvm::StringRef::npos)
+    return 0;
+  unsigned bytes = 0;
+  llvm::StringRef value = ptx.drop_front(at + marker.size())
+                              .take_while([](char c) { return llvm::isDigit(c); });
+  return value.getAsInteger(10, bytes) ? 0 : bytes;
 }

@@ -30,6 +30,7 @@ struct CudaDriver::Api {
   int (*getErrorString)(int, const char **);
   int (*streamSynchronize)(void *);
   int (*streamIsCapturing)(void *, int *); // optional
+  int (*funcSetAttribute)(void *, int, int);
 };
 
 bool CudaDriver::check(int result, const char *what, std::string &error) {
@@ -75,6 +76,7 @@ CudaDriver *CudaDriver::get(std::string &why) {
     bind(api.moduleLoadData, "cuModuleLoadData");
     bind(api.moduleGetFunction, "cuModuleGetFunction");
     bind(api.launchKernel, "cuLaunchKernel");
+    bind(api.funcSetAttribute, "cuFuncSetAttribute");
     bind(api.ctxSynchronize, "cuCtxSynchronize");
     bind(api.memAlloc, "cuMemAlloc_v2");
     bind(api.memFree, "cuMemFree_v2");
@@ -189,9 +191,20 @@ bool CudaDriver::loadKernel(int device, const std::string &ptx,
                "cuModuleGetFunction", error);
 }
 
+bool CudaDriver::allowDynamicShared(int device, void *function,
+                                    unsigned bytes, std::string &error) {
+  constexpr int kMaxDynamicSharedSizeBytes = 8; // CU_FUNC_ATTRIBUTE_...
+  CudaContextGuard guard(*this, device, error);
+  return guard &&
+         check(api->funcSetAttribute(function, kMaxDynamicSharedSizeBytes,
+                                     int(bytes)),
+               "cuFuncSetAttribute (dynamic shared memory)", error);
+}
+
 bool CudaDriver::launch(int device, void *function, const unsigned grid[3],
-                        const unsigned block[3], void **args,
-                        float *microseconds, std::string &error) {
+                        const unsigned block[3], unsigned sharedBytes,
+                        void **args, float *microseconds,
+                        std::string &error) {
   CudaContextGuard guard(*this, device, error);
   if (!guard)
     return false;
@@ -202,8 +215,8 @@ bool CudaDriver::launch(int device, void *function, const unsigned grid[3],
     return false;
   void *start = c.startEvent, *stop = c.stopEvent;
   if (!check(api->eventRecord(start, nullptr), "cuEventRecord", error) ||
-      !launchOnCurrent(function, grid, block, args, /*stream=*/nullptr,
-                       error) ||
+      !launchOnCurrent(function, grid, block, sharedBytes, args,
+                       /*stream=*/nullptr, error) ||
       !check(api->eventRecord(stop, nullptr), "cuEventRecord", error) ||
       !check(api->eventSynchronize(stop), "cuEventSynchronize", error) ||
       !check(api->ctxSynchronize(), "kernel execution", error))
@@ -218,17 +231,20 @@ bool CudaDriver::launch(int device, void *function, const unsigned grid[3],
 }
 
 bool CudaDriver::enqueue(int device, void *function, const unsigned grid[3],
-                         const unsigned block[3], void **args, void *stream,
-                         std::string &error) {
+                         const unsigned block[3], unsigned sharedBytes,
+                         void **args, void *stream, std::string &error) {
   CudaContextGuard guard(*this, device, error);
-  return guard && launchOnCurrent(function, grid, block, args, stream, error);
+  return guard && launchOnCurrent(function, grid, block, sharedBytes, args,
+                                  stream, error);
 }
 
 bool CudaDriver::launchOnCurrent(void *function, const unsigned grid[3],
-                                 const unsigned block[3], void **args,
+                                 const unsigned block[3],
+                                 unsigned sharedBytes, void **args,
                                  void *stream, std::string &error) {
   return check(api->launchKernel(function, grid[0], grid[1], grid[2], block[0],
-                                 block[1], block[2], 0, stream, args, nullptr),
+                                 block[1], block[2], sharedBytes, stream, args,
+                                 nullptr),
                "cuLaunchKernel", error);
 }
 

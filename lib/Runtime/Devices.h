@@ -33,6 +33,9 @@ llvm::Expected<std::string> compileForCuda(ModuleOp module,
 /// The workgroup size a PTX kernel declares (.reqntid or .maxntid).
 std::optional<std::array<unsigned, 3>> getPTXBlockSize(llvm::StringRef ptx,
                                                        llvm::StringRef kernel);
+/// The dynamic shared memory a PTX kernel takes (its
+/// dynamicSharedBytesSymbol constant), 0 when it has none.
+unsigned getPTXDynamicSharedBytes(llvm::StringRef ptx, llvm::StringRef kernel);
 llvm::Expected<std::shared_ptr<Launcher>>
 loadOnCuda(llvm::StringRef ptx, llvm::StringRef kernel, int device);
 bool isCudaAvailable(int device, std::string &why);

@@ -69,7 +69,8 @@ llvm::ArrayRef<ChipInfo> mlir::rocdsl::getChips() {
   // in 64 banks (304 and 256 CUs); both 256 VGPRs + 256 AGPRs per lane.
   // 8 XCDs each. Direct-to-LDS loads: 1 dword on gfx942, 1, 3 or 4 on
   // gfx950. Hopper:
-  // 48 KiB of static shared memory per block, 255 registers per thread.
+  // 48 KiB of static shared memory per block (227 KiB dynamic, opted in),
+  // 255 registers per thread.
   static const ChipInfo chips[] = {
       {"gfx942", ChipVendor::AMD, 64, 64 * 1024, 32, 304, ":sramecc+:xnack-",
        true, 3, kGfx942Matrix, 256, 256, 8, 1u << 1},
@@ -77,9 +78,9 @@ llvm::ArrayRef<ChipInfo> mlir::rocdsl::getChips() {
        false, 4, kGfx950Matrix, 256, 256, 8,
        (1u << 1) | (1u << 3) | (1u << 4)},
       {"sm_90", ChipVendor::NVIDIA, 32, 48 * 1024, 32, 132, "", false, 0,
-       kSm90Matrix, 255, 0, 1, 0},
+       kSm90Matrix, 255, 0, 1, 0, 1024, 227 * 1024},
       {"sm_90a", ChipVendor::NVIDIA, 32, 48 * 1024, 32, 132, "", false, 0,
-       kSm90Matrix, 255, 0, 1, 0},
+       kSm90Matrix, 255, 0, 1, 0, 1024, 227 * 1024},
   };
   return chips;
 }

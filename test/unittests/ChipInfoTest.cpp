@@ -20,6 +20,9 @@ TEST(ChipInfoTest, FactsOfEveryChip) {
   EXPECT_EQ(gfx950->sharedMemoryBytes, 160u * 1024);
   EXPECT_EQ(gfx950->sharedMemoryBanks, 64u);
   EXPECT_EQ(sm90->waveSize, 32u);
+  EXPECT_EQ(sm90->sharedMemoryBytes, 48u * 1024);
+  EXPECT_EQ(sm90->maxSharedMemoryBytes(), 227u * 1024);
+  EXPECT_EQ(gfx950->maxSharedMemoryBytes(), 160u * 1024);
   EXPECT_TRUE(sm90->isNVIDIA());
   EXPECT_EQ(lookupChip("gfx90a"), nullptr);
   EXPECT_EQ(lookupChip(""), nullptr);

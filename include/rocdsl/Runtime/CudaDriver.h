@@ -37,14 +37,20 @@ public:
                   void **function, std::string &error);
   /// Launches and waits; `args[i]` points to the i-th argument's value.
   /// `microseconds` receives the GPU-event time of the kernel.
+  /// `sharedBytes`: dynamic shared memory (allowDynamicShared first when
+  /// above the 48 KiB a block gets without opting in).
   bool launch(int device, void *function, const unsigned grid[3],
-              const unsigned block[3], void **args, float *microseconds,
-              std::string &error);
+              const unsigned block[3], unsigned sharedBytes, void **args,
+              float *microseconds, std::string &error);
   /// Enqueues on `stream` (a CUstream; null is the legacy default stream)
   /// and returns without waiting: how kernels join a framework's stream.
   bool enqueue(int device, void *function, const unsigned grid[3],
-               const unsigned block[3], void **args, void *stream,
-               std::string &error);
+               const unsigned block[3], unsigned sharedBytes, void **args,
+               void *stream, std::string &error);
+  /// Lets `function` take `bytes` of dynamic shared memory per block
+  /// (cuFuncSetAttribute, MAX_DYNAMIC_SHARED_SIZE_BYTES).
+  bool allowDynamicShared(int device, void *function, unsigned bytes,
+                          std::string &error);
   /// Streaming multiprocessors (0 if the driver cannot say).
   int multiprocessorCount(int device = 0);
   bool allocate(int device, uint64_t *devicePtr, size_t bytes,
@@ -65,11 +71,11 @@ public:
   }
   bool launch(void *function, const unsigned grid[3], const unsigned block[3],
               void **args, float *microseconds, std::string &error) {
-    return launch(0, function, grid, block, args, microseconds, error);
+    return launch(0, function, grid, block, 0, args, microseconds, error);
   }
   bool enqueue(void *function, const unsigned grid[3], const unsigned block[3],
                void **args, void *stream, std::string &error) {
-    return enqueue(0, function, grid, block, args, stream, error);
+    return enqueue(0, function, grid, block, 0, args, stream, error);
   }
   bool allocate(uint64_t *devicePtr, size_t bytes, std::string &error) {
     return allocate(0, devicePtr, bytes, error);
@@ -105,8 +111,8 @@ private:
   bool check(int result, const char *what, std::string &error);
   /// cuLaunchKernel in the current context.
   bool launchOnCurrent(void *function, const unsigned grid[3],
-                       const unsigned block[3], void **args, void *stream,
-                       std::string &error);
+                       const unsigned block[3], unsigned sharedBytes,
+                       void **args, void *stream, std::string &error);
 };
 
 } // namespace mlir::rocdsl

@@ -13,6 +13,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <algorithm>
 #include <string>
 
 namespace mlir::rocdsl {
@@ -79,6 +80,15 @@ struct ChipInfo {
   /// Lanes one workgroup (AMD) or thread block (NVIDIA) may hold: 16
   /// waves of 64, 32 warps of 32.
   unsigned maxWorkgroupSize = 1024;
+  /// Shared memory a block may take when it opts in to more than
+  /// `sharedMemoryBytes` (dynamic shared memory on NVIDIA: 227 KiB on
+  /// Hopper); 0 where the static limit is the limit (AMD).
+  unsigned sharedMemoryOptInBytes = 0;
+
+  /// The most LDS one workgroup can have.
+  unsigned maxSharedMemoryBytes() const {
+    return std::max(sharedMemoryBytes, sharedMemoryOptInBytes);
+  }
 
   bool isAMD() const { return vendor == ChipVendor::AMD; }
   bool isNVIDIA() const { return vendor == ChipVendor::NVIDIA; }

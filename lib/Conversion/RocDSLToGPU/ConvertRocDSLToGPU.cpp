@@ -1,6 +1,7 @@
 //===- ConvertRocDSLToGPU.cpp - the convert-rocdsl-to-gpu pass ------------===//
 #include "TargetInfo.h"
 #include "rocdsl/Conversion/Passes.h"
+#include "rocdsl/Conversion/SharedMemory.h"
 #include "rocdsl/Conversion/TargetOperations.h"
 
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
@@ -119,7 +120,7 @@ struct ConvertRocDSLToGPUPass
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     builder.getUnitAttr());
 
-    LdsSlots ldsSlots = createLdsArenas(module, gpuModule);
+    LdsSlots ldsSlots = createLdsArenas(module, gpuModule, *info);
     TileTypeConverter converter(ctx);
     RewritePatternSet patterns(ctx);
     populateKernelPatterns(converter, patterns, gpuModule, waveSize);
@@ -145,11 +146,14 @@ struct ConvertRocDSLToGPUPass
     // Reductions allocate LDS; say so here rather than let the backend
     // abort on a kernel that cannot launch.
     uint64_t ldsBytes = 0;
-    for (auto global : gpuModule.getOps<LLVM::GlobalOp>())
+    for (auto global : gpuModule.getOps<LLVM::GlobalOp>()) {
       if (global.getAddrSpace() == 3)
         ldsBytes +=
             DataLayout::closest(gpuModule).getTypeSize(global.getType());
-    uint64_t ldsLimit = info->sharedMemoryBytes;
+      else if (global.getSymName().starts_with(dynamicSharedBytesSymbol("")))
+        ldsBytes += cast<IntegerAttr>(*global.getValue()).getInt();
+    }
+    uint64_t ldsLimit = info->maxSharedMemoryBytes();
     if (ldsBytes > ldsLimit) {
       module.emitError() << "kernels need " << ldsBytes
                          << " bytes of shared memory (LDS) for reductions, "

@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 #include "TargetInfo.h"
 #include "rocdsl/Conversion/AsyncCopies.h"
+#include "rocdsl/Conversion/SharedMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -571,7 +572,8 @@ struct TransLowering : OpConversionPattern<TransOp> {
 } // namespace
 
 LdsSlots mlir::rocdsl::createLdsArenas(ModuleOp module,
-                                       gpu::GPUModuleOp gpuModule) {
+                                       gpu::GPUModuleOp gpuModule,
+                                       const ChipInfo &chip) {
   OpBuilder b(module.getContext());
   LdsSlots slots;
   for (FuncOp func : module.getOps<FuncOp>()) {
@@ -608,10 +610,25 @@ LdsSlots mlir::rocdsl::createLdsArenas(ModuleOp module,
     int64_t bytes = assignLdsOffsets(func, buffers, offsets);
     std::string arena = ("__rocdsl_lds_" + func.getName()).str();
     b.setInsertionPointToStart(gpuModule.getBody());
+    // Past the static limit the arena is dynamic (NVIDIA): external and
+    // unsized, with its size in a constant the runtime reads at load time.
+    // Above even the opt-in limit it stays static, and the pass's LDS
+    // check reports it.
+    bool dynamic = chip.sharedMemoryOptInBytes &&
+                   bytes > int64_t(chip.sharedMemoryBytes) &&
+                   bytes <= int64_t(chip.sharedMemoryOptInBytes);
     LLVM::GlobalOp::create(
-        b, func.getLoc(), LLVM::LLVMArrayType::get(b.getI8Type(), bytes),
-        /*isConstant=*/false, LLVM::Linkage::Internal, arena, Attribute(),
-        /*alignment=*/16, /*addrSpace=*/3);
+        b, func.getLoc(),
+        LLVM::LLVMArrayType::get(b.getI8Type(), dynamic ? 0 : bytes),
+        /*isConstant=*/false,
+        dynamic ? LLVM::Linkage::External : LLVM::Linkage::Internal, arena,
+        Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+    if (dynamic)
+      LLVM::GlobalOp::create(b, func.getLoc(), b.getI32Type(),
+                             /*isConstant=*/true, LLVM::Linkage::External,
+                             dynamicSharedBytesSymbol(func.getName()),
+                             b.getI32IntegerAttr(int32_t(bytes)),
+                             /*alignment=*/4, /*addrSpace=*/4);
     for (auto [op, offset] : offsets)
       slots[op] = {arena, offset};
   }

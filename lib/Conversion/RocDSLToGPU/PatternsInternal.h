@@ -96,8 +96,11 @@ struct LdsSlot {
 };
 using LdsSlots = llvm::DenseMap<Operation *, LdsSlot>;
 /// Plans each kernel's LDS (local_alloc tiles and conversion scratch) and
-/// creates its arena in `gpuModule` (call before converting).
-LdsSlots createLdsArenas(ModuleOp module, gpu::GPUModuleOp gpuModule);
+/// creates its arena in `gpuModule` (call before converting). An arena
+/// larger than `chip`'s static shared memory is dynamic (NVIDIA): declared
+/// without a size, its bytes in the dynamicSharedBytesSymbol constant.
+LdsSlots createLdsArenas(ModuleOp module, gpu::GPUModuleOp gpuModule,
+                         const ChipInfo &chip);
 /// The barriers a local_store places around its writes.
 struct StoreBarriers {
   bool leading = true, trailing = true;
