@@ -12,13 +12,20 @@
 #ifndef ROCDSL_CONVERSION_ASYNCCOPIES_H
 #define ROCDSL_CONVERSION_ASYNCCOPIES_H
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir::rocdsl {
 
+class AsyncCopyOp;
+
 /// Marks a rocdsl.local_store whose ordering the kernel's own barriers
 /// provide (it came from an async copy): the GPU lowering adds none.
 inline constexpr const char kAuthorOrderedAttr[] = "rocdsl.author_ordered";
+
+/// Builds at `b`'s insertion point the load + local_store that do what
+/// `copy` does (the caller erases `copy`).
+void buildCopyThroughRegisters(OpBuilder &b, AsyncCopyOp copy);
 
 /// Rewrites every async_copy in `module` into load + local_store and
 /// erases async_commit and async_wait.

@@ -2,10 +2,18 @@
 #include "rocdsl/Conversion/AsyncCopies.h"
 #include "rocdsl/Dialect/RocDSL/IR/RocDSL.h"
 
-#include "mlir/IR/Builders.h"
 
 using namespace mlir;
 using namespace mlir::rocdsl;
+
+void mlir::rocdsl::buildCopyThroughRegisters(OpBuilder &b, AsyncCopyOp copy) {
+  Value value = LoadOp::create(
+      b, copy.getLoc(), copy.getTileType(), copy.getPtr(), copy.getOrigin(),
+      copy.getStrides(), copy.getBounds(), copy.getMask(), /*other=*/Value(),
+      copy.getVecAttr(), copy.getUniformMaskAttr());
+  auto store = LocalStoreOp::create(b, copy.getLoc(), value, copy.getDst());
+  store->setAttr(kAuthorOrderedAttr, b.getUnitAttr());
+}
 
 void mlir::rocdsl::expandAsyncCopies(ModuleOp module) {
   SmallVector<Operation *> done;
@@ -18,12 +26,7 @@ void mlir::rocdsl::expandAsyncCopies(ModuleOp module) {
     if (!copy)
       return;
     OpBuilder b(copy);
-    Value value = LoadOp::create(
-        b, copy.getLoc(), copy.getTileType(), copy.getPtr(), copy.getOrigin(),
-        copy.getStrides(), copy.getBounds(), copy.getMask(), /*other=*/Value(),
-        copy.getVecAttr(), copy.getUniformMaskAttr());
-    auto store = LocalStoreOp::create(b, copy.getLoc(), value, copy.getDst());
-    store->setAttr(kAuthorOrderedAttr, b.getUnitAttr());
+    buildCopyThroughRegisters(b, copy);
     done.push_back(copy);
   });
   for (Operation *op : done)

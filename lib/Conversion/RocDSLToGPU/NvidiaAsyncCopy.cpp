@@ -41,12 +41,7 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     if (width < 4) {
       // Register path: the load and an LDS store the author's barriers
       // order (the two ops are converted in turn).
-      Value value = LoadOp::create(
-          rewriter, loc, tile, op.getPtr(), op.getOrigin(), op.getStrides(),
-          op.getBounds(), op.getMask(), /*other=*/Value(), op.getVecAttr(),
-          op.getUniformMaskAttr());
-      auto store = LocalStoreOp::create(rewriter, loc, value, op.getDst());
-      store->setAttr(kAuthorOrderedAttr, rewriter.getUnitAttr());
+      buildCopyThroughRegisters(rewriter, op);
       rewriter.eraseOp(op);
       return success();
     }
