@@ -40,12 +40,11 @@ unsigned mlir::rocdsl::mfmaVersion(const MatrixInstr &instr) {
   return instr.k * instr.m / 64 > 4 ? 4 : 3;
 }
 
-dsl::LdsTile mlir::rocdsl::operandLdsTile(dsl::KernelBuilder &kb,
-                                          int64_t rows, int64_t cols,
-                                          DType dtype, bool colMajor,
-                                          bool kFast, bool nvidia,
-                                          unsigned kWidth, unsigned banks,
-                                          unsigned buffers) {
+dsl::LdsTile mlir::rocdsl::operandLdsTile(dsl::KernelBuilder &kb, int64_t rows,
+                                          int64_t cols, DType dtype,
+                                          bool colMajor, bool kFast,
+                                          bool nvidia, unsigned kWidth,
+                                          unsigned banks, unsigned buffers) {
   SmallVector<unsigned> order =
       colMajor ? SmallVector<unsigned>{0, 1} : SmallVector<unsigned>{1, 0};
   unsigned elemBytes = dsl::bitWidth(dtype) / 8;

@@ -42,10 +42,10 @@ unsigned mfmaVersion(const MatrixInstr &instr);
 /// positions), ldmatrix's 16-byte rows on NVIDIA. `banks`: the chip's
 /// 4-byte LDS banks. `buffers` > 0: that many such tiles stacked for
 /// N-buffering (pick one with LdsTile::index).
-dsl::LdsTile operandLdsTile(dsl::KernelBuilder &kb, int64_t rows,
-                            int64_t cols, dsl::DType dtype, bool colMajor,
-                            bool kFast, bool nvidia, unsigned kWidth,
-                            unsigned banks, unsigned buffers = 0);
+dsl::LdsTile operandLdsTile(dsl::KernelBuilder &kb, int64_t rows, int64_t cols,
+                            dsl::DType dtype, bool colMajor, bool kFast,
+                            bool nvidia, unsigned kWidth, unsigned banks,
+                            unsigned buffers = 0);
 
 } // namespace mlir::rocdsl
 

@@ -166,12 +166,12 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
             "B (layout_a=row, layout_b=row); use stages=1";
     return failure();
   }
-  int64_t ldsBytes = c.stages > 1 ? c.stages * (c.bm + c.bn) * c.bk *
-                                        bitWidth(c.dtype) / 8
-                                  : 0;
+  int64_t ldsBytes =
+      c.stages > 1 ? c.stages * (c.bm + c.bn) * c.bk * bitWidth(c.dtype) / 8
+                   : 0;
   if (ldsBytes > chip->maxSharedMemoryBytes()) {
-    error = "stages=" + std::to_string(c.stages) + " of BM=" +
-            std::to_string(c.bm) + " BN=" + std::to_string(c.bn) +
+    error = "stages=" + std::to_string(c.stages) +
+            " of BM=" + std::to_string(c.bm) + " BN=" + std::to_string(c.bn) +
             " BK=" + std::to_string(c.bk) + " need " +
             std::to_string(ldsBytes) + " bytes of LDS; " + chip->name.str() +
             " has " + std::to_string(chip->maxSharedMemoryBytes());
@@ -338,8 +338,8 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
       Scalar step = k / kb.i32(c.bk);
       kb.asyncWait(s - 2);
       kb.barrier();
-      copyStep(k + int64_t(s - 1) * c.bk, kb.rem(step + int64_t(s - 1),
-                                                 kb.i32(s)));
+      copyStep(k + int64_t(s - 1) * c.bk,
+               kb.rem(step + int64_t(s - 1), kb.i32(s)));
       Scalar buffer = kb.rem(step, kb.i32(s));
       Tile operandA = stackA.index(buffer).load(opA);
       Tile operandB = stackB.index(buffer).load(opB);

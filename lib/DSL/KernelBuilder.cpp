@@ -478,8 +478,8 @@ Tile KernelBuilder::load(Ptr ptr, ArrayRef<Scalar> origin,
 
 void KernelBuilder::asyncCopy(Ptr ptr, ArrayRef<Scalar> origin, Layout layout,
                               LdsTile dst, const AccessOptions &options) {
-  auto type =
-      RankedTensorType::get(dst.getShape(), toMLIRType(getContext(), ptr.getDType()), layout);
+  auto type = RankedTensorType::get(
+      dst.getShape(), toMLIRType(getContext(), ptr.getDType()), layout);
   Value mask = options.mask ? options.mask->getValue() : Value();
   AsyncCopyOp::create(builder, loc, ptr.getValue(), values(origin),
                       values(options.strides), values(options.bounds), mask,

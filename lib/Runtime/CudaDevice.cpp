@@ -23,9 +23,8 @@ namespace {
 
 class CudaLauncher : public Launcher {
 public:
-  CudaLauncher(CudaDriver *driver, int device, void *function,
-               std::string name, std::array<unsigned, 3> block,
-               unsigned sharedBytes)
+  CudaLauncher(CudaDriver *driver, int device, void *function, std::string name,
+               std::array<unsigned, 3> block, unsigned sharedBytes)
       : driver(driver), device(device), function(function),
         name(std::move(name)), block(block), sharedBytes(sharedBytes) {}
 
@@ -145,8 +144,8 @@ mlir::rocdsl::loadOnCuda(llvm::StringRef ptx, llvm::StringRef kernel,
   if (sharedBytes &&
       !driver->allowDynamicShared(device, function, sharedBytes, error))
     return llvm::createStringError("loading " + kernel.str() + ": " + error);
-  return std::make_shared<CudaLauncher>(driver, device, function,
-                                        kernel.str(), *block, sharedBytes);
+  return std::make_shared<CudaLauncher>(driver, device, function, kernel.str(),
+                                        *block, sharedBytes);
 }
 
 unsigned mlir::rocdsl::getPTXDynamicSharedBytes(llvm::StringRef ptx,
@@ -156,7 +155,9 @@ unsigned mlir::rocdsl::getPTXDynamicSharedBytes(llvm::StringRef ptx,
   if (at == llvm::StringRef::npos)
     return 0;
   unsigned bytes = 0;
-  llvm::StringRef value = ptx.drop_front(at + marker.size())
-                              .take_while([](char c) { return llvm::isDigit(c); });
+  llvm::StringRef value =
+      ptx.drop_front(at + marker.size()).take_while([](char c) {
+        return llvm::isDigit(c);
+      });
   return value.getAsInteger(10, bytes) ? 0 : bytes;
 }

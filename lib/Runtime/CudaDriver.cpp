@@ -191,20 +191,18 @@ bool CudaDriver::loadKernel(int device, const std::string &ptx,
                "cuModuleGetFunction", error);
 }
 
-bool CudaDriver::allowDynamicShared(int device, void *function,
-                                    unsigned bytes, std::string &error) {
+bool CudaDriver::allowDynamicShared(int device, void *function, unsigned bytes,
+                                    std::string &error) {
   constexpr int kMaxDynamicSharedSizeBytes = 8; // CU_FUNC_ATTRIBUTE_...
   CudaContextGuard guard(*this, device, error);
-  return guard &&
-         check(api->funcSetAttribute(function, kMaxDynamicSharedSizeBytes,
-                                     int(bytes)),
-               "cuFuncSetAttribute (dynamic shared memory)", error);
+  return guard && check(api->funcSetAttribute(
+                            function, kMaxDynamicSharedSizeBytes, int(bytes)),
+                        "cuFuncSetAttribute (dynamic shared memory)", error);
 }
 
 bool CudaDriver::launch(int device, void *function, const unsigned grid[3],
                         const unsigned block[3], unsigned sharedBytes,
-                        void **args, float *microseconds,
-                        std::string &error) {
+                        void **args, float *microseconds, std::string &error) {
   CudaContextGuard guard(*this, device, error);
   if (!guard)
     return false;
@@ -239,9 +237,9 @@ bool CudaDriver::enqueue(int device, void *function, const unsigned grid[3],
 }
 
 bool CudaDriver::launchOnCurrent(void *function, const unsigned grid[3],
-                                 const unsigned block[3],
-                                 unsigned sharedBytes, void **args,
-                                 void *stream, std::string &error) {
+                                 const unsigned block[3], unsigned sharedBytes,
+                                 void **args, void *stream,
+                                 std::string &error) {
   return check(api->launchKernel(function, grid[0], grid[1], grid[2], block[0],
                                  block[1], block[2], sharedBytes, stream, args,
                                  nullptr),

@@ -1,4 +1,4 @@
-//===- SharedMemory.h - how a kernel states its dynamic shared memory -*- C++ -*-===//
+//===- SharedMemory.h - a kernel's dynamic shared memory -------*- C++ -*-===//
 //
 // A block on NVIDIA gets 48 KiB of shared memory statically; more (up to
 // the chip's opt-in limit) must be dynamic: declared without a size and

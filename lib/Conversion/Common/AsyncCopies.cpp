@@ -2,7 +2,6 @@
 #include "rocdsl/Conversion/AsyncCopies.h"
 #include "rocdsl/Dialect/RocDSL/IR/RocDSL.h"
 
-
 using namespace mlir;
 using namespace mlir::rocdsl;
 

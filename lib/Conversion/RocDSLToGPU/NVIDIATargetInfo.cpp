@@ -1,8 +1,8 @@
 //===- NVIDIATargetInfo.cpp - sm_90 parts of the conversion ---------------===//
 //
-// Guarded global accesses, cp.async, mma.sync and ldmatrix, warp shuffles for cross-lane
-// reductions, PTX's approximate exp2, division and rsqrt; AMDGPU-only
-// escape hatches dropped with a note.
+// Guarded global accesses, cp.async, mma.sync and ldmatrix, warp shuffles for
+// cross-lane reductions, PTX's approximate exp2, division and rsqrt;
+// AMDGPU-only escape hatches dropped with a note.
 //
 //===----------------------------------------------------------------------===//
 #include "TargetInfo.h"

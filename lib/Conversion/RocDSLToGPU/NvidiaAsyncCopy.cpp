@@ -45,10 +45,10 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
       rewriter.eraseOp(op);
       return success();
     }
-    auto plan = planAccess(rewriter, loc, tile, adaptor.getPtr(),
-                           adaptor.getOrigin(), adaptor.getStrides(),
-                           adaptor.getBounds(), adaptor.getMask(), lds.width,
-                           op.getUniformMask(), AccessForm::Pointer);
+    auto plan =
+        planAccess(rewriter, loc, tile, adaptor.getPtr(), adaptor.getOrigin(),
+                   adaptor.getStrides(), adaptor.getBounds(), adaptor.getMask(),
+                   lds.width, op.getUniformMask(), AccessForm::Pointer);
     if (failed(plan))
       return rewriter.notifyMatchFailure(op, "layout has no lowering");
     if (plan->vec != lds.width)
@@ -58,17 +58,16 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     Value full = constI32(rewriter, loc, width);
     Value none = constI32(rewriter, loc, 0);
     for (const AccessGroup &group : plan->groups) {
-      Value offset =
-          arith::ExtUIOp::create(rewriter, loc, rewriter.getI64Type(),
-                                 group.voffset);
+      Value offset = arith::ExtUIOp::create(
+          rewriter, loc, rewriter.getI64Type(), group.voffset);
       Value source = LLVM::GEPOp::create(rewriter, loc, plan->base.getType(),
                                          rewriter.getI8Type(), plan->base,
                                          ValueRange{offset});
-      Value size = group.valid ? arith::SelectOp::create(rewriter, loc,
-                                                         group.valid, full,
-                                                         none)
-                                     .getResult()
-                               : Value();
+      Value size =
+          group.valid
+              ? arith::SelectOp::create(rewriter, loc, group.valid, full, none)
+                    .getResult()
+              : Value();
       NVVM::CpAsyncOp::create(rewriter, loc,
                               lds.addresses[group.firstEntry / lds.width],
                               source, width, cache, size);

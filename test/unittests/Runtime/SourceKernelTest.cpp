@@ -136,14 +136,15 @@ TEST(CudaDeviceTest, ReadsDynamicSharedMemoryFromPTX) {
   std::string ptx =
       ".extern .shared .align 16 .b8 __rocdsl_lds_k[];\n.visible .const "
       ".align 4 .u32 " +
-      dynamicSharedBytesSymbol("k") + " = 65536;\n.visible .const .align 4 "
-      ".u32 " + dynamicSharedBytesSymbol("k2") + " = 100;\n";
+      dynamicSharedBytesSymbol("k") +
+      " = 65536;\n.visible .const .align 4 "
+      ".u32 " +
+      dynamicSharedBytesSymbol("k2") + " = 100;\n";
   EXPECT_EQ(getPTXDynamicSharedBytes(ptx, "k"), 65536u);
   // A name that extends another's is its own kernel.
   EXPECT_EQ(getPTXDynamicSharedBytes(ptx, "k2"), 100u);
   EXPECT_EQ(getPTXDynamicSharedBytes(ptx, "other"), 0u);
-  EXPECT_EQ(getPTXDynamicSharedBytes(".visible .entry k(\n)\n{\n}\n", "k"),
-            0u);
+  EXPECT_EQ(getPTXDynamicSharedBytes(".visible .entry k(\n)\n{\n}\n", "k"), 0u);
 }
 
 } // namespace
