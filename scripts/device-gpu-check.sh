@@ -88,7 +88,12 @@ check_on_gpu 5 "gemm -D M=1000 -D N=1000 -D K=1000" \
   "gemm -D M=33 -D N=40 -D K=48 -D layout_a=col -D BM=16 -D BN=8 -D BK=16 -D warps=1" \
   "gemm -D M=200 -D N=300 -D K=333 -D layout_b=col -D BK=64 -D warps=8" \
   "gemm -D M=1000 -D N=1000 -D K=1000 -D stages=4" \
-  "gemm -D M=130 -D N=72 -D K=17 -D stages=2 -D dtype=f16 -D out_dtype=f32"
+  "gemm -D M=130 -D N=72 -D K=17 -D stages=2 -D dtype=f16 -D out_dtype=f32" \
+  "gemm -D M=4097 -D N=255 -D K=4097" \
+  "gemm -D M=17 -D N=4097 -D K=1000 -D batch=2 -D dtype=f16 -D bias=1" \
+  "gemm -D M=500 -D N=600 -D K=700 -D BK=64 -D stages=3" \
+  "gemm -D M=513 -D N=257 -D K=129 -D stages=3 -D prefetch_operands=0" \
+  "gemm -D M=1 -D N=1 -D K=1"
 # attention_fwd on mma.sync: masks, ragged and unequal lengths, grouped
 # heads, unequal head dimensions, both dtypes, the largest head dimension.
 check_on_gpu 5 "attention_fwd -D B=2 -D Hq=8 -D Hkv=2 -D Sq=1000 -D D=128 -D causal=1" \

@@ -94,7 +94,8 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
   if (failed(parseLayout(params, "layout_a", c.aColMajor, error)) ||
       failed(parseLayout(params, "layout_b", c.bColMajor, error)) ||
       failed(params.getFlag("bias", c.bias, error)) ||
-      failed(params.getFlag("accumulate", c.accumulate, error)))
+      failed(params.getFlag("accumulate", c.accumulate, error)) ||
+      failed(params.getFlag("prefetch_operands", c.prefetchOperands, error)))
     return failure();
 
   const ChipInfo *chip = lookupChip(params.get("chip"));
@@ -151,6 +152,11 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
             ", BK of " + std::to_string(kBlock) + ", at most 256/256/128";
     return failure();
   }
+  // LDS stages hold K in slices of 16 (or the instruction's K block, if
+  // wider), read one at a time by the products; a BK they do not divide
+  // is one slice.
+  int64_t slice = std::max<unsigned>(16, kBlock);
+  c.kSlice = c.bk % slice == 0 ? slice : c.bk;
   // Asynchronous copies pay on NVIDIA, whose cp.async leaves the lanes'
   // registers free; elsewhere a copy is a load and an LDS store in place,
   // and staging in registers (1) keeps the load in flight longer.
@@ -307,16 +313,19 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
     };
     sum = kb.forLoop(kBegin, kEnd, kStep, {zero, firstA, firstB}, body)[0];
   } else {
-    // S buffers, S - 1 steps in flight. Step i lives in buffer i % S.
-    // Each step waits for its own copies (at most S - 2 newer groups may
-    // still run), and one barrier then both publishes every lane's copies
-    // and ends the previous step's reads of buffer (i - 1) % S, which the
-    // copy of step i + S - 1 then refills while this step multiplies.
-    // Copies past K are masked off (zero-filled, never read). One group
-    // is committed per step, empty or not, so the count stays exact.
+    // S buffers, S - 1 steps in flight. Step i lives in buffer i % S, kept
+    // as BK / kSlice stacked slices of kSlice K columns, so a step's
+    // operands can be read one slice at a time. Copies past K are masked
+    // off (zero-filled). One group is committed per step, empty or not, so
+    // the counts stay exact.
     unsigned s = unsigned(c.stages);
-    LdsTile stackA = ldsTile(c.bm, c.bk, false, true, s);
-    LdsTile stackB = ldsTile(c.bk, c.bn, false, false, s);
+    int64_t slices = c.bk / c.kSlice;
+    LdsTile stackA = ldsTile(c.bm, c.kSlice, false, true, s * slices);
+    LdsTile stackB = ldsTile(c.kSlice, c.bn, false, false, s * slices);
+    auto slot = [&](Scalar buffer, int64_t slice) {
+      Scalar first = buffer * slices;
+      return first + slice;
+    };
     auto copyStep = [&](Scalar k, Scalar buffer) {
       auto copy = [&](Ptr p, int64_t outer, int64_t inner, Scalar row0,
                       Scalar col0, LdsTile dst) {
@@ -328,24 +337,85 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
         o.vec = accessWidth(inner, c.dtype, layout);
         kb.asyncCopy(p, {first + row0, col0}, layout, dst, o);
       };
-      copy(a, c.m, c.k, m0, k, stackA.index(buffer));
-      copy(b, c.k, c.n, k, n0, stackB.index(buffer));
+      for (int64_t j = 0; j < slices; ++j) {
+        Scalar col = k + j * c.kSlice;
+        LdsTile dst = stackA.index(slot(buffer, j));
+        copy(a, c.m, c.k, m0, col, dst);
+      }
+      for (int64_t j = 0; j < slices; ++j) {
+        Scalar row = k + j * c.kSlice;
+        LdsTile dst = stackB.index(slot(buffer, j));
+        copy(b, c.k, c.n, row, n0, dst);
+      }
       kb.asyncCommit();
     };
-    for (unsigned i = 0; i + 1 < s; ++i)
-      copyStep(kb.i32(int64_t(i) * c.bk), kb.i32(i));
-    auto body = [&](Scalar k, ArrayRef<Tile> carried) {
-      Scalar step = k / kb.i32(c.bk);
-      kb.asyncWait(s - 2);
-      kb.barrier();
-      copyStep(k + int64_t(s - 1) * c.bk,
-               kb.rem(step + int64_t(s - 1), kb.i32(s)));
-      Scalar buffer = kb.rem(step, kb.i32(s));
-      Tile operandA = stackA.index(buffer).load(opA);
-      Tile operandB = stackB.index(buffer).load(opB);
-      return SmallVector<Tile>{kb.dot(operandA, operandB, carried[0])};
+    auto readSlice = [&](Scalar buffer, int64_t j) {
+      Tile x = stackA.index(slot(buffer, j)).load(opA);
+      Tile y = stackB.index(slot(buffer, j)).load(opB);
+      return std::pair<Tile, Tile>{x, y};
     };
-    sum = kb.forLoop(kBegin, kEnd, kStep, {zero}, body)[0];
+    auto stepOf = [&](Scalar k) { return k / kb.i32(c.bk); };
+    if (!c.prefetchOperands) {
+      // Each step waits for its own copies (at most S - 2 newer groups may
+      // still run), and one barrier then both publishes every lane's
+      // copies and ends the previous step's reads of buffer (i - 1) % S,
+      // which the copy of step i + S - 1 refills while this step
+      // multiplies.
+      for (unsigned i = 0; i + 1 < s; ++i)
+        copyStep(kb.i32(int64_t(i) * c.bk), kb.i32(i));
+      auto body = [&](Scalar k, ArrayRef<Tile> carried) {
+        Scalar step = stepOf(k);
+        kb.asyncWait(s - 2);
+        kb.barrier();
+        Scalar ahead = k + int64_t(s - 1) * c.bk;
+        Scalar later = step + int64_t(s - 1);
+        Scalar count = kb.i32(s);
+        copyStep(ahead, kb.rem(later, count));
+        Scalar buffer = kb.rem(step, count);
+        SmallVector<std::pair<Tile, Tile>> operands;
+        for (int64_t j = 0; j < slices; ++j)
+          operands.push_back(readSlice(buffer, j));
+        Tile acc = carried[0];
+        for (auto [x, y] : operands)
+          acc = kb.dot(x, y, acc);
+        return SmallVector<Tile>{acc};
+      };
+      sum = kb.forLoop(kBegin, kEnd, kStep, {zero}, body)[0];
+    } else {
+      // The matrix units never wait for an LDS read: slice j + 1 is read
+      // while slice j multiplies, and the next step's first slice right
+      // after the step's barrier, while its last slice multiplies (the
+      // first slice of step i comes into the iteration as registers). So
+      // the barrier of step i follows every read of buffer i % S; it
+      // publishes step i + 1 (at most S - 2 newer groups may still run)
+      // and frees buffer i % S, which the copy of step i + S then refills.
+      // The last iteration reads the first slice of a step past K (copied
+      // masked off, zero-filled) and drops it.
+      for (unsigned i = 0; i < s; ++i)
+        copyStep(kb.i32(int64_t(i) * c.bk), kb.i32(i));
+      kb.asyncWait(s - 1);
+      kb.barrier();
+      auto [firstA, firstB] = readSlice(kb.i32(0), 0);
+      auto body = [&](Scalar k, ArrayRef<Tile> carried) {
+        Scalar step = stepOf(k);
+        Scalar count = kb.i32(s);
+        Scalar buffer = kb.rem(step, count);
+        Tile acc = carried[0], x = carried[1], y = carried[2];
+        for (int64_t j = 1; j < slices; ++j) {
+          auto [nextX, nextY] = readSlice(buffer, j);
+          acc = kb.dot(x, y, acc);
+          x = nextX, y = nextY;
+        }
+        kb.asyncWait(s - 2);
+        kb.barrier();
+        copyStep(k + int64_t(s) * c.bk, buffer);
+        Scalar following = step + int64_t(1);
+        auto [nextX, nextY] = readSlice(kb.rem(following, count), 0);
+        acc = kb.dot(x, y, acc);
+        return SmallVector<Tile>{acc, nextX, nextY};
+      };
+      sum = kb.forLoop(kBegin, kEnd, kStep, {zero, firstA, firstB}, body)[0];
+    }
     // Nothing may be in flight into LDS when the epilogue reuses it.
     kb.asyncWait(0);
     kb.barrier();
@@ -489,6 +559,12 @@ KernelSpec mlir::rocdsl::getGemmSpec() {
        "K steps in flight: 1 stages the next in registers, 2-4 copy S-1 "
        "ahead into S LDS buffers (cp.async on NVIDIA; row-major A and B). "
        "0: 3 on NVIDIA with row-major operands, else 1",
+       false},
+      {"prefetch_operands", "1",
+       "stages >= 2: read the next 16-wide K slice's operands from LDS "
+       "while the current one multiplies, and the next step's first slice "
+       "right after the step's barrier (0: read a whole step, then "
+       "multiply)",
        false},
       {"chip", "gfx942",
        "target whose matrix instruction and tiles the kernel uses; set from "

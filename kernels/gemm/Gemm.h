@@ -39,6 +39,12 @@ struct GemmConfig {
   /// asynchronously (cp.async on NVIDIA; loads and LDS stores at the copy
   /// on targets without asynchronous copies).
   int64_t stages = 1;
+  /// K columns of one LDS stage slice (a divisor of bk): with stages >= 2
+  /// the products read their operands one slice at a time.
+  int64_t kSlice = 16;
+  /// stages >= 2: the next slice's operands are read while the current one
+  /// multiplies (the step's first slice across the barrier).
+  bool prefetchOperands = true;
 };
 
 /// Reads and checks the parameters (dtypes, layouts, shapes, tiles).
