@@ -55,7 +55,8 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
                            {"BN", &c.bn},
                            {"BK", &c.bk},
                            {"warps", &c.warps},
-                           {"stages", &c.stages}})
+                           {"stages", &c.stages},
+                           {"group_m", &c.groupM}})
     if (failed(params.getInt(name, *out, error)))
       return failure();
   for (auto [name, v] : {std::pair<StringRef, int64_t>{"M", c.m},
@@ -66,6 +67,10 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
       error = name.str() + "=" + std::to_string(v) + " must be in [1, 2^30]";
       return failure();
     }
+  if (c.groupM < 1 || c.groupM > 64) {
+    error = "group_m=" + std::to_string(c.groupM) + " must be in [1, 64]";
+    return failure();
+  }
   for (auto [name, v] :
        {std::pair<StringRef, int64_t>{"batch * M * K", c.batch * c.m * c.k},
         {"batch * K * N", c.batch * c.k * c.n},
@@ -107,6 +112,7 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
   c.nvidia = chip->isNVIDIA();
   c.waveSize = chip->waveSize;
   c.ldsBanks = chip->sharedMemoryBanks;
+  c.maxLdsBytes = chip->maxSharedMemoryBytes();
   if (!c.warps)
     c.warps = 4;
   if (c.warps != 1 && c.warps != 2 && c.warps != 4 && c.warps != 8 &&
@@ -441,9 +447,11 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
   }
   Tile out = result.to(c.outDType);
   // Stores from the accumulator layout are element-wise; through LDS into
-  // a coalesced layout they are 128-bit, where the tile fits the scratch.
+  // a coalesced layout they are 128-bit, where the tile fits the scratch:
+  // half the chip's LDS (the loop's buffers are dead by then, and the
+  // scratch rows may be padded), 32 KiB on gfx942, 64 KiB tiles on sm_90.
   int64_t tileBytes = c.bm * c.bn * bitWidth(c.outDType) / 8;
-  if (tileBytes <= 32 * 1024) {
+  if (tileBytes <= c.maxLdsBytes / 2) {
     Layout layout = blocked(c.bm, c.bn, c.outDType);
     out = out.convertTo(layout);
     outTile.vec = accessWidth(c.n, c.outDType, layout);
@@ -559,6 +567,10 @@ KernelSpec mlir::rocdsl::getGemmSpec() {
        "K steps in flight: 1 stages the next in registers, 2-4 copy S-1 "
        "ahead into S LDS buffers (cp.async on NVIDIA; row-major A and B). "
        "0: 3 on NVIDIA with row-major operands, else 1",
+       false},
+      {"group_m", "8",
+       "row tiles a group of programs walks down before moving along N "
+       "(L2 reuse), 1-64",
        false},
       {"prefetch_operands", "1",
        "stages >= 2: read the next 16-wide K slice's operands from LDS "

@@ -25,6 +25,8 @@ struct GemmConfig {
   unsigned waveSize = 64;
   /// 4-byte LDS banks (the operand tiles' swizzle).
   unsigned ldsBanks = 32;
+  /// The most LDS one workgroup can have (bounds the epilogue's scratch).
+  int64_t maxLdsBytes = 64 * 1024;
   /// Matrix instruction (M, N, K) and K elements per lane (AMD), from the
   /// chip table; NVIDIA uses mma.sync m16n8k16.
   unsigned instr[3] = {32, 32, 8};
@@ -33,7 +35,7 @@ struct GemmConfig {
   /// AMD chips with several dies (XCDs) that take workgroups round-robin.
   unsigned xcds = 1;
   /// Programs of one group walk down M before moving along N (L2 reuse).
-  unsigned groupM = 8;
+  int64_t groupM = 8;
   /// K steps in flight: 1 stages the next step in registers during the
   /// products; S >= 2 copies S - 1 steps ahead into S LDS buffers
   /// asynchronously (cp.async on NVIDIA; loads and LDS stores at the copy
