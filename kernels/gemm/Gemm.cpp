@@ -56,7 +56,8 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
                            {"BK", &c.bk},
                            {"warps", &c.warps},
                            {"stages", &c.stages},
-                           {"group_m", &c.groupM}})
+                           {"group_m", &c.groupM},
+                           {"min_programs", &c.minPrograms}})
     if (failed(params.getInt(name, *out, error)))
       return failure();
   for (auto [name, v] : {std::pair<StringRef, int64_t>{"M", c.m},
@@ -67,6 +68,11 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
       error = name.str() + "=" + std::to_string(v) + " must be in [1, 2^30]";
       return failure();
     }
+  if (c.minPrograms < 0 || c.minPrograms > 32) {
+    error = "min_programs=" + std::to_string(c.minPrograms) +
+            " must be in [0, 32]";
+    return failure();
+  }
   if (c.groupM < 1 || c.groupM > 64) {
     error = "group_m=" + std::to_string(c.groupM) + " must be in [1, 64]";
     return failure();
@@ -222,6 +228,7 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
   if (c.accumulate)
     args.push_back(ArgSpec::scalar("beta", DType::F32));
   KernelBuilder kb(ctx, "gemm", unsigned(c.warps), args);
+  kb.setMinProgramsPerCU(unsigned(c.minPrograms));
 
   // Program -> (tile row, tile column, batch entry).
   int64_t tilesM = llvm::divideCeil(c.m, c.bm);
@@ -567,6 +574,10 @@ KernelSpec mlir::rocdsl::getGemmSpec() {
        "K steps in flight: 1 stages the next in registers, 2-4 copy S-1 "
        "ahead into S LDS buffers (cp.async on NVIDIA; row-major A and B). "
        "0: 3 on NVIDIA with row-major operands, else 1",
+       false},
+      {"min_programs", "0",
+       "occupancy hint: programs that should share one SM (NVIDIA: ptxas "
+       "limits registers to fit them, spilling if it must); 0: none",
        false},
       {"group_m", "8",
        "row tiles a group of programs walks down before moving along N "

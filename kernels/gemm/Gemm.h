@@ -36,6 +36,8 @@ struct GemmConfig {
   unsigned xcds = 1;
   /// Programs of one group walk down M before moving along N (L2 reuse).
   int64_t groupM = 8;
+  /// Occupancy hint: programs that should fit on one CU or SM (0: none).
+  int64_t minPrograms = 0;
   /// K steps in flight: 1 stages the next step in registers during the
   /// products; S >= 2 copies S - 1 steps ahead into S LDS buffers
   /// asynchronously (cp.async on NVIDIA; loads and LDS stores at the copy

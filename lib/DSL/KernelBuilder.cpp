@@ -1,5 +1,6 @@
 //===- KernelBuilder.cpp - the C++ DSL ------------------------------------===//
 #include "rocdsl/DSL/DSL.h"
+#include "rocdsl/Dialect/RocDSL/IR/KernelAttrs.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -335,6 +336,13 @@ Scalar KernelBuilder::i32(int64_t value) {
 Scalar KernelBuilder::f32(double value) {
   return {this, arith::ConstantFloatOp::create(
                     builder, loc, builder.getF32Type(), APFloat(float(value)))};
+}
+
+void KernelBuilder::setMinProgramsPerCU(unsigned programs) {
+  if (programs)
+    func->setAttr(kMinProgramsPerCUAttr, builder.getI32IntegerAttr(programs));
+  else
+    func->removeAttr(kMinProgramsPerCUAttr);
 }
 
 Scalar KernelBuilder::programId(unsigned axis) {

@@ -200,6 +200,10 @@ public:
   // Scalars.
   Scalar i32(int64_t value);
   Scalar f32(double value);
+  /// Occupancy hint: `programs` workgroups should fit on one CU or SM at
+  /// once (rocdsl.min_programs_per_cu; ptxas keeps registers within it on
+  /// NVIDIA). 0 removes it.
+  void setMinProgramsPerCU(unsigned programs);
   Scalar programId(unsigned axis = 0);
   /// Signed minimum, maximum and remainder of i32 scalars.
   Scalar min(Scalar a, Scalar b);

@@ -3,6 +3,7 @@
 #include "rocdsl/Conversion/Passes.h"
 #include "rocdsl/Conversion/SharedMemory.h"
 #include "rocdsl/Conversion/TargetOperations.h"
+#include "rocdsl/Dialect/RocDSL/IR/KernelAttrs.h"
 
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "rocdsl/Support/ChipInfo.h"
@@ -143,6 +144,12 @@ struct ConvertRocDSLToGPUPass
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
     foldAdjacentBarriers(gpuModule);
+    for (auto kernel : gpuModule.getOps<gpu::GPUFuncOp>())
+      if (auto programs =
+              kernel->getAttrOfType<IntegerAttr>(kMinProgramsPerCUAttr)) {
+        kernel->removeAttr(kMinProgramsPerCUAttr);
+        targetInfo->applyOccupancyHint(kernel, programs);
+      }
     // Reductions allocate LDS; say so here rather than let the backend
     // abort on a kernel that cannot launch.
     uint64_t ldsBytes = 0;

@@ -1,5 +1,6 @@
 //===- KernelLowering.cpp - kernels, program ids, escape hatches ----------===//
 #include "PatternsInternal.h"
+#include "rocdsl/Dialect/RocDSL/IR/KernelAttrs.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
@@ -38,6 +39,8 @@ struct FuncLowering : OpConversionPattern<FuncOp> {
         rewriter.getDenseI32ArrayAttr({threads, 1, 1}));
     if (auto waves = op.getWavesPerEu())
       kernel->setAttr("rocdl.waves_per_eu", rewriter.getI32IntegerAttr(*waves));
+    if (auto programs = op->getAttrOfType<IntegerAttr>(kMinProgramsPerCUAttr))
+      kernel->setAttr(kMinProgramsPerCUAttr, programs);
     if (auto argAttrs = op.getArgAttrsAttr())
       kernel.setAllArgAttrs(argAttrs);
 

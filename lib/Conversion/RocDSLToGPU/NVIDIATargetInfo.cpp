@@ -6,9 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TargetInfo.h"
+#include "rocdsl/Dialect/RocDSL/IR/KernelAttrs.h"
 #include "rocdsl/Support/Log.h"
 
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
@@ -26,6 +28,11 @@ public:
   /// dropped (they would otherwise reach the NVPTX backend as AMDGPU
   /// intrinsics it cannot select), with one note per kind and kernel at
   /// ROCDSL_LOG=info.
+  void applyOccupancyHint(gpu::GPUFuncOp kernel,
+                          IntegerAttr programs) const override {
+    kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), programs);
+  }
+
   void prepare(ModuleOp module) const override {
     for (FuncOp func : module.getOps<FuncOp>()) {
       unsigned waits = 0, schedBarriers = 0;

@@ -57,6 +57,13 @@ public:
                             VectorType vectorType) const {
     return {};
   }
+  /// A kernel's `rocdsl.min_programs_per_cu` (an occupancy hint: keep
+  /// registers low enough that this many workgroups share one CU or SM),
+  /// copied onto its gpu.func, as the target's own attribute (NVIDIA:
+  /// nvvm.minctasm, ptxas's .minnctapersm) or dropped where the target
+  /// takes occupancy hints otherwise (AMD: the function's waves_per_eu).
+  virtual void applyOccupancyHint(gpu::GPUFuncOp kernel,
+                                  IntegerAttr programs) const {}
   /// Fast-math flags to the target's approximate instructions (applied by
   /// one walk over the lowered module).
   virtual void populateMathPatterns(RewritePatternSet &patterns) const = 0;
