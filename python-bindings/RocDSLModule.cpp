@@ -488,6 +488,9 @@ PYBIND11_MODULE(_rocdsl, m) {
       "ROCDSL_LOG lets LEVEL through.");
   m.def("wave_size", &api::waveSize, py::arg("device"),
         "Lanes per wave the device's layouts use.");
+  m.def("max_workgroup_lanes", &api::maxWorkgroupLanes, py::arg("device"),
+        "Lanes one workgroup (thread block) may hold on the device's chip "
+        "(the chip table's maxWorkgroupSize); 0 for an unknown device.");
   m.def("default_layout", &api::defaultLayout, py::arg("shape"),
         py::arg("element_bits"), py::arg("num_warps"), py::arg("wave_size"),
         py::arg("min_per_lane") = 1,
@@ -501,16 +504,5 @@ PYBIND11_MODULE(_rocdsl, m) {
     d["compiles"] = s.compiles;
     return d;
   });
-  m.def(
-      "rmsnorm_cases",
-      []() {
-        py::list out;
-        for (const api::NormCase &c : api::rmsnormCases())
-          out.append(py::make_tuple(c.n, c.dtype, c.weightDType));
-        return out;
-      },
-      "The RMSNorm test matrix: (N, dtype, weight dtype or 'same').");
-  m.def("rmsnorm_row_counts", &api::rmsnormRowCounts,
-        "Row counts the RMSNorm test matrix runs each case with.");
   m.attr("__version__") = api::version();
 }

@@ -190,20 +190,14 @@ std::string describeDevice(const std::string &device, std::string &error);
 int deviceCount(const std::string &kind);
 /// Lanes per wave for layouts on `device`; 0 for an unknown device.
 unsigned waveSize(const std::string &device);
+/// Lanes one workgroup (thread block) may hold on `device`'s chip; 0 for
+/// an unknown device.
+unsigned maxWorkgroupLanes(const std::string &device);
 /// The default #rocdsl.blocked layout for a tile, as attribute text;
 /// `minPerLane`: the widest explicit vec of the tile's accesses.
 std::string defaultLayout(const std::vector<int64_t> &shape,
                           unsigned elementBits, unsigned numWarps,
                           unsigned waveSize, unsigned minPerLane = 1);
-/// The RMSNorm test matrix (kernels/norm/RMSNormConfigs.h), so tests in
-/// other languages cover exactly the cases the C++ tests do.
-struct NormCase {
-  int64_t n = 0;
-  std::string dtype, weightDType; // weightDType: "same" or a dtype
-};
-std::vector<NormCase> rmsnormCases();
-std::vector<int64_t> rmsnormRowCounts();
-
 /// Launcher-cache counters of this process.
 struct CacheStats {
   uint64_t memoryHits = 0, diskHits = 0, compiles = 0;

@@ -12,8 +12,6 @@
 #include "rocdsl/Runtime/SourceKernel.h"
 #include "rocdsl/Support/Log.h"
 
-#include "norm/RMSNormConfigs.h"
-
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -362,14 +360,37 @@ bool api::compileSource(const std::string &source, const std::string &kernel,
   return fillCompiled(compileOnly(build, chip), out, error);
 }
 
-unsigned api::waveSize(const std::string &device) {
+/// The chip whose facts shape layouts for `device`: the device's own (the
+/// chip the runtime compiles for), and for the host the first AMD chip of
+/// the table, since the host lowering keeps whole tiles in one thread and
+/// any layout works there: host and AMDGPU then trace the same IR.
+static const ChipInfo *layoutChipOf(const std::string &device) {
   std::string error;
   std::optional<DeviceId> id = deviceOf(device, error);
   if (!id)
-    return 0;
-  // The host lowering keeps whole tiles in one thread, so any layout works
-  // there; it uses the AMD wave so host and AMDGPU trace the same IR.
-  return id->kind == DeviceKind::CUDA ? 32 : 64;
+    return nullptr;
+  if (id->kind == DeviceKind::Host) {
+    for (const ChipInfo &chip : getChips())
+      if (chip.isAMD())
+        return &chip;
+    return nullptr;
+  }
+  llvm::Expected<std::string> chip = Runtime::resolveChip(*id, "");
+  if (!chip) {
+    llvm::consumeError(chip.takeError());
+    return nullptr;
+  }
+  return lookupChip(*chip);
+}
+
+unsigned api::waveSize(const std::string &device) {
+  const ChipInfo *chip = layoutChipOf(device);
+  return chip ? chip->waveSize : 0;
+}
+
+unsigned api::maxWorkgroupLanes(const std::string &device) {
+  const ChipInfo *chip = layoutChipOf(device);
+  return chip ? chip->maxWorkgroupSize : 0;
 }
 
 std::string api::defaultLayout(const std::vector<int64_t> &shape,
@@ -392,15 +413,6 @@ std::string api::defaultLayout(const std::vector<int64_t> &shape,
                                 std::max(minPerLane, 1u));
   return text;
 }
-
-std::vector<api::NormCase> api::rmsnormCases() {
-  std::vector<NormCase> out;
-  for (const RMSNormCase &c : getRMSNormCases())
-    out.push_back({c.n, c.dtype, c.weightDType});
-  return out;
-}
-
-std::vector<int64_t> api::rmsnormRowCounts() { return getRMSNormRowCounts(); }
 
 api::CacheStats api::cacheStats() {
   RuntimeStats s = Runtime::get().getStats();

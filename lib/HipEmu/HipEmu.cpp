@@ -284,7 +284,8 @@ extern "C" {
 hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int id) {
   hipError_t err = fillProperties(prop, id);
   if (err == hipSuccess)
-    prop->gcnArch = chipInfo(id).name == "gfx950" ? 950 : 942;
+    // The legacy number is the processor name's digits: 942 for gfx942.
+    chipInfo(id).name.drop_front(3).getAsInteger(10, prop->gcnArch);
   return err;
 }
 

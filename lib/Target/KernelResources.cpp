@@ -15,6 +15,7 @@
 #include "llvm/Object/ELF.h"
 #include "llvm/Object/ELFTypes.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -115,24 +116,38 @@ unsigned getUInt(msgpack::MapDocNode &map, StringRef key) {
   return 0;
 }
 
-/// Occupancy on CDNA3/CDNA4: 512 unified VGPRs (arch + acc) per lane per
-/// SIMD allocated in granules of 8, at most 8 waves per SIMD, 4 SIMDs per CU
-/// sharing the LDS (64 KiB on gfx942, 160 KiB on gfx950).
+/// Occupancy on CDNA3/CDNA4, from the chip table: the unified register
+/// file (arch + acc VGPRs per lane per SIMD) allocated in granules of 8,
+/// at most maxWavesPerSimd waves per SIMD, the CU's SIMDs sharing its LDS.
+/// A chip outside the table (another compiler's code object for gfx90a,
+/// say) is judged by the table's first AMD chip, whose CU has the same
+/// shape.
+const rocdsl::ChipInfo &occupancyChip(StringRef chip) {
+  if (const rocdsl::ChipInfo *info = rocdsl::lookupChip(chip))
+    if (info->isAMD())
+      return *info;
+  for (const rocdsl::ChipInfo &info : rocdsl::getChips())
+    if (info.isAMD())
+      return info;
+  llvm_unreachable("the chip table has no AMD chip");
+}
+
 unsigned computeWavesPerSimd(const rocdsl::KernelResources &k, StringRef chip) {
-  unsigned waves = 8;
+  const rocdsl::ChipInfo &info = occupancyChip(chip);
+  unsigned registerFile = info.vgprs + info.agprs;
+  unsigned waves = info.maxWavesPerSimd;
   uint64_t archVgprs = alignTo(uint64_t(std::max(k.vgprs, 1u)), 4);
   uint64_t total = alignTo(archVgprs + k.agprs, 8);
-  if (total > 512)
+  if (total > registerFile)
     return 0;
-  waves = std::min<unsigned>(waves, unsigned(512 / total));
+  waves = std::min<unsigned>(waves, unsigned(registerFile / total));
   if (k.ldsBytes > 0) {
-    const rocdsl::ChipInfo *info = rocdsl::lookupChip(chip);
-    unsigned ldsPerCu = info ? info->sharedMemoryBytes : 64 * 1024;
-    unsigned groupsPerCu = ldsPerCu / k.ldsBytes;
+    unsigned groupsPerCu = info.sharedMemoryBytes / k.ldsBytes;
     unsigned wavesPerGroup =
         std::max(1u, divideCeil(k.maxFlatWorkgroupSize, k.wavefrontSize));
-    // Spread over the CU's 4 SIMDs; a workgroup that fits still runs.
-    uint64_t perSimd = divideCeil(uint64_t(groupsPerCu) * wavesPerGroup, 4);
+    // Spread over the CU's SIMDs; a workgroup that fits still runs.
+    uint64_t perSimd = divideCeil(uint64_t(groupsPerCu) * wavesPerGroup,
+                                  info.simdsPerComputeUnit);
     waves = groupsPerCu == 0
                 ? 0
                 : unsigned(std::min<uint64_t>(waves, std::max<uint64_t>(1, perSimd)));

@@ -197,17 +197,13 @@ _FACT_ATTRS = {"ptr": "rocdsl.alignment", "scalar": "rocdsl.divisibility"}
 _BITS = {"f32": 32, "i32": 32, "f16": 16, "bf16": 16, "i1": 8}
 
 
-# Lanes one workgroup or thread block may hold on every GPU ROCDSL targets
-# (ChipInfo::maxWorkgroupSize): 16 waves of 64, 32 warps of 32.
-_MAX_WORKGROUP_LANES = 1024
-
-
-def default_num_warps(tile_types, wave):
+def default_num_warps(tile_types, wave, max_lanes):
     """Warps for a kernel whose author gave none: enough lanes that each
     holds about 128 bytes of its largest tile (eight 128-bit accesses, 32
     registers), as Triton users size num_warps by block size; at least 128
     lanes (so small tiles still fill a CU or SM with few programs), at most
-    a full workgroup (16 waves of 64 on AMD, 32 warps on NVIDIA: a row of
+    a full workgroup, `max_lanes` from the chip table (16 waves of 64 on
+    AMD, 32 warps on NVIDIA: a row of
     32768 f32 then keeps 32 values per lane, not 64, which at 128
     registers a lane spilled). Kernels with explicit layouts keep 4 (their
     layouts name the warps)."""
@@ -219,7 +215,7 @@ def default_num_warps(tile_types, wave):
         for d in t.shape:
             elements *= d
         largest = max(largest, elements * _BITS.get(t.dtype, 32) // 8)
-    lanes = min(max(128, largest // 128), _MAX_WORKGROUP_LANES)
+    lanes = min(max(128, largest // 128), max_lanes)
     warps = 1
     while warps * wave < lanes:
         warps *= 2
@@ -270,8 +266,8 @@ def _trace(kernel, device, dtypes, constexprs, facts):
     if kernel.num_warps is None:
         # Layouts are chosen at render time, so the warps can still follow
         # the traced tiles.
-        chosen["warps"] = b.num_warps = default_num_warps(b.tile_types(),
-                                                          wave)
+        chosen["warps"] = b.num_warps = default_num_warps(
+            b.tile_types(), wave, _rocdsl.max_workgroup_lanes(device))
     where = def_location(kernel.fn)
     return b.render(where, where)
 

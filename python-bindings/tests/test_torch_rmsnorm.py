@@ -9,10 +9,10 @@ import sys
 
 import pytest
 
+import rmsnorm_cases
 from gpu_support import (TORCH_DTYPES, assert_close, fresh_generator,
                          poison_allocator, randn, require_cuda,
                          rms_norm_grad_reference, rms_norm_reference, torch)
-from rocdsl import _rocdsl
 
 require_cuda()
 import rocdsl.torch as rt  # noqa: E402
@@ -34,8 +34,8 @@ def launch_records(device_index):
     return [(key[0], e.m, e.n, k.launcher_id, k.last_tier)
             for key, e in tp._launches.items() if key[1][2] == device_index
             for k in e.kernels]
-CASES = [(m, n, dtype, wdtype) for n, dtype, wdtype in _rocdsl.rmsnorm_cases()
-         for m in _rocdsl.rmsnorm_row_counts()]
+CASES = [(m, n, dtype, wdtype) for n, dtype, wdtype in rmsnorm_cases.cases()
+         for m in rmsnorm_cases.row_counts()]
 
 
 def case_id(c):

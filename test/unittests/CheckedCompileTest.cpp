@@ -1,6 +1,6 @@
 //===- CheckedCompileTest.cpp - every emitted AMDGPU kernel is hazard-free ===//
 #include "norm/RMSNorm.h"
-#include "norm/RMSNormConfigs.h"
+#include "RMSNormCases.h"
 
 #include "rocdsl/Kernels/Registry.h"
 #include "rocdsl/Pipelines/Pipelines.h"

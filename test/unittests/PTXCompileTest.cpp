@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "norm/RMSNorm.h"
-#include "norm/RMSNormConfigs.h"
+#include "RMSNormCases.h"
 
 #include "rocdsl/Kernels/Registry.h"
 #include "rocdsl/Pipelines/Pipelines.h"

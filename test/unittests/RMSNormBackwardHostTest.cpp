@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "RMSNormHostSupport.h"
 #include "norm/RMSNorm.h"
-#include "norm/RMSNormConfigs.h"
+#include "RMSNormCases.h"
 
 #include <gtest/gtest.h>
 

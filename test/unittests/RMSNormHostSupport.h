@@ -12,7 +12,7 @@
 #include "RuntimeTestEnvironment.h"
 
 #include "norm/RMSNorm.h"
-#include "norm/RMSNormConfigs.h"
+#include "RMSNormCases.h"
 
 #include "rocdsl/Runtime/BuiltinKernel.h"
 #include "rocdsl/Runtime/HostData.h"

@@ -22,6 +22,7 @@
 #define ROCDSL_DSL_DSL_H
 
 #include "rocdsl/Dialect/RocDSL/IR/RocDSL.h"
+#include "rocdsl/Support/DType.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -33,12 +34,7 @@
 
 namespace mlir::rocdsl::dsl {
 
-enum class DType { F32, F16, BF16, I32, I1 };
-
-/// "f32", "f16", "bf16", "i32".
-std::optional<DType> parseDType(StringRef name);
-StringRef toString(DType dtype);
-unsigned bitWidth(DType dtype);
+/// The MLIR element type of `dtype` (DType and its names: Support/DType.h).
 Type toMLIRType(MLIRContext *ctx, DType dtype);
 
 class KernelBuilder;

@@ -3,6 +3,7 @@
 #define ROCDSL_KERNELS_REGISTRY_H
 
 #include "rocdsl/DSL/DSL.h"
+#include "rocdsl/Runtime/LaunchPlan.h"
 #include "rocdsl/Support/ChipInfo.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -42,37 +43,6 @@ public:
 
 private:
   llvm::StringMap<std::string> values;
-};
-
-enum class ArgKind { Tensor, Int32, Float32 };
-
-/// What a kernel argument must be at launch.
-struct ArgSignature {
-  std::string name;
-  ArgKind kind = ArgKind::Tensor;
-  dsl::DType dtype = dsl::DType::F32; // tensors
-  std::vector<int64_t> shape;         // tensors: exact, contiguous row-major
-  unsigned alignment = 1;             // bytes the compiled code relies on
-  bool isOutput = false;
-  /// Scalars the launch was planned for (e.g. the row count the grid and
-  /// the tensor shapes were sized by): a different value is an error.
-  std::optional<int64_t> expectedInt;
-  /// Float scalars: the rule their value must meet, shared with the kernel
-  /// parameter of the same meaning so that -D definitions and launch
-  /// arguments are judged alike. Returns what is wrong, or std::nullopt.
-  std::function<std::optional<std::string>(double)> checkFloat;
-  /// Outputs: the input this output may replace in place (same memory,
-  /// same shape), because the kernel reads every element of it before
-  /// writing that element. Any other overlap between an output and another
-  /// tensor argument is an error at launch.
-  std::string inPlaceOf;
-};
-
-/// How to launch one specialization: its arguments in order and the grid.
-struct LaunchPlan {
-  std::string kernelName;
-  std::vector<ArgSignature> args;
-  uint32_t grid[3] = {1, 1, 1};
 };
 
 /// What a kernel's per-target defaults may depend on.

@@ -84,6 +84,10 @@ struct ChipInfo {
   /// `sharedMemoryBytes` (dynamic shared memory on NVIDIA: 227 KiB on
   /// Hopper); 0 where the static limit is the limit (AMD).
   unsigned sharedMemoryOptInBytes = 0;
+  /// SIMDs of one CU, which share its LDS, and the waves one SIMD holds at
+  /// most (AMD occupancy: CDNA3 and CDNA4 alike).
+  unsigned simdsPerComputeUnit = 4;
+  unsigned maxWavesPerSimd = 8;
 
   /// The most LDS one workgroup can have.
   unsigned maxSharedMemoryBytes() const {

@@ -1,0 +1,56 @@
+//===- LaunchPlan.h - what a launch of one specialization takes -*- C++ -*-===//
+//
+// A kernel's plan for one specialization: its arguments in order, what
+// each must be at launch (kind, dtype, exact shape, alignment, in-place
+// permissions), and the grid. Kernels produce plans (Kernels/Registry.h);
+// the runtime checks and launches them without knowing which kernel made
+// them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROCDSL_RUNTIME_LAUNCHPLAN_H
+#define ROCDSL_RUNTIME_LAUNCHPLAN_H
+
+#include "rocdsl/Support/DType.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::rocdsl {
+
+enum class ArgKind { Tensor, Int32, Float32 };
+
+/// What a kernel argument must be at launch.
+struct ArgSignature {
+  std::string name;
+  ArgKind kind = ArgKind::Tensor;
+  dsl::DType dtype = dsl::DType::F32; // tensors
+  std::vector<int64_t> shape;         // tensors: exact, contiguous row-major
+  unsigned alignment = 1;             // bytes the compiled code relies on
+  bool isOutput = false;
+  /// Scalars the launch was planned for (e.g. the row count the grid and
+  /// the tensor shapes were sized by): a different value is an error.
+  std::optional<int64_t> expectedInt;
+  /// Float scalars: the rule their value must meet, shared with the kernel
+  /// parameter of the same meaning so that -D definitions and launch
+  /// arguments are judged alike. Returns what is wrong, or std::nullopt.
+  std::function<std::optional<std::string>(double)> checkFloat;
+  /// Outputs: the input this output may replace in place (same memory,
+  /// same shape), because the kernel reads every element of it before
+  /// writing that element. Any other overlap between an output and another
+  /// tensor argument is an error at launch.
+  std::string inPlaceOf;
+};
+
+/// How to launch one specialization: its arguments in order and the grid.
+struct LaunchPlan {
+  std::string kernelName;
+  std::vector<ArgSignature> args;
+  uint32_t grid[3] = {1, 1, 1};
+};
+
+} // namespace mlir::rocdsl
+
+#endif
