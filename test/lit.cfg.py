@@ -34,6 +34,12 @@ llvm_config.add_tool_substitutions(
     ["rocdsl-emu", "clang", "llvm-mc", "ld.lld"],
     [config.rocdsl_tools_dir, config.llvm_tools_dir])
 config.substitutions.append(("%python", "/usr/bin/python3"))
+# This build's tools (scripts that take the tools' folder) and the sources'
+# scripts.
+config.substitutions.append(("%rocdsl_bin", config.rocdsl_tools_dir))
+config.substitutions.append(
+    ("%scripts", os.path.join(os.path.dirname(config.test_source_root),
+                              "scripts")))
 # The rocdsl Python package of this build (tests that trace Python kernels).
 config.substitutions.append(
     ("%rocdsl_python", os.path.join(config.rocdsl_obj_root, "python")))
