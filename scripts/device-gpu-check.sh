@@ -94,6 +94,9 @@ check_on_gpu 5 "gemm -D M=1000 -D N=1000 -D K=1000" \
   "gemm -D M=500 -D N=600 -D K=700 -D BK=64 -D stages=3" \
   "gemm -D M=513 -D N=257 -D K=129 -D stages=3 -D prefetch_operands=0" \
   "gemm -D M=1 -D N=1 -D K=1"
+# The whole GEMM matrix (dtypes x layouts x ragged M/N/K x batch).
+scripts/gemm-matrix.sh "$root/bin" cuda | tee "$out/gemm-matrix.txt"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 # attention_fwd on mma.sync: masks, ragged and unequal lengths, grouped
 # heads, unequal head dimensions, both dtypes, the largest head dimension.
 check_on_gpu 5 "attention_fwd -D B=2 -D Hq=8 -D Hkv=2 -D Sq=1000 -D D=128 -D causal=1" \
