@@ -374,8 +374,10 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
       // copies and ends the previous step's reads of buffer (i - 1) % S,
       // which the copy of step i + S - 1 refills while this step
       // multiplies.
-      for (unsigned i = 0; i + 1 < s; ++i)
-        copyStep(kb.i32(int64_t(i) * c.bk), kb.i32(i));
+      for (unsigned i = 0; i + 1 < s; ++i) {
+        Scalar k = kb.i32(int64_t(i) * c.bk);
+        copyStep(k, kb.i32(i));
+      }
       auto body = [&](Scalar k, ArrayRef<Tile> carried) {
         Scalar step = stepOf(k);
         kb.asyncWait(s - 2);
@@ -404,8 +406,10 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
       // and frees buffer i % S, which the copy of step i + S then refills.
       // The last iteration reads the first slice of a step past K (copied
       // masked off, zero-filled) and drops it.
-      for (unsigned i = 0; i < s; ++i)
-        copyStep(kb.i32(int64_t(i) * c.bk), kb.i32(i));
+      for (unsigned i = 0; i < s; ++i) {
+        Scalar k = kb.i32(int64_t(i) * c.bk);
+        copyStep(k, kb.i32(i));
+      }
       kb.asyncWait(s - 1);
       kb.barrier();
       auto [firstA, firstB] = readSlice(kb.i32(0), 0);
