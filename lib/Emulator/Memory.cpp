@@ -257,12 +257,19 @@ void checkHazards(ExecContext &ctx, const Inst &inst) {
   }
 }
 
+/// [address, address + bytes) lies in [base, base + size), without the
+/// wrap-around of `address - base + bytes` for addresses near 2^64.
+static bool within(uint64_t address, uint64_t bytes, uint64_t base,
+                   uint64_t size) {
+  return address >= base && address - base <= size &&
+         bytes <= size - (address - base);
+}
+
 uint8_t *deviceAddress(ExecContext &ctx, uint64_t address, uint64_t bytes) {
-  if (address - ctx.blockBase + bytes > ctx.blockSize ||
-      address < ctx.blockBase) {
+  if (!within(address, bytes, ctx.blockBase, ctx.blockSize)) {
     uint64_t base, size;
     if (!ctx.memory->lookup(address, base, size) ||
-        address - base + bytes > size) {
+        !within(address, bytes, base, size)) {
       ctx.fault("memory access fault: address 0x" + utohexstr(address, true) +
                 " (" + std::to_string(bytes) +
                 " bytes) is not in any device allocation");
@@ -476,7 +483,7 @@ void noteWideStore(ExecContext &ctx, const Operand &data, unsigned dwords) {
 uint8_t *scratchAddress(ExecContext &ctx, unsigned lane, uint64_t offset,
                         unsigned bytes) {
   Wave &w = *ctx.wave;
-  if (offset + bytes > w.scratchPerLane) {
+  if (offset > w.scratchPerLane || bytes > w.scratchPerLane - offset) {
     ctx.fault("scratch access of " + std::to_string(bytes) + " bytes at " +
               std::to_string(offset) + " is outside the kernel's " +
               std::to_string(w.scratchPerLane) +

@@ -87,7 +87,8 @@ bool Memory::lookup(uint64_t address, uint64_t &base, uint64_t &size) const {
 
 bool Memory::contains(uint64_t address, uint64_t bytes) const {
   uint64_t base, size;
-  return lookup(address, base, size) && address - base + bytes <= size;
+  // lookup keeps address - base below size, so the difference cannot wrap.
+  return lookup(address, base, size) && bytes <= size - (address - base);
 }
 
 //===----------------------------------------------------------------------===//
