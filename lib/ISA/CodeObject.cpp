@@ -295,11 +295,16 @@ Expected<CheckResult> checkCodeObject(StringRef bytes, StringRef file,
       text += " // " + it->second;
     lineNo = 0;
   };
-  for (KernelReport &k : result->kernels)
+  for (KernelReport &k : result->kernels) {
     for (Finding &f : k.hazards) {
       locate(f.storeLine, f.storeText);
       locate(f.writeLine, f.writeText);
     }
+    for (WaitFinding &f : k.waitViolations) {
+      locate(f.loadLine, f.loadText);
+      locate(f.useLine, f.useText);
+    }
+  }
   return result;
 }
 

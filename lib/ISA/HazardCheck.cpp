@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "rocdsl/ISA/HazardCheck.h"
+#include "rocdsl/ISA/WaitCheck.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/TargetParser/TargetParser.h"
@@ -72,6 +73,7 @@ Expected<CheckResult> checkAssembly(StringRef text, StringRef file,
     return createStringError(inconvertibleErrorCode(), "%s: unknown chip '%s'",
                              file.str().c_str(), name.c_str());
   unsigned needed = requiredWaitStates(name);
+  bool waits = waitCheckApplies(name);
 
   CheckResult result;
   result.file = file.str();
@@ -84,6 +86,13 @@ Expected<CheckResult> checkAssembly(StringRef text, StringRef file,
     for (Finding &f : findings)
       f.file = result.file;
     result.kernels[i].hazards = std::move(findings);
+    if (waits) {
+      std::vector<WaitFinding> violations = findWaitViolations(kernel);
+      for (WaitFinding &f : violations)
+        f.file = result.file;
+      result.kernels[i].waitsChecked = true;
+      result.kernels[i].waitViolations = std::move(violations);
+    }
   }
   return result;
 }

@@ -42,6 +42,22 @@ static json::Value findingToJSON(const Finding &f) {
       {"registers", utf8(f.registers)}};
 }
 
+bool CheckResult::hasWaitViolation() const {
+  return llvm::any_of(kernels, [](const KernelReport &k) {
+    return !k.waitViolations.empty();
+  });
+}
+
+static json::Value waitFindingToJSON(const WaitFinding &f) {
+  return json::Object{{"load_line", f.loadLine},
+                      {"load", utf8(f.loadText)},
+                      {"use_line", f.useLine},
+                      {"use", utf8(f.useText)},
+                      {"registers", utf8(f.registers)},
+                      {"counter", f.counter},
+                      {"loosest", f.loosest}};
+}
+
 static json::Value kernelToJSON(const KernelReport &k) {
   json::Object waitcnts;
   for (const auto &[kind, count] : k.waitcnts)
@@ -49,7 +65,7 @@ static json::Value kernelToJSON(const KernelReport &k) {
   json::Array hazards;
   for (const Finding &f : k.hazards)
     hazards.push_back(findingToJSON(f));
-  return json::Object{{"name", utf8(k.name)},
+  json::Object object{{"name", utf8(k.name)},
                       {"waitcnts", std::move(waitcnts)},
                       {"vgprs", k.vgprs},
                       {"agprs", k.agprs},
@@ -59,6 +75,13 @@ static json::Value kernelToJSON(const KernelReport &k) {
                       {"scratch_bytes", k.scratchBytes},
                       {"lds_bytes", k.ldsBytes},
                       {"hazards", std::move(hazards)}};
+  if (k.waitsChecked) {
+    json::Array waits;
+    for (const WaitFinding &f : k.waitViolations)
+      waits.push_back(waitFindingToJSON(f));
+    object["wait_violations"] = std::move(waits);
+  }
+  return object;
 }
 
 std::string toJSON(ArrayRef<CheckResult> results) {

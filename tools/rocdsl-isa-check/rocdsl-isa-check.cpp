@@ -1,18 +1,22 @@
 //===- rocdsl-isa-check.cpp - find wide-store hazards in AMDGCN code ------===//
 //
 //   rocdsl-isa-check kernel.s [more.s code.hsaco ...] [--chip gfx942]
-//                    [--json] [--quiet]
+//                    [--waits] [--json] [--quiet]
 //
 // Reads AMDGCN assembly or HSA code objects ("-" is stdin) and reports every
 // instruction that overwrites the data registers of a wide VMEM store too
-// early, then a summary of each kernel. Without --chip, each file names its
-// chip (.amdgcn_target, or the code object's flags and metadata).
+// early, then a summary of each kernel. With --waits, also every register a
+// memory instruction loads that is read or written before an s_waitcnt has
+// retired the load (WaitCheck.h). Without --chip, each file names its chip
+// (.amdgcn_target, or the code object's flags and metadata).
 //
-// Exit status: 0 clean, 1 a hazard was found, 2 an input could not be read
-// or checked (one "rocdsl-isa-check: error: ..." line each).
+// Exit status: 0 clean, 1 a hazard (or, with --waits, a wait violation) was
+// found, 2 an input could not be read or checked (one
+// "rocdsl-isa-check: error: ..." line each).
 //
 //===----------------------------------------------------------------------===//
 #include "rocdsl/ISA/HazardCheck.h"
+#include "rocdsl/ISA/WaitCheck.h"
 #include "rocdsl/Support/FatalErrors.h"
 
 #include "llvm/Support/CrashRecoveryContext.h"
@@ -28,7 +32,7 @@ namespace isa = mlir::rocdsl::isa;
 
 static const char *const kUsage =
     "usage: rocdsl-isa-check FILE... [--chip gfx942|gfx950|gfx90a|...] "
-    "[--json] [--quiet]\n"
+    "[--waits] [--json] [--quiet]\n"
     "\n"
     "Finds VMEM stores and atomics wider than 64 bits whose data registers\n"
     "are overwritten before the chip's required wait states (2 on gfx940,\n"
@@ -36,11 +40,14 @@ static const char *const kUsage =
     "through branches and loops, in AMDGCN assembly or HSA code objects.\n"
     "\n"
     "  --chip CHIP  check for CHIP instead of the target each file names\n"
+    "  --waits      also find registers of loads (VMEM, LDS, scalar) read or\n"
+    "               written before an s_waitcnt retires the load, on every\n"
+    "               path (gfx9 family: gfx90a, gfx940-gfx942, gfx950)\n"
     "  --json       print the findings and kernel reports as JSON\n"
     "  --quiet      print only the findings\n"
     "\n"
-    "Exit status: 0 clean, 1 hazards found, 2 unreadable input or unknown "
-    "chip.\n";
+    "Exit status: 0 clean, 1 hazards (or with --waits, wait violations) found,\n"
+    "2 unreadable input or unknown chip.\n";
 
 static void error(const Twine &message) {
   errs() << "rocdsl-isa-check: error: " << message << "\n";
@@ -58,11 +65,13 @@ int main(int argc, char **argv) {
   CrashRecoveryContext::Enable();
   std::vector<std::string> files;
   std::string chip;
-  bool json = false, quiet = false;
+  bool json = false, quiet = false, waits = false;
   for (int i = 1; i < argc; ++i) {
     StringRef arg = argv[i];
     if (arg == "--json" || arg == "-json") {
       json = true;
+    } else if (arg == "--waits" || arg == "-waits") {
+      waits = true;
     } else if (arg == "--quiet" || arg == "-quiet" || arg == "-q") {
       quiet = true;
     } else if (arg == "--help" || arg == "-help" || arg == "-h") {
@@ -115,6 +124,17 @@ int main(int argc, char **argv) {
       continue;
     }
     hazard |= result->hasHazard();
+    if (!waits) {
+      // The JSON carries only what was asked for.
+      for (isa::KernelReport &k : result->kernels) {
+        k.waitsChecked = false;
+        k.waitViolations.clear();
+      }
+    } else if (!isa::waitCheckApplies(result->chip)) {
+      errs() << "rocdsl-isa-check: note: " << file << ": waits are not checked "
+             << "for " << result->chip << " (gfx9 family only)\n";
+    }
+    hazard |= result->hasWaitViolation();
     if (!json) {
       if (quiet) {
         for (const isa::KernelReport &k : result->kernels)
@@ -122,6 +142,17 @@ int main(int argc, char **argv) {
             outs() << isa::formatFinding(f) << "\n";
       } else {
         outs() << isa::toText(*result);
+      }
+      if (waits) {
+        unsigned count = 0;
+        for (const isa::KernelReport &k : result->kernels)
+          for (const isa::WaitFinding &f : k.waitViolations) {
+            outs() << isa::formatWaitFinding(f) << "\n";
+            ++count;
+          }
+        if (!quiet && isa::waitCheckApplies(result->chip))
+          outs() << file << ": " << count << " wait violation"
+                 << (count == 1 ? "" : "s") << "\n";
       }
     }
     results.push_back(std::move(*result));

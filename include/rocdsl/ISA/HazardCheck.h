@@ -61,6 +61,21 @@ struct Finding {
   std::string registers; // the overlapping registers, e.g. "v[4:5]"
 };
 
+/// A register read or written while the memory instruction that loads it
+/// may still be outstanding (WaitCheck.h).
+struct WaitFinding {
+  std::string file, kernel;
+  unsigned loadLine = 0; ///< as in Finding: 0 in code objects
+  std::string loadText;
+  unsigned useLine = 0;
+  std::string useText;
+  std::string registers; ///< the registers touched too early, e.g. "v[4:5]"
+  std::string counter;   ///< "vmcnt" or "lgkmcnt"
+  /// The largest count of `counter` that, waited for right before the use,
+  /// retires the load on every path (0 for scalar and flat loads).
+  unsigned loosest = 0;
+};
+
 struct KernelReport {
   std::string name;
   /// "total": s_waitcnt instructions; "vmcnt", "lgkmcnt", "expcnt", ...: how
@@ -73,12 +88,16 @@ struct KernelReport {
   unsigned vgprs = 0, agprs = 0, sgprs = 0, vgprSpills = 0, sgprSpills = 0,
            scratchBytes = 0, ldsBytes = 0;
   std::vector<Finding> hazards;
+  /// Filled where the chip's counters are modelled (waitCheckApplies).
+  bool waitsChecked = false;
+  std::vector<WaitFinding> waitViolations;
 };
 
 struct CheckResult {
   std::string file, chip;
   std::vector<KernelReport> kernels;
   bool hasHazard() const;
+  bool hasWaitViolation() const;
 };
 
 /// Checks AMDGCN assembly text (from ROCDSL, llc, Triton, hipcc...). `chip`

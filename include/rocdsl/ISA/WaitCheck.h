@@ -1,0 +1,55 @@
+//===- WaitCheck.h - are a kernel's s_waitcnt sufficient? ------*- C++ -*-===//
+//
+// A memory instruction's destination registers are written when its data
+// returns, at a time only an `s_waitcnt` bounds. Reading or overwriting such
+// a register before an s_waitcnt has retired the load is a
+// wait violation: the instruction sees the old value, or the load's data
+// lands after the new one. The check follows every path of a kernel's
+// control flow (branches and loop back-edges) from the entry with nothing
+// in flight, and reports each instruction that touches a register whose
+// load may still be outstanding on some path.
+//
+// The counters are the gfx9 family's (gfx90a, gfx940-gfx942, gfx950):
+//  - vmcnt (at most 63): every VMEM load, store and atomic (buffer, global,
+//    scratch, flat, image), returned in issue order. `vmcnt(N)` retires a
+//    load once N or more VMEM operations were issued after it.
+//  - lgkmcnt (at most 15): LDS/GDS operations, returned in issue order among
+//    themselves, and scalar memory (s_load, s_buffer_load, s_memtime...),
+//    which returns out of order. `lgkmcnt(N)` retires an LDS load once N or
+//    more LDS operations were issued after it (scalar ones may return first,
+//    so they do not count); a scalar load only at lgkmcnt(0).
+//  - flat (not global/scratch) loads count in both and need lgkmcnt(0).
+// No load is assumed retired by a full counter: after the counter's
+// maximum of later operations (15 LDS, 63 VMEM), lgkmcnt(14) / vmcnt(62)
+// still retire it, a count at the maximum waits for nothing (LLVM's rule
+// too; ROCDSL's emulator, which retires on a full counter, is more lenient).
+//
+// What the check does not model: memory dependences (a ds_read of LDS that
+// a `buffer_load ... lds` is still writing, a load after a store to the same
+// address), implicit register operands beyond the written text, and the
+// gfx10+ counters (vscnt, the split s_wait_* instructions of gfx12); for
+// chips outside the gfx9 family no check is made (`waitCheckApplies`).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROCDSL_ISA_WAITCHECK_H
+#define ROCDSL_ISA_WAITCHECK_H
+
+#include "rocdsl/ISA/HazardCheck.h"
+
+namespace mlir::rocdsl::isa {
+
+/// True for the chips whose counters the check models (gfx9 family).
+bool waitCheckApplies(llvm::StringRef chip);
+
+/// Every (load, instruction) pair in `kernel` (with its CFG built) where the
+/// instruction reads or writes a destination register of the load while the
+/// load may be outstanding; one finding per pair, with the loosest count that
+/// would have retired the load on every path. `file` is left empty.
+std::vector<WaitFinding> findWaitViolations(const Kernel &kernel);
+
+/// The one-line form printed by `rocdsl-isa-check --waits`.
+std::string formatWaitFinding(const WaitFinding &finding);
+
+} // namespace mlir::rocdsl::isa
+
+#endif // ROCDSL_ISA_WAITCHECK_H

@@ -1,0 +1,429 @@
+//===- WaitCheck.cpp - loads' registers touched before their wait ---------===//
+//
+// A forward dataflow over the kernel's blocks. The state is the set of
+// possibly outstanding loads, one entry per (destination register, load),
+// each with the number of operations of its counter issued after it on the
+// path seen so far. Joining paths keeps every entry and the smallest such
+// number, so the fixpoint describes the worst path to each instruction;
+// every step only adds entries or lowers numbers, so it is reached. The
+// findings come from one more pass over each block from its fixpoint state.
+// See WaitCheck.h for the counters' rules.
+//
+//===----------------------------------------------------------------------===//
+#include "rocdsl/ISA/WaitCheck.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+using namespace llvm;
+
+namespace mlir::rocdsl::isa {
+
+namespace {
+
+/// gfx9: vmcnt has 6 bits, lgkmcnt 4.
+constexpr unsigned kMaxVmcnt = 63;
+constexpr unsigned kMaxLgkmcnt = 15;
+
+enum class Counter : uint8_t {
+  None,
+  Vmem, ///< buffer, global, scratch, image: vmcnt, in order
+  Lds,  ///< ds_*: lgkmcnt, in order among LDS operations
+  Smem, ///< scalar memory: lgkmcnt, out of order
+  Flat, ///< flat_*: both counters
+};
+
+Counter counterOf(StringRef m) {
+  if (m.starts_with("buffer_") || m.starts_with("tbuffer_") ||
+      m.starts_with("global_") || m.starts_with("scratch_") ||
+      m.starts_with("image_"))
+    return Counter::Vmem;
+  if (m.starts_with("flat_"))
+    return Counter::Flat;
+  if (m.starts_with("ds_") && m != "ds_nop")
+    return Counter::Lds;
+  if (m.starts_with("s_load_") || m.starts_with("s_buffer_load_") ||
+      m.starts_with("s_scratch_load_") || m.starts_with("s_memtime") ||
+      m.starts_with("s_memrealtime") || m.starts_with("s_atomic_") ||
+      m.starts_with("s_buffer_atomic_") || m.starts_with("s_store_") ||
+      m.starts_with("s_buffer_store_") || m.starts_with("s_scratch_store_"))
+    return Counter::Smem;
+  return Counter::None;
+}
+
+/// One register of one file, as a map key.
+uint32_t unitKey(RegRange::Kind kind, unsigned reg) {
+  return (uint32_t(kind) << 16) | reg;
+}
+
+/// The key of an operation that writes LDS instead of registers (ds_write,
+/// ds atomics without return, `buffer_load ... lds`): no register file has
+/// the kind None.
+constexpr uint32_t kLdsMemoryKey = 0;
+
+bool writesLdsMemory(const Instruction &inst, Counter counter) {
+  StringRef m = inst.mnemonic;
+  if (counter == Counter::Lds)
+    return m.starts_with("ds_write") || m.starts_with("ds_store") ||
+           ((m.contains("_add") || m.contains("_sub") || m.contains("_min") ||
+             m.contains("_max") || m.contains("_and") || m.contains("_or") ||
+             m.contains("_xor") || m.contains("_inc") || m.contains("_dec") ||
+             m.contains("_cmpst") || m.contains("_mskor") ||
+             m.contains("_wrxchg") || m.contains("_cond_sub")) &&
+            !m.starts_with("ds_read") && !m.starts_with("ds_load"));
+  if (counter == Counter::Vmem)
+    return m.contains("_lds") || llvm::is_contained(inst.modifiers, "lds");
+  return false;
+}
+
+struct Entry {
+  Counter counter = Counter::None;
+  /// Operations of the entry's counter issued after the load (for Flat:
+  /// VMEM ones), saturating at the counter's maximum.
+  uint8_t younger = 0;
+  bool vmDone = false; ///< Flat: the vmcnt half has retired
+};
+
+/// (register unit, load instruction index) -> entry.
+using State = std::map<std::pair<uint32_t, unsigned>, Entry>;
+
+/// Limits of one s_waitcnt; nullopt: that counter is not waited on.
+struct WaitLimits {
+  std::optional<unsigned> vm, lgkm;
+};
+
+std::optional<WaitLimits> parseWait(const Instruction &inst) {
+  if (inst.mnemonic != "s_waitcnt")
+    return std::nullopt;
+  WaitLimits limits;
+  StringRef args = inst.text.drop_front(inst.mnemonic.size());
+  SmallVector<StringRef, 4> tokens;
+  SplitString(args, tokens, " \t&,");
+  bool named = false;
+  for (StringRef token : tokens) {
+    size_t open = token.find('(');
+    if (open == StringRef::npos || !token.ends_with(")"))
+      continue;
+    named = true;
+    StringRef kind = token.take_front(open);
+    kind.consume_back("_sat");
+    unsigned value = 0;
+    if (token.drop_front(open + 1).drop_back().trim().getAsInteger(0, value))
+      continue;
+    if (kind == "vmcnt")
+      limits.vm = value;
+    else if (kind == "lgkmcnt")
+      limits.lgkm = value;
+  }
+  uint64_t imm = 0;
+  if (!named && tokens.size() == 1 && !tokens[0].getAsInteger(0, imm)) {
+    // gfx9 encoding: vmcnt [3:0] and [15:14], expcnt [6:4], lgkmcnt [11:8].
+    unsigned vm = (imm & 0xf) | ((imm >> 10) & 0x30);
+    unsigned lgkm = (imm >> 8) & 0xf;
+    if (vm != kMaxVmcnt)
+      limits.vm = vm;
+    if (lgkm != kMaxLgkmcnt)
+      limits.lgkm = lgkm;
+  }
+  return limits;
+}
+
+/// Registers an operand names (none for literals, labels, special
+/// registers).
+std::optional<RegRange> operandRegisters(StringRef operand) {
+  std::optional<RegRange> r = parseRegister(operand);
+  if (!r || r->kind == RegRange::None || r->kind == RegRange::Special)
+    return std::nullopt;
+  return r;
+}
+
+/// What a memory instruction writes when its data returns.
+SmallVector<RegRange, 2> destinations(const Instruction &inst,
+                                      Counter counter) {
+  if (counter == Counter::None)
+    return {};
+  if (counter == Counter::Smem) {
+    SmallVector<RegRange, 2> out;
+    StringRef m = inst.mnemonic;
+    bool returns = m.starts_with("s_load_") || m.starts_with("s_buffer_load_") ||
+                   m.starts_with("s_scratch_load_") ||
+                   m.starts_with("s_memtime") || m.starts_with("s_memrealtime") ||
+                   ((m.starts_with("s_atomic_") ||
+                     m.starts_with("s_buffer_atomic_")) &&
+                    (llvm::is_contained(inst.modifiers, "glc")));
+    if (returns && !inst.operands.empty())
+      if (std::optional<RegRange> r = operandRegisters(inst.operands[0]))
+        out.push_back(*r);
+    return out;
+  }
+  return SmallVector<RegRange, 2>(inst.vectorDefs.begin(),
+                                  inst.vectorDefs.end());
+}
+
+bool inOrder(Counter counter) {
+  return counter == Counter::Vmem || counter == Counter::Lds;
+}
+
+/// Transfer of one instruction. With `report`, touches of outstanding
+/// registers are recorded in `found` (keyed by load and use).
+class Transfer {
+public:
+  struct Touch {
+    unsigned load, use;
+    Counter counter;
+    unsigned loosest;
+    unsigned firstReg, lastReg;
+    RegRange::Kind kind;
+  };
+
+  explicit Transfer(const Kernel &kernel) : kernel(kernel) {}
+
+  void step(State &state, unsigned index, std::vector<Touch> *found) const {
+    const Instruction &inst = kernel.instructions[index];
+    if (std::optional<WaitLimits> limits = parseWait(inst)) {
+      retire(state, *limits);
+      return;
+    }
+    if (inst.flow == Flow::Call) {
+      // The callee starts by waiting for everything (LLVM's convention) and
+      // returns with nothing in flight.
+      state.clear();
+      return;
+    }
+    if (inst.mnemonic == "s_barrier") {
+      // Other waves go on past the barrier: every LDS access of this wave
+      // must be done (its writes visible, its reads taken before another
+      // wave overwrites them), and so must VMEM loads into LDS.
+      if (found)
+        for (const auto &[key, e] : state)
+          if (e.counter == Counter::Lds || key.first == kLdsMemoryKey)
+            found->push_back({key.second, index, e.counter, loosest(e),
+                              key.first & 0xffff, key.first & 0xffff,
+                              RegRange::Kind(key.first >> 16)});
+      return;
+    }
+    Counter counter = counterOf(inst.mnemonic);
+    SmallVector<RegRange, 2> defs = destinations(inst, counter);
+
+    // Every register the text names, read or written.
+    for (StringRef operand : inst.operands) {
+      std::optional<RegRange> r = operandRegisters(operand);
+      if (!r)
+        continue;
+      bool isDef = llvm::any_of(defs, [&](const RegRange &d) { return d == *r; });
+      for (unsigned reg = r->first; reg <= r->last; ++reg) {
+        uint32_t key = unitKey(r->kind, reg);
+        for (auto it = state.lower_bound({key, 0});
+             it != state.end() && it->first.first == key;) {
+          const Entry &e = it->second;
+          // A later load of the same in-order counter lands after it.
+          if (isDef && counter == e.counter && inOrder(counter)) {
+            it = state.erase(it);
+            continue;
+          }
+          if (found)
+            found->push_back({it->first.second, index, e.counter,
+                              loosest(e), reg, reg, r->kind});
+          ++it;
+        }
+      }
+    }
+
+    issue(state, counter);
+    if (writesLdsMemory(inst, counter))
+      state[{kLdsMemoryKey, index}] = Entry{counter, 0, false};
+    for (const RegRange &d : defs)
+      for (unsigned reg = d.first; reg <= d.last; ++reg)
+        state[{unitKey(d.kind, reg), index}] = Entry{counter, 0, false};
+  }
+
+private:
+  static unsigned loosest(const Entry &e) {
+    if (e.counter == Counter::Smem || (e.counter == Counter::Flat && e.vmDone))
+      return 0;
+    unsigned max = e.counter == Counter::Lds ? kMaxLgkmcnt : kMaxVmcnt;
+    return std::min<unsigned>(e.younger, max - 1);
+  }
+
+  /// A new operation of `counter` is issued.
+  static void issue(State &state, Counter counter) {
+    if (counter == Counter::None || counter == Counter::Smem)
+      return;
+    bool vmem = counter == Counter::Vmem || counter == Counter::Flat;
+    for (auto it = state.begin(); it != state.end();) {
+      Entry &e = it->second;
+      bool counts = (vmem && (e.counter == Counter::Vmem ||
+                              (e.counter == Counter::Flat && !e.vmDone))) ||
+                    (counter == Counter::Lds && e.counter == Counter::Lds);
+      if (counts) {
+        unsigned max = e.counter == Counter::Lds ? kMaxLgkmcnt : kMaxVmcnt;
+        e.younger = std::min<unsigned>(e.younger + 1, max);
+      }
+      ++it;
+    }
+  }
+
+  static void retire(State &state, WaitLimits limits) {
+    // A count at the counter's maximum waits for nothing.
+    if (limits.vm && *limits.vm >= kMaxVmcnt)
+      limits.vm.reset();
+    if (limits.lgkm && *limits.lgkm >= kMaxLgkmcnt)
+      limits.lgkm.reset();
+    for (auto it = state.begin(); it != state.end();) {
+      Entry &e = it->second;
+      bool done = false;
+      switch (e.counter) {
+      case Counter::Vmem:
+        done = limits.vm && e.younger >= *limits.vm;
+        break;
+      case Counter::Lds:
+        done = limits.lgkm && e.younger >= *limits.lgkm;
+        break;
+      case Counter::Smem:
+        done = limits.lgkm && *limits.lgkm == 0;
+        break;
+      case Counter::Flat:
+        if (limits.vm && e.younger >= *limits.vm)
+          e.vmDone = true;
+        // Its LDS half may return out of order with scalar loads.
+        done = e.vmDone && limits.lgkm && *limits.lgkm == 0;
+        break;
+      case Counter::None:
+        done = true;
+        break;
+      }
+      it = done ? state.erase(it) : std::next(it);
+    }
+  }
+
+  const Kernel &kernel;
+};
+
+/// Adds `from` into `into` (the worse of both paths); true if it changed.
+bool join(State &into, const State &from) {
+  bool changed = false;
+  for (const auto &[key, entry] : from) {
+    auto [it, inserted] = into.try_emplace(key, entry);
+    if (inserted) {
+      changed = true;
+      continue;
+    }
+    Entry &e = it->second;
+    if (entry.younger < e.younger) {
+      e.younger = entry.younger;
+      changed = true;
+    }
+    if (e.vmDone && !entry.vmDone) {
+      e.vmDone = false;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+const char *counterName(Counter counter) {
+  return counter == Counter::Vmem || counter == Counter::Flat ? "vmcnt"
+                                                              : "lgkmcnt";
+}
+
+} // namespace
+
+bool waitCheckApplies(StringRef chip) {
+  // gfx9 and its CDNA parts (gfx90a, gfx940-gfx942, gfx950, the gfx9
+  // generic targets); gfx10 and later count stores apart (vscnt).
+  std::string name = normalizeChip(chip);
+  return StringRef(name).starts_with("gfx9") && isKnownChip(name);
+}
+
+std::vector<WaitFinding> findWaitViolations(const Kernel &kernel) {
+  std::vector<WaitFinding> findings;
+  unsigned numBlocks = kernel.blocks.size();
+  if (numBlocks == 0)
+    return findings;
+  Transfer transfer(kernel);
+
+  std::vector<State> in(numBlocks);
+  std::vector<bool> reached(numBlocks, false), queued(numBlocks, false);
+  std::vector<unsigned> worklist = {0};
+  reached[0] = queued[0] = true;
+  while (!worklist.empty()) {
+    unsigned b = worklist.back();
+    worklist.pop_back();
+    queued[b] = false;
+    State state = in[b];
+    const BasicBlock &block = kernel.blocks[b];
+    for (unsigned i = block.begin; i != block.end; ++i)
+      transfer.step(state, i, nullptr);
+    for (unsigned s : block.succs) {
+      bool changed = join(in[s], state) || !reached[s];
+      reached[s] = true;
+      if (changed && !queued[s]) {
+        queued[s] = true;
+        worklist.push_back(s);
+      }
+    }
+  }
+
+  // (load, use) -> the touch with the loosest count over all its paths
+  // (joined states already hold the worst one) and the registers touched.
+  std::map<std::pair<unsigned, unsigned>, Transfer::Touch> touches;
+  std::vector<Transfer::Touch> found;
+  for (unsigned b = 0; b != numBlocks; ++b) {
+    if (!reached[b])
+      continue;
+    State state = in[b];
+    const BasicBlock &block = kernel.blocks[b];
+    for (unsigned i = block.begin; i != block.end; ++i)
+      transfer.step(state, i, &found);
+  }
+  for (const Transfer::Touch &t : found) {
+    auto [it, inserted] = touches.try_emplace({t.load, t.use}, t);
+    if (inserted)
+      continue;
+    Transfer::Touch &kept = it->second;
+    kept.loosest = std::min(kept.loosest, t.loosest);
+    if (kept.kind == t.kind) {
+      kept.firstReg = std::min(kept.firstReg, t.firstReg);
+      kept.lastReg = std::max(kept.lastReg, t.lastReg);
+    }
+  }
+  for (const auto &[key, t] : touches) {
+    const Instruction &load = kernel.instructions[t.load];
+    const Instruction &use = kernel.instructions[t.use];
+    WaitFinding f;
+    f.kernel = kernel.name;
+    f.loadLine = load.line;
+    f.loadText = load.text.str();
+    f.useLine = use.line;
+    f.useText = use.text.str();
+    f.registers = t.kind == RegRange::None
+                      ? std::string("LDS")
+                      : RegRange{t.kind, t.firstReg, t.lastReg}.str();
+    f.counter = counterName(t.counter);
+    f.loosest = t.loosest;
+    findings.push_back(std::move(f));
+  }
+  llvm::sort(findings, [](const WaitFinding &a, const WaitFinding &b) {
+    return std::tie(a.useLine, a.loadLine) < std::tie(b.useLine, b.loadLine);
+  });
+  return findings;
+}
+
+std::string formatWaitFinding(const WaitFinding &f) {
+  std::string out;
+  raw_string_ostream os(out);
+  os << f.file << ":" << f.useLine << ": wait violation: kernel '" << f.kernel
+     << "': '" << f.useText << "' touches " << f.registers << " while '"
+     << f.loadText << "' (line " << f.loadLine
+     << ") may be outstanding: needs " << f.counter << "(" << f.loosest
+     << ") or lower before it";
+  if (f.counter == "vmcnt" && StringRef(f.loadText).starts_with("flat_"))
+    os << " and lgkmcnt(0)";
+  return out;
+}
+
+} // namespace mlir::rocdsl::isa
