@@ -2,6 +2,7 @@
 #include "rocdsl/Target/CheckedCompile.h"
 
 #include "rocdsl/Dialect/RocDSL/IR/RocDSL.h"
+#include "rocdsl/ISA/WaitCheck.h"
 #include "rocdsl/Support/Log.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -81,6 +82,16 @@ mlir::rocdsl::compileAMDGPUChecked(ModuleOp module, llvm::StringRef chip,
           " wide-store hazard(s) in the " + toString(first) +
           " store form (first: " + isa::formatFinding(result.rejected.front()) +
           "); recompiled with the " + toString(form) + " store form");
+    // LLVM places the waits for register dependences and ROCDSL's own
+    // waits come on top: a violation here is a compiler bug, reported
+    // (never silently shipped) but not fatal, since the check is static.
+    for (const isa::KernelReport &k : shipped->kernels)
+      llvm::append_range(result.waitViolations, k.waitViolations);
+    if (!result.waitViolations.empty())
+      logWarning("kernel " + kernels + " on " + chip + ": " +
+                 llvm::Twine(result.waitViolations.size()) +
+                 " wait violation(s) (first: " +
+                 isa::formatWaitFinding(result.waitViolations.front()) + ")");
     result.codeObject = std::move(*object);
     result.assembly = std::move(*assembly);
     llvm::raw_string_ostream os(result.lowered);

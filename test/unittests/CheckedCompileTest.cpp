@@ -65,6 +65,10 @@ TEST_F(CheckedCompileTest, EveryBuiltinConfigurationIsHazardFree) {
             isa::checkCodeObject(code->codeObject, c.name(), chip);
         ASSERT_TRUE(bool(fromObject)) << llvm::toString(fromObject.takeError());
         EXPECT_FALSE(fromObject->hasHazard()) << what;
+        // Every register a load writes is touched only after its wait.
+        EXPECT_TRUE(fromObject->kernels.at(0).waitsChecked) << what;
+        EXPECT_FALSE(recheck->hasWaitViolation()) << what;
+        EXPECT_TRUE(code->waitViolations.empty()) << what;
         for (const isa::KernelReport &k : recheck->kernels) {
           EXPECT_EQ(k.vgprSpills, 0u) << what;
           EXPECT_EQ(k.sgprSpills, 0u) << what;
@@ -105,6 +109,8 @@ TEST_F(CheckedCompileTest, GemmConfigurationsAreHazardFreeWithoutSpills) {
             auto recheck = isa::checkAssembly(code->assembly, what, chip);
             ASSERT_TRUE(bool(recheck)) << llvm::toString(recheck.takeError());
             EXPECT_FALSE(recheck->hasHazard()) << what;
+            EXPECT_FALSE(recheck->hasWaitViolation()) << what;
+            EXPECT_TRUE(code->waitViolations.empty()) << what;
             for (const isa::KernelReport &k : recheck->kernels) {
               EXPECT_EQ(k.vgprSpills, 0u) << what;
               EXPECT_EQ(k.scratchBytes, 0u) << what;

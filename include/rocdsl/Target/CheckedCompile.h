@@ -26,6 +26,10 @@ struct CheckedCode {
   StoreForm form = StoreForm::Wide;
   /// Findings of the forms that were rejected before `form`.
   std::vector<isa::Finding> rejected;
+  /// Registers of loads the shipped code touches before an s_waitcnt
+  /// retires them (isa WaitCheck.h; gfx9 family). Expected empty: each one
+  /// is also logged as a warning.
+  std::vector<isa::WaitFinding> waitViolations;
 };
 
 /// The analysis to run on assembly; tests substitute their own.
