@@ -203,7 +203,7 @@ std::string pcLabel(uint64_t address) {
 } // namespace
 
 Expected<CheckResult> checkCodeObject(StringRef bytes, StringRef file,
-                                      StringRef chip) {
+                                      StringRef chip, bool waitSlack) {
   if (bytes.size() < ELF::EI_NIDENT || !bytes.starts_with("\x7f"
                                                           "ELF"))
     return fail(file, "not a readable ELF code object: no ELF header");
@@ -286,7 +286,8 @@ Expected<CheckResult> checkCodeObject(StringRef bytes, StringRef file,
   }
   os.flush();
 
-  Expected<CheckResult> result = checkAssembly(listing, file, name);
+  Expected<CheckResult> result =
+      checkAssembly(listing, file, name, waitSlack);
   if (!result)
     return result.takeError();
   auto locate = [&](unsigned &lineNo, std::string &text) {
@@ -304,6 +305,8 @@ Expected<CheckResult> checkCodeObject(StringRef bytes, StringRef file,
       locate(f.loadLine, f.loadText);
       locate(f.useLine, f.useText);
     }
+    for (WaitSlack &w : k.waitSlack)
+      locate(w.line, w.text);
   }
   return result;
 }

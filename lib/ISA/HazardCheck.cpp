@@ -60,7 +60,7 @@ unsigned requiredWaitStates(StringRef chip) {
 }
 
 Expected<CheckResult> checkAssembly(StringRef text, StringRef file,
-                                    StringRef chip) {
+                                    StringRef chip, bool waitSlack) {
   AsmModule module = parseAssembly(text);
   std::string name =
       normalizeChip(chip.empty() ? StringRef(module.target) : chip);
@@ -92,22 +92,28 @@ Expected<CheckResult> checkAssembly(StringRef text, StringRef file,
         f.file = result.file;
       result.kernels[i].waitsChecked = true;
       result.kernels[i].waitViolations = std::move(violations);
+      if (waitSlack) {
+        std::vector<WaitSlack> slack = findLooserWaits(kernel);
+        for (WaitSlack &w : slack)
+          w.file = result.file;
+        result.kernels[i].waitSlack = std::move(slack);
+      }
     }
   }
   return result;
 }
 
 Expected<CheckResult> checkFile(StringRef bytes, StringRef file,
-                                StringRef chip) {
+                                StringRef chip, bool waitSlack) {
   if (bytes.starts_with("\x7f"
                         "ELF"))
-    return checkCodeObject(bytes, file, chip);
+    return checkCodeObject(bytes, file, chip, waitSlack);
   if (bytes.contains('\0'))
     return createStringError(inconvertibleErrorCode(),
                              "%s: neither AMDGCN assembly nor an ELF code "
                              "object (binary data)",
                              file.str().c_str());
-  return checkAssembly(bytes, file, chip);
+  return checkAssembly(bytes, file, chip, waitSlack);
 }
 
 } // namespace mlir::rocdsl::isa

@@ -81,6 +81,18 @@ static json::Value kernelToJSON(const KernelReport &k) {
       waits.push_back(waitFindingToJSON(f));
     object["wait_violations"] = std::move(waits);
   }
+  if (!k.waitSlack.empty()) {
+    json::Array slack;
+    for (const WaitSlack &w : k.waitSlack) {
+      json::Object o{{"line", w.line}, {"wait", utf8(w.text)}};
+      if (w.vmcnt)
+        o["vmcnt"] = *w.vmcnt, o["loosest_vmcnt"] = *w.loosestVmcnt;
+      if (w.lgkmcnt)
+        o["lgkmcnt"] = *w.lgkmcnt, o["loosest_lgkmcnt"] = *w.loosestLgkmcnt;
+      slack.push_back(std::move(o));
+    }
+    object["wait_slack"] = std::move(slack);
+  }
   return object;
 }
 

@@ -180,12 +180,17 @@ public:
     RegRange::Kind kind;
   };
 
-  explicit Transfer(const Kernel &kernel) : kernel(kernel) {}
+  /// `overrideIndex`: an s_waitcnt whose limits are taken as `limits`
+  /// instead of its text (to ask whether a looser wait would do).
+  explicit Transfer(const Kernel &kernel, unsigned overrideIndex = ~0u,
+                    WaitLimits overrideLimits = {})
+      : kernel(kernel), overrideIndex(overrideIndex),
+        overrideLimits(overrideLimits) {}
 
   void step(State &state, unsigned index, std::vector<Touch> *found) const {
     const Instruction &inst = kernel.instructions[index];
     if (std::optional<WaitLimits> limits = parseWait(inst)) {
-      retire(state, *limits);
+      retire(state, index == overrideIndex ? overrideLimits : *limits);
       return;
     }
     if (inst.flow == Flow::Call) {
@@ -301,6 +306,8 @@ private:
   }
 
   const Kernel &kernel;
+  unsigned overrideIndex;
+  WaitLimits overrideLimits;
 };
 
 /// Adds `from` into `into` (the worse of both paths); true if it changed.
@@ -330,22 +337,14 @@ const char *counterName(Counter counter) {
                                                               : "lgkmcnt";
 }
 
-} // namespace
-
-bool waitCheckApplies(StringRef chip) {
-  // gfx9 and its CDNA parts (gfx90a, gfx940-gfx942, gfx950, the gfx9
-  // generic targets); gfx10 and later count stores apart (vscnt).
-  std::string name = normalizeChip(chip);
-  return StringRef(name).starts_with("gfx9") && isKnownChip(name);
-}
-
-std::vector<WaitFinding> findWaitViolations(const Kernel &kernel) {
-  std::vector<WaitFinding> findings;
+/// Every (load, use) touch of `kernel` under `transfer`, one per pair with
+/// the loosest count over its paths and the registers touched.
+std::map<std::pair<unsigned, unsigned>, Transfer::Touch>
+collectTouches(const Kernel &kernel, const Transfer &transfer) {
+  std::map<std::pair<unsigned, unsigned>, Transfer::Touch> touches;
   unsigned numBlocks = kernel.blocks.size();
   if (numBlocks == 0)
-    return findings;
-  Transfer transfer(kernel);
-
+    return touches;
   std::vector<State> in(numBlocks);
   std::vector<bool> reached(numBlocks, false), queued(numBlocks, false);
   std::vector<unsigned> worklist = {0};
@@ -368,9 +367,7 @@ std::vector<WaitFinding> findWaitViolations(const Kernel &kernel) {
     }
   }
 
-  // (load, use) -> the touch with the loosest count over all its paths
-  // (joined states already hold the worst one) and the registers touched.
-  std::map<std::pair<unsigned, unsigned>, Transfer::Touch> touches;
+  // Joined states already hold the worst path into each block.
   std::vector<Transfer::Touch> found;
   for (unsigned b = 0; b != numBlocks; ++b) {
     if (!reached[b])
@@ -391,6 +388,21 @@ std::vector<WaitFinding> findWaitViolations(const Kernel &kernel) {
       kept.lastReg = std::max(kept.lastReg, t.lastReg);
     }
   }
+  return touches;
+}
+
+} // namespace
+
+bool waitCheckApplies(StringRef chip) {
+  // gfx9 and its CDNA parts (gfx90a, gfx940-gfx942, gfx950, the gfx9
+  // generic targets); gfx10 and later count stores apart (vscnt).
+  std::string name = normalizeChip(chip);
+  return StringRef(name).starts_with("gfx9") && isKnownChip(name);
+}
+
+std::vector<WaitFinding> findWaitViolations(const Kernel &kernel) {
+  std::vector<WaitFinding> findings;
+  auto touches = collectTouches(kernel, Transfer(kernel));
   for (const auto &[key, t] : touches) {
     const Instruction &load = kernel.instructions[t.load];
     const Instruction &use = kernel.instructions[t.use];
@@ -411,6 +423,80 @@ std::vector<WaitFinding> findWaitViolations(const Kernel &kernel) {
     return std::tie(a.useLine, a.loadLine) < std::tie(b.useLine, b.loadLine);
   });
   return findings;
+}
+
+std::vector<WaitSlack> findLooserWaits(const Kernel &kernel) {
+  std::vector<WaitSlack> slack;
+  auto baseline = collectTouches(kernel, Transfer(kernel));
+  // Whether the kernel with wait `index` at `limits` touches nothing the
+  // kernel as written does not.
+  auto enough = [&](unsigned index, WaitLimits limits) {
+    auto touches = collectTouches(kernel, Transfer(kernel, index, limits));
+    return llvm::all_of(touches, [&](const auto &entry) {
+      return baseline.count(entry.first) != 0;
+    });
+  };
+  // The largest count in [from, max] that is still enough (monotone: a
+  // looser wait only leaves more in flight); `max` waits for nothing.
+  auto loosest = [&](unsigned index, WaitLimits limits,
+                     std::optional<unsigned> WaitLimits::*counter,
+                     unsigned from, unsigned max) {
+    unsigned lo = from, hi = max;
+    while (lo < hi) {
+      unsigned mid = lo + (hi - lo + 1) / 2;
+      WaitLimits trial = limits;
+      trial.*counter = mid;
+      if (enough(index, trial))
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    return lo;
+  };
+  for (unsigned i = 0, e = kernel.instructions.size(); i != e; ++i) {
+    std::optional<WaitLimits> limits = parseWait(kernel.instructions[i]);
+    if (!limits || (!limits->vm && !limits->lgkm))
+      continue;
+    WaitSlack w;
+    w.kernel = kernel.name;
+    w.line = kernel.instructions[i].line;
+    w.text = kernel.instructions[i].text.str();
+    bool looser = false;
+    if (limits->vm && *limits->vm < kMaxVmcnt) {
+      w.vmcnt = *limits->vm;
+      w.loosestVmcnt =
+          loosest(i, *limits, &WaitLimits::vm, *limits->vm, kMaxVmcnt);
+      looser |= *w.loosestVmcnt > *w.vmcnt;
+    }
+    if (limits->lgkm && *limits->lgkm < kMaxLgkmcnt) {
+      w.lgkmcnt = *limits->lgkm;
+      w.loosestLgkmcnt =
+          loosest(i, *limits, &WaitLimits::lgkm, *limits->lgkm, kMaxLgkmcnt);
+      looser |= *w.loosestLgkmcnt > *w.lgkmcnt;
+    }
+    if (looser)
+      slack.push_back(std::move(w));
+  }
+  return slack;
+}
+
+std::string formatWaitSlack(const WaitSlack &w) {
+  std::string out;
+  raw_string_ostream os(out);
+  os << w.file << ":" << w.line << ": wait stricter than needed: kernel '"
+     << w.kernel << "': '" << w.text << "':";
+  auto say = [&](const char *name, std::optional<unsigned> now,
+                 std::optional<unsigned> loosest, unsigned max) {
+    if (!now || !loosest || *loosest == *now)
+      return;
+    if (*loosest >= max)
+      os << " " << name << " not needed";
+    else
+      os << " " << name << "(" << *loosest << ") would do";
+  };
+  say("vmcnt", w.vmcnt, w.loosestVmcnt, kMaxVmcnt);
+  say("lgkmcnt", w.lgkmcnt, w.loosestLgkmcnt, kMaxLgkmcnt);
+  return out;
 }
 
 std::string formatWaitFinding(const WaitFinding &f) {

@@ -22,6 +22,12 @@ llvm::StringRef mlir::rocdsl::toString(StoreForm form) {
   return "?";
 }
 
+llvm::Expected<isa::CheckResult>
+mlir::rocdsl::checkAssemblyDefault(llvm::StringRef text, llvm::StringRef file,
+                                   llvm::StringRef chip) {
+  return isa::checkAssembly(text, file, chip);
+}
+
 static std::string kernelNames(ModuleOp module) {
   SmallVector<std::string> names;
   for (auto func : module.getOps<FuncOp>())

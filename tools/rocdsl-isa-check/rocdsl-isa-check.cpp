@@ -1,13 +1,14 @@
 //===- rocdsl-isa-check.cpp - find wide-store hazards in AMDGCN code ------===//
 //
 //   rocdsl-isa-check kernel.s [more.s code.hsaco ...] [--chip gfx942]
-//                    [--waits] [--json] [--quiet]
+//                    [--waits] [--wait-slack] [--json] [--quiet]
 //
 // Reads AMDGCN assembly or HSA code objects ("-" is stdin) and reports every
 // instruction that overwrites the data registers of a wide VMEM store too
 // early, then a summary of each kernel. With --waits, also every register a
 // memory instruction loads that is read or written before an s_waitcnt has
-// retired the load (WaitCheck.h). Without --chip, each file names its chip
+// retired the load (WaitCheck.h); with --wait-slack, also every s_waitcnt
+// that could be looser. Without --chip, each file names its chip
 // (.amdgcn_target, or the code object's flags and metadata).
 //
 // Exit status: 0 clean, 1 a hazard (or, with --waits, a wait violation) was
@@ -32,7 +33,7 @@ namespace isa = mlir::rocdsl::isa;
 
 static const char *const kUsage =
     "usage: rocdsl-isa-check FILE... [--chip gfx942|gfx950|gfx90a|...] "
-    "[--waits] [--json] [--quiet]\n"
+    "[--waits] [--wait-slack] [--json] [--quiet]\n"
     "\n"
     "Finds VMEM stores and atomics wider than 64 bits whose data registers\n"
     "are overwritten before the chip's required wait states (2 on gfx940,\n"
@@ -43,6 +44,8 @@ static const char *const kUsage =
     "  --waits      also find registers of loads (VMEM, LDS, scalar) read or\n"
     "               written before an s_waitcnt retires the load, on every\n"
     "               path (gfx9 family: gfx90a, gfx940-gfx942, gfx950)\n"
+    "  --wait-slack also (implies --waits) every s_waitcnt stricter than the\n"
+    "               check needs, with the loosest count that would do\n"
     "  --json       print the findings and kernel reports as JSON\n"
     "  --quiet      print only the findings\n"
     "\n"
@@ -65,13 +68,15 @@ int main(int argc, char **argv) {
   CrashRecoveryContext::Enable();
   std::vector<std::string> files;
   std::string chip;
-  bool json = false, quiet = false, waits = false;
+  bool json = false, quiet = false, waits = false, slack = false;
   for (int i = 1; i < argc; ++i) {
     StringRef arg = argv[i];
     if (arg == "--json" || arg == "-json") {
       json = true;
     } else if (arg == "--waits" || arg == "-waits") {
       waits = true;
+    } else if (arg == "--wait-slack" || arg == "-wait-slack") {
+      waits = slack = true;
     } else if (arg == "--quiet" || arg == "-quiet" || arg == "-q") {
       quiet = true;
     } else if (arg == "--help" || arg == "-help" || arg == "-h") {
@@ -117,7 +122,7 @@ int main(int argc, char **argv) {
       continue;
     }
     Expected<isa::CheckResult> result =
-        isa::checkFile((*buffer)->getBuffer(), file, chip);
+        isa::checkFile((*buffer)->getBuffer(), file, chip, slack);
     if (!result) {
       error(toString(result.takeError()));
       failed = true;
@@ -153,6 +158,20 @@ int main(int argc, char **argv) {
         if (!quiet && isa::waitCheckApplies(result->chip))
           outs() << file << ": " << count << " wait violation"
                  << (count == 1 ? "" : "s") << "\n";
+      }
+      if (slack) {
+        unsigned waitcnts = 0, looser = 0;
+        for (const isa::KernelReport &k : result->kernels) {
+          if (auto it = k.waitcnts.find("total"); it != k.waitcnts.end())
+            waitcnts += it->second;
+          for (const isa::WaitSlack &w : k.waitSlack) {
+            outs() << isa::formatWaitSlack(w) << "\n";
+            ++looser;
+          }
+        }
+        if (!quiet && isa::waitCheckApplies(result->chip))
+          outs() << file << ": " << looser << " of " << waitcnts
+                 << " s_waitcnt stricter than needed\n";
       }
     }
     results.push_back(std::move(*result));

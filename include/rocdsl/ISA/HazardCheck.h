@@ -76,6 +76,18 @@ struct WaitFinding {
   unsigned loosest = 0;
 };
 
+/// An s_waitcnt that waits for more than the check needs: with one of its
+/// counts raised to `loosest*` (each on its own, the other as written), the
+/// kernel touches no register and reaches no barrier the kernel as written
+/// does not. A loosest count at the counter's maximum (63, 15) means that
+/// counter need not be waited on there.
+struct WaitSlack {
+  std::string file, kernel;
+  unsigned line = 0;
+  std::string text;
+  std::optional<unsigned> vmcnt, loosestVmcnt, lgkmcnt, loosestLgkmcnt;
+};
+
 struct KernelReport {
   std::string name;
   /// "total": s_waitcnt instructions; "vmcnt", "lgkmcnt", "expcnt", ...: how
@@ -91,6 +103,8 @@ struct KernelReport {
   /// Filled where the chip's counters are modelled (waitCheckApplies).
   bool waitsChecked = false;
   std::vector<WaitFinding> waitViolations;
+  /// Only when asked for (`waitSlack` below): waits that could be looser.
+  std::vector<WaitSlack> waitSlack;
 };
 
 struct CheckResult {
@@ -103,8 +117,12 @@ struct CheckResult {
 /// Checks AMDGCN assembly text (from ROCDSL, llc, Triton, hipcc...). `chip`
 /// empty: taken from `.amdgcn_target`; unknown chip -> error. Malformed
 /// lines never fail the check.
-llvm::Expected<CheckResult>
-checkAssembly(llvm::StringRef text, llvm::StringRef file, llvm::StringRef chip);
+/// `waitSlack`: also find the waits that could be looser (WaitCheck.h;
+/// costs a few more passes of the wait check per s_waitcnt).
+llvm::Expected<CheckResult> checkAssembly(llvm::StringRef text,
+                                          llvm::StringRef file,
+                                          llvm::StringRef chip,
+                                          bool waitSlack = false);
 
 /// Disassembles an HSA code object in-process (LLVM MC disassembler for
 /// AMDGPU, chip from the ELF e_flags/metadata if `chip` is empty) and checks
@@ -112,11 +130,14 @@ checkAssembly(llvm::StringRef text, llvm::StringRef file, llvm::StringRef chip);
 /// skipped as data when llvm::CrashRecoveryContext is enabled.
 llvm::Expected<CheckResult> checkCodeObject(llvm::StringRef bytes,
                                             llvm::StringRef file,
-                                            llvm::StringRef chip);
+                                            llvm::StringRef chip,
+                                            bool waitSlack = false);
 
 /// Sniffs ELF magic and dispatches; other binary input is an error.
-llvm::Expected<CheckResult>
-checkFile(llvm::StringRef bytes, llvm::StringRef file, llvm::StringRef chip);
+llvm::Expected<CheckResult> checkFile(llvm::StringRef bytes,
+                                      llvm::StringRef file,
+                                      llvm::StringRef chip,
+                                      bool waitSlack = false);
 
 /// {"checker": kCheckerVersion, "files": [{"file", "chip", "hazard",
 /// "kernels": [{"name", "waitcnts", "vgprs", ..., "hazards": [...]}]}]}

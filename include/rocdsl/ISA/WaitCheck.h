@@ -50,6 +50,13 @@ std::vector<WaitFinding> findWaitViolations(const Kernel &kernel);
 /// The one-line form printed by `rocdsl-isa-check --waits`.
 std::string formatWaitFinding(const WaitFinding &finding);
 
+/// The waits of `kernel` (CFG built) that could be looser, in order.
+std::vector<WaitSlack> findLooserWaits(const Kernel &kernel);
+
+/// "FILE:LINE: wait stricter than needed: kernel 'k': 's_waitcnt
+/// vmcnt(0)': vmcnt(3) would do".
+std::string formatWaitSlack(const WaitSlack &slack);
+
 } // namespace mlir::rocdsl::isa
 
 #endif // ROCDSL_ISA_WAITCHECK_H

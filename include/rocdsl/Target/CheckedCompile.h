@@ -36,12 +36,17 @@ struct CheckedCode {
 using AssemblyChecker = std::function<llvm::Expected<isa::CheckResult>(
     llvm::StringRef text, llvm::StringRef file, llvm::StringRef chip)>;
 
+/// isa::checkAssembly as an AssemblyChecker (the default).
+llvm::Expected<isa::CheckResult> checkAssemblyDefault(llvm::StringRef text,
+                                                      llvm::StringRef file,
+                                                      llvm::StringRef chip);
+
 /// Compiles a copy of the rocdsl `module` (left untouched) for `chip`,
 /// starting with `first` and falling back as described above.
 llvm::Expected<CheckedCode>
 compileAMDGPUChecked(ModuleOp module, llvm::StringRef chip,
                      unsigned optLevel = 3, StoreForm first = StoreForm::Wide,
-                     const AssemblyChecker &checker = isa::checkAssembly);
+                     const AssemblyChecker &checker = checkAssemblyDefault);
 
 } // namespace mlir::rocdsl
 

@@ -269,3 +269,69 @@ TEST(WaitCheck, FindingText) {
 }
 
 } // namespace
+
+namespace {
+
+std::vector<WaitSlack> slack(StringRef body) {
+  llvm::Expected<CheckResult> result =
+      checkAssembly(kernelText(body, "gfx942"), "t.s", "", /*waitSlack=*/true);
+  if (!result) {
+    ADD_FAILURE() << llvm::toString(result.takeError());
+    return {};
+  }
+  return result->kernels.at(0).waitSlack;
+}
+
+TEST(WaitSlack, LoosestCountThatStillRetiresEveryUse) {
+  // v0 is read after three later loads were issued: vmcnt(3) would do. Each
+  // wait is judged with the others as written: after the first vmcnt(0)
+  // nothing is in flight, so the second waits for nothing.
+  std::vector<WaitSlack> found =
+      slack("\tbuffer_load_dword v0, v4, s[8:11], 0 offen\n"
+            "\tbuffer_load_dword v1, v4, s[8:11], 0 offen offset:4\n"
+            "\tbuffer_load_dword v2, v4, s[8:11], 0 offen offset:8\n"
+            "\tbuffer_load_dword v3, v4, s[8:11], 0 offen offset:12\n"
+            "\ts_waitcnt vmcnt(0)\n"
+            "\tv_mov_b32_e32 v6, v0\n"
+            "\ts_waitcnt vmcnt(0)\n"
+            "\tv_mov_b32_e32 v7, v3\n");
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[1].line, 12u);
+  EXPECT_EQ(found[1].loosestVmcnt, 63u);
+  EXPECT_EQ(found[0].line, 10u);
+  EXPECT_EQ(found[0].vmcnt, 0u);
+  EXPECT_EQ(found[0].loosestVmcnt, 3u);
+  EXPECT_FALSE(found[0].lgkmcnt.has_value());
+  EXPECT_EQ(formatWaitSlack(found[0]),
+            "t.s:10: wait stricter than needed: kernel 'k': "
+            "'s_waitcnt vmcnt(0)': vmcnt(3) would do");
+}
+
+TEST(WaitSlack, WaitsForNothing) {
+  std::vector<WaitSlack> found =
+      slack("\tbuffer_load_dword v0, v4, s[8:11], 0 offen\n"
+            "\ts_waitcnt vmcnt(0) lgkmcnt(0)\n"
+            "\tv_mov_b32_e32 v6, v0\n");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].loosestVmcnt, 0u);
+  EXPECT_EQ(found[0].loosestLgkmcnt, 15u);
+  EXPECT_EQ(formatWaitSlack(found[0]),
+            "t.s:7: wait stricter than needed: kernel 'k': "
+            "'s_waitcnt vmcnt(0) lgkmcnt(0)': lgkmcnt not needed");
+}
+
+TEST(WaitSlack, TightWaitsAreNotReported) {
+  EXPECT_TRUE(slack("\ts_load_dword s4, s[0:1], 0x0\n"
+                    "\tds_read_b32 v0, v4\n"
+                    "\tds_read_b32 v1, v4 offset:4\n"
+                    "\ts_waitcnt lgkmcnt(1)\n"
+                    "\tv_mov_b32_e32 v6, v0\n"
+                    "\ts_waitcnt lgkmcnt(0)\n"
+                    "\ts_add_u32 s5, s4, 1\n"
+                    "\tds_write_b32 v4, v1\n"
+                    "\ts_waitcnt lgkmcnt(0)\n"
+                    "\ts_barrier\n")
+                  .empty());
+}
+
+} // namespace
