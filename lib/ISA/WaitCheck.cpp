@@ -483,8 +483,11 @@ std::vector<WaitSlack> findLooserWaits(const Kernel &kernel) {
 std::string formatWaitSlack(const WaitSlack &w) {
   std::string out;
   raw_string_ostream os(out);
-  os << w.file << ":" << w.line << ": wait stricter than needed: kernel '"
-     << w.kernel << "': '" << w.text << "':";
+  os << w.file;
+  if (w.line)
+    os << ":" << w.line;
+  os << ": wait stricter than needed: kernel '" << w.kernel << "': '" << w.text
+     << "':";
   auto say = [&](const char *name, std::optional<unsigned> now,
                  std::optional<unsigned> loosest, unsigned max) {
     if (!now || !loosest || *loosest == *now)
@@ -502,10 +505,15 @@ std::string formatWaitSlack(const WaitSlack &w) {
 std::string formatWaitFinding(const WaitFinding &f) {
   std::string out;
   raw_string_ostream os(out);
-  os << f.file << ":" << f.useLine << ": wait violation: kernel '" << f.kernel
-     << "': '" << f.useText << "' touches " << f.registers << " while '"
-     << f.loadText << "' (line " << f.loadLine
-     << ") may be outstanding: needs " << f.counter << "(" << f.loosest
+  // Code objects have no lines: their texts end with the address.
+  os << f.file;
+  if (f.useLine)
+    os << ":" << f.useLine;
+  os << ": wait violation: kernel '" << f.kernel << "': '" << f.useText
+     << "' touches " << f.registers << " while '" << f.loadText << "'";
+  if (f.loadLine)
+    os << " (line " << f.loadLine << ")";
+  os << " may be outstanding: needs " << f.counter << "(" << f.loosest
      << ") or lower before it";
   if (f.counter == "vmcnt" && StringRef(f.loadText).starts_with("flat_"))
     os << " and lgkmcnt(0)";
