@@ -4,7 +4,12 @@
 can prove, so every loosened one must be reported; prints the tally and each
 variant the checker found clean.
 
-    loosen_waits.py ROCDSL_ISA_CHECK FILE.s
+    loosen_waits.py BIN_DIR FILE.s [--chip CHIP --emulate EMU_ARGS...]
+
+With --emulate, each variant is also assembled (llvm-mc, ld.lld from PATH)
+and run on the emulator (BIN_DIR/rocdsl-emu FILE.hsaco --chip CHIP
+EMU_ARGS...); the tally then says how many the emulator caught as it ran,
+and each variant on which the two checks disagree is listed.
 """
 import os
 import re
@@ -22,11 +27,29 @@ def loosen(line):
     return re.sub(r"\b(vmcnt|lgkmcnt)\((\d+)\)", bump, line)
 
 
+def emulate(bin_dir, variant, chip, emu_args, tmp):
+    obj = os.path.join(tmp, "variant.o")
+    hsaco = os.path.join(tmp, "variant.hsaco")
+    subprocess.run(["llvm-mc", "-triple", "amdgcn-amd-amdhsa",
+                    f"-mcpu={chip}", "-filetype=obj", "-o", obj, variant],
+                   check=True)
+    subprocess.run(["ld.lld", "-shared", "-o", hsaco, obj], check=True)
+    r = subprocess.run([os.path.join(bin_dir, "rocdsl-emu"), hsaco, "--chip",
+                        chip] + emu_args, capture_output=True, text=True)
+    return "wait violation" in r.stdout + r.stderr
+
+
 def main():
-    checker, path = sys.argv[1], sys.argv[2]
+    bin_dir, path = sys.argv[1], sys.argv[2]
+    rest = sys.argv[3:]
+    chip, emu_args = None, None
+    if rest:
+        assert rest[0] == "--chip" and rest[2] == "--emulate", __doc__
+        chip, emu_args = rest[1], rest[3:]
+    checker = os.path.join(bin_dir, "rocdsl-isa-check")
     lines = open(path).read().split("\n")
     waits = [i for i, l in enumerate(lines) if l.strip().startswith("s_waitcnt")]
-    loosened = caught = 0
+    loosened = caught = emulated = 0
     with tempfile.TemporaryDirectory() as tmp:
         variant = os.path.join(tmp, "variant.s")
         for i in waits:
@@ -38,12 +61,20 @@ def main():
                 f.write("\n".join(lines[:i] + [new] + lines[i + 1:]))
             r = subprocess.run([checker, "--waits", "--quiet", variant],
                                capture_output=True, text=True)
-            if r.returncode == 1 and "wait violation" in r.stdout:
-                caught += 1
-            else:
+            static = r.returncode == 1 and "wait violation" in r.stdout
+            caught += static
+            if not static:
                 print(f"not caught: line {i + 1}: {new.strip()} "
                       f"(exit {r.returncode})")
+            if chip:
+                dynamic = emulate(bin_dir, variant, chip, emu_args, tmp)
+                emulated += dynamic
+                if dynamic != static:
+                    print(f"checks differ: line {i + 1}: {new.strip()}: "
+                          f"static {static}, emulator {dynamic}")
     print(f"{len(waits)} waits, {loosened} loosened, {caught} caught")
+    if chip:
+        print(f"emulator caught {emulated} of {loosened}")
 
 
 if __name__ == "__main__":
