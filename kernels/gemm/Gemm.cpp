@@ -56,6 +56,7 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
                            {"BK", &c.bk},
                            {"warps", &c.warps},
                            {"stages", &c.stages},
+                           {"load_ahead", &c.loadAhead},
                            {"group_m", &c.groupM},
                            {"min_programs", &c.minPrograms}})
     if (failed(params.getInt(name, *out, error)))
@@ -71,6 +72,10 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
   if (c.minPrograms < 0 || c.minPrograms > 32) {
     error = "min_programs=" + std::to_string(c.minPrograms) +
             " must be in [0, 32]";
+    return failure();
+  }
+  if (c.loadAhead < 1 || c.loadAhead > 2) {
+    error = "load_ahead=" + std::to_string(c.loadAhead) + " is not 1 or 2";
     return failure();
   }
   if (c.groupM < 1 || c.groupM > 64) {
@@ -176,6 +181,13 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
     c.stages = c.nvidia && !c.aColMajor && !c.bColMajor ? 3 : 1;
   if (c.stages < 1 || c.stages > 4) {
     error = "stages=" + std::to_string(c.stages) + " is not 1, 2, 3 or 4";
+    return failure();
+  }
+  if (c.stages > 1 && c.loadAhead != 1) {
+    error = "load_ahead=" + std::to_string(c.loadAhead) +
+            " stages operands in registers, which stages=" +
+            std::to_string(c.stages) +
+            " does not (its copies go to LDS buffers); use stages=1";
     return failure();
   }
   if (c.stages > 1 && (c.aColMajor || c.bColMajor)) {
@@ -304,27 +316,51 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
   if (c.stages == 1) {
     LdsTile ldsA = ldsTile(c.bm, c.bk, c.aColMajor, !c.aColMajor, 0);
     LdsTile ldsB = ldsTile(c.bk, c.bn, c.bColMajor, c.bColMajor, 0);
-    // Each step writes the staged operands to LDS, issues the global
-    // loads of the next step (in flight while the products run; past K
+    // Each step writes its staged operands to LDS, issues the global
+    // loads of a later step (in flight while the products run; past K
     // they are masked off) and multiplies from LDS: two barriers per
-    // step, around the writes.
-    Tile firstA = stageA(kb.i32(0));
-    Tile firstB = stageB(kb.i32(0));
-    auto body = [&](Scalar k, ArrayRef<Tile> carried) {
-      ldsA.store(carried[1]);
-      ldsB.store(carried[2]);
-      Scalar next = k + c.bk;
-      Tile nextA = stageA(next);
-      Tile nextB = stageB(next);
+    // step, around the writes. With load_ahead = 2 two steps ride in
+    // registers: the loads of step k + 2 are issued before the writes of
+    // step k + 1, which then wait only for their own loads. The loop then
+    // takes two steps an iteration, so that each staged set comes back in
+    // the registers it left in (a one-step loop would rotate the sets and
+    // copy freshly loaded registers, waiting for every load); an odd last
+    // step multiplies the zeros its masked loads read.
+    auto step = [&](Scalar k, Tile acc, Tile stagedA, Tile stagedB,
+                    Tile &nextA, Tile &nextB) {
+      ldsA.store(stagedA);
+      ldsB.store(stagedB);
+      Scalar next = k + c.loadAhead * c.bk;
+      nextA = stageA(next);
+      nextB = stageB(next);
       // (AMDGPU's scheduler would sink the loads below the products,
       // where they no longer overlap them.)
       kb.schedBarrier();
       Tile operandA = ldsA.load(opA);
       Tile operandB = ldsB.load(opB);
-      Tile product = kb.dot(operandA, operandB, carried[0]);
-      return SmallVector<Tile>{product, nextA, nextB};
+      return kb.dot(operandA, operandB, acc);
     };
-    sum = kb.forLoop(kBegin, kEnd, kStep, {zero, firstA, firstB}, body)[0];
+    SmallVector<Tile> init = {zero};
+    for (int64_t i = 0; i < c.loadAhead; ++i) {
+      Tile a = stageA(kb.i32(i * c.bk));
+      Tile b = stageB(kb.i32(i * c.bk));
+      init.push_back(a);
+      init.push_back(b);
+    }
+    auto body = [&](Scalar k, ArrayRef<Tile> carried) {
+      SmallVector<Tile> out = {carried[0]};
+      for (int64_t i = 0; i < c.loadAhead; ++i) {
+        Tile nextA, nextB;
+        Scalar at = k + i * c.bk;
+        out[0] = step(at, out[0], carried[1 + 2 * i], carried[2 + 2 * i],
+                      nextA, nextB);
+        out.push_back(nextA);
+        out.push_back(nextB);
+      }
+      return out;
+    };
+    kStep = kb.i32(c.loadAhead * c.bk);
+    sum = kb.forLoop(kBegin, kEnd, kStep, init, body)[0];
   } else {
     // S buffers, S - 1 steps in flight. Step i lives in buffer i % S, kept
     // as BK / kSlice stacked slices of kSlice K columns, so a step's
@@ -578,6 +614,11 @@ KernelSpec mlir::rocdsl::getGemmSpec() {
        "K steps in flight: 1 stages the next in registers, 2-4 copy S-1 "
        "ahead into S LDS buffers (cp.async on NVIDIA; row-major A and B). "
        "0: 3 on NVIDIA with row-major operands, else 1",
+       false},
+      {"load_ahead", "1",
+       "stages=1: K steps whose global loads are in flight in registers, 1 "
+       "or 2 (2: a step's LDS writes wait only for loads issued two steps "
+       "before, never for all of them; a second set of staging registers)",
        false},
       {"min_programs", "0",
        "occupancy hint: programs that should share one SM (NVIDIA: ptxas "

@@ -43,6 +43,11 @@ struct GemmConfig {
   /// asynchronously (cp.async on NVIDIA; loads and LDS stores at the copy
   /// on targets without asynchronous copies).
   int64_t stages = 1;
+  /// stages = 1: K steps whose global loads are in flight in registers
+  /// (1 or 2). With 2, each step's LDS writes wait only for loads issued
+  /// two steps before (counted waits, never vmcnt(0), in the loop on AMD),
+  /// at the cost of a second set of staging registers.
+  int64_t loadAhead = 1;
   /// K columns of one LDS stage slice (a divisor of bk): with stages >= 2
   /// the products read their operands one slice at a time.
   int64_t kSlice = 16;
