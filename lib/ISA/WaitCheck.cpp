@@ -480,14 +480,21 @@ std::vector<WaitSlack> findLooserWaits(const Kernel &kernel) {
   return slack;
 }
 
+/// "FILE:LINE: WHAT: kernel 'K': '" -- code objects have no lines (0):
+/// their instruction texts end with the address instead.
+static void printHeader(raw_ostream &os, StringRef file, unsigned line,
+                        StringRef what, StringRef kernel) {
+  os << file;
+  if (line)
+    os << ":" << line;
+  os << ": " << what << ": kernel '" << kernel << "': '";
+}
+
 std::string formatWaitSlack(const WaitSlack &w) {
   std::string out;
   raw_string_ostream os(out);
-  os << w.file;
-  if (w.line)
-    os << ":" << w.line;
-  os << ": wait stricter than needed: kernel '" << w.kernel << "': '" << w.text
-     << "':";
+  printHeader(os, w.file, w.line, "wait stricter than needed", w.kernel);
+  os << w.text << "':";
   auto say = [&](const char *name, std::optional<unsigned> now,
                  std::optional<unsigned> loosest, unsigned max) {
     if (!now || !loosest || *loosest == *now)
@@ -505,12 +512,8 @@ std::string formatWaitSlack(const WaitSlack &w) {
 std::string formatWaitFinding(const WaitFinding &f) {
   std::string out;
   raw_string_ostream os(out);
-  // Code objects have no lines: their texts end with the address.
-  os << f.file;
-  if (f.useLine)
-    os << ":" << f.useLine;
-  os << ": wait violation: kernel '" << f.kernel << "': '" << f.useText
-     << "' touches " << f.registers << " while '" << f.loadText << "'";
+  printHeader(os, f.file, f.useLine, "wait violation", f.kernel);
+  os << f.useText << "' touches " << f.registers << " while '" << f.loadText << "'";
   if (f.loadLine)
     os << " (line " << f.loadLine << ")";
   os << " may be outstanding: needs " << f.counter << "(" << f.loosest
