@@ -528,6 +528,11 @@ void KernelBuilder::schedBarrier(unsigned mask) {
   SchedBarrierOp::create(builder, loc, mask);
 }
 
+void KernelBuilder::schedGroupBarrier(unsigned mask, unsigned size,
+                                      unsigned syncId) {
+  SchedGroupBarrierOp::create(builder, loc, mask, size, syncId);
+}
+
 OwningOpRef<ModuleOp> KernelBuilder::finish() {
   ReturnOp::create(builder, loc);
   if (failed(verify(*module)))

@@ -264,6 +264,64 @@ def test_lds_tiles_in_the_ir_and_the_isa():
     assert compiled.hazards == [], compiled.hazards
 
 
+@rocdsl.kernel(num_warps=4)
+def gemm_interleaved(a: rl.ptr, b: rl.ptr, c: rl.ptr("f32"), M: rl.i32,
+                     N: rl.i32, K: rl.i32, BM: rl.constexpr, BN: rl.constexpr,
+                     BK: rl.constexpr):
+    """c = a @ b through one LDS tile per operand, the products asked to
+    alternate with the LDS operand reads (rl.sched_group_barrier)."""
+    m0 = rl.program_id(0) * BM
+    n0 = rl.program_id(1) * BN
+    lds_a = rl.local_alloc([BM, BK], a.dtype)
+    lds_b = rl.local_alloc([BK, BN], b.dtype)
+
+    def step(k, acc):
+        lds_a.store(rl.load(a, [m0, k], shape=[BM, BK], strides=[K],
+                            bounds=[M, K]))
+        lds_b.store(rl.load(b, [k, n0], shape=[BK, BN], strides=[N],
+                            bounds=[K, N]))
+        acc = rl.dot(lds_a.load(), lds_b.load(), acc)
+        for _ in range(4):
+            rl.sched_group_barrier(0x100, 2)
+            rl.sched_group_barrier(0x8, 1)
+        return acc
+    acc = rl.for_loop(0, K, BK, rl.zeros([BM, BN]), step)
+    rl.store(acc, c, [m0, n0], strides=[N], bounds=[M, N])
+
+
+@pytest.mark.parametrize("device", sorted(CHIPS) + ["host"])
+def test_scheduling_groups_keep_the_numerics(device, rng):
+    m, n, k = 70, 50, 90
+    a, b, a64, b64 = operands(rng, "bf16", m, n, k)
+    grid = ((m + 63) // 64, (n + 63) // 64)
+    if device == "host":
+        c = np.full((m, n), np.nan, np.float32)
+        gemm_interleaved[grid]((a, "bf16"), (b, "bf16"), c, m, n, k, BM=64,
+                               BN=64, BK=32)
+    else:
+        da = rocdsl.device_array(a, device, "bf16")
+        db = rocdsl.device_array(b, device, "bf16")
+        dc = rocdsl.device_array(np.full((m, n), np.nan, np.float32), device)
+        gemm_interleaved[grid](da, db, dc, m, n, k, BM=64, BN=64, BK=32)
+        c = dc.to_host()
+    ref = a64 @ b64
+    tol = 2e-6 * np.sqrt(k) * np.abs(a64) @ np.abs(b64) + 1e-6
+    bad = ~(np.abs(c - ref) <= tol)
+    assert not bad.any(), f"{bad.sum()} of {c.size} outside tolerance"
+
+
+def test_scheduling_groups_in_the_ir_and_the_isa():
+    compiled = gemm_interleaved.compile("gfx942", a="bf16", b="bf16", BM=64,
+                                        BN=64, BK=32)
+    # (sync_id 0, the default, is not printed)
+    assert compiled.mlir.count("rocdsl.sched_group_barrier {mask = 256 : i32, "
+                               "size = 2 : i32}") == 4
+    assert compiled.mlir.count("rocdsl.sched_group_barrier {mask = 8 : i32, "
+                               "size = 1 : i32}") == 4
+    assert "v_mfma" in compiled.asm and "ds_read" in compiled.asm
+    assert compiled.hazards == [], compiled.hazards
+
+
 def _trace_error(body):
     @rocdsl.kernel(num_warps=1)
     def k(x: rl.ptr("f32")):
@@ -291,6 +349,12 @@ def _trace_error(body):
     (lambda x: rl.wait(vmcnt=64), r"vmcnt must be in \[0, 63\], got 64"),
     (lambda x: rl.wait(), r"rl.wait needs vmcnt or lgkmcnt"),
     (lambda x: rl.sched_barrier(-1), r"mask must be non-negative"),
+    (lambda x: rl.sched_group_barrier(0, 1),
+     r"sched_group_barrier mask must be in \[1, 0x7ff\], got 0"),
+    (lambda x: rl.sched_group_barrier(0x8, 0),
+     r"sched_group_barrier size must be at least 1, got 0"),
+    (lambda x: rl.sched_group_barrier(0x8, 1, sync_id=-2),
+     r"sync_id must be non-negative, got -2"),
 ])
 def test_lds_and_scheduling_errors(body, message):
     assert re.search(message, _trace_error(body))

@@ -439,4 +439,25 @@ def RocDSL_SchedBarrierOp : RocDSL_Op<"sched_barrier"> {
   let assemblyFormat = "attr-dict";
 }
 
+def RocDSL_SchedGroupBarrierOp : RocDSL_Op<"sched_group_barrier"> {
+  let summary = "Ask the backend scheduler for a group of one instruction class here";
+  let description = [{
+    As `llvm.amdgcn.sched.group.barrier`: the scheduler fills a group of up
+    to `size` instructions of the classes in `mask` (0x2 VALU, 0x4 SALU,
+    0x8 MFMA, 0x10 any VMEM, 0x20 VMEM read, 0x40 VMEM write, 0x80 any DS,
+    0x100 DS read, 0x200 DS write, 0x400 transcendental) at this point of
+    its scheduling region; consecutive groups of one `sync_id` are filled
+    in order, so a sequence of them interleaves classes (one MFMA, one LDS
+    read, one global load, ...). AMDGPU only: other targets drop it.
+
+    ```mlir
+    rocdsl.sched_group_barrier {mask = 8 : i32, size = 1 : i32}
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<1>, IntMaxValue<2047>]>:$mask,
+                       ConfinedAttr<I32Attr, [IntMinValue<1>]>:$size,
+                       DefaultValuedAttr<ConfinedAttr<I32Attr, [IntMinValue<0>]>, "0">:$sync_id);
+  let assemblyFormat = "attr-dict";
+}
+
 #endif // ROCDSL_OPS_TD

@@ -288,6 +288,11 @@ public:
   void barrier();
   void wait(std::optional<unsigned> vmcnt, std::optional<unsigned> lgkmcnt);
   void schedBarrier(unsigned mask = 0);
+  /// A group of up to `size` instructions of the classes in `mask` (MFMA
+  /// 0x8, VMEM read 0x20, DS read 0x100, ...; rocdsl.sched_group_barrier)
+  /// that the AMDGPU scheduler places here, in order with the other groups
+  /// of `syncId`.
+  void schedGroupBarrier(unsigned mask, unsigned size, unsigned syncId = 0);
 
   /// Terminates the kernel and verifies the module; on failure the
   /// diagnostics went to the context's handler and the result is null.

@@ -127,6 +127,14 @@ struct SchedBarrierRewrite {
   }
 };
 
+struct SchedGroupBarrierRewrite {
+  static void rewrite(SchedGroupBarrierOp op, SchedGroupBarrierOp::Adaptor,
+                      ConversionPatternRewriter &rewriter) {
+    rewriter.replaceOpWithNewOp<ROCDL::SchedGroupBarrier>(
+        op, op.getMask(), op.getSize(), op.getSyncId());
+  }
+};
+
 } // namespace
 
 void mlir::rocdsl::populateKernelPatterns(TileTypeConverter &converter,
@@ -140,6 +148,7 @@ void mlir::rocdsl::populateKernelPatterns(TileTypeConverter &converter,
                SimpleLowering<NumProgramsOp, NumProgramsRewrite>,
                SimpleLowering<BarrierOp, BarrierRewrite>,
                SimpleLowering<WaitOp, WaitRewrite>,
-               SimpleLowering<SchedBarrierOp, SchedBarrierRewrite>>(converter,
-                                                                    ctx);
+               SimpleLowering<SchedBarrierOp, SchedBarrierRewrite>,
+               SimpleLowering<SchedGroupBarrierOp, SchedGroupBarrierRewrite>>(
+      converter, ctx);
 }

@@ -40,7 +40,7 @@ public:
         if (isa<WaitOp>(op)) {
           ++waits;
           op->erase();
-        } else if (isa<SchedBarrierOp>(op)) {
+        } else if (isa<SchedBarrierOp, SchedGroupBarrierOp>(op)) {
           ++schedBarriers;
           op->erase();
         }
@@ -52,7 +52,8 @@ public:
                 "registers by itself)");
       if (schedBarriers)
         logInfo("kernel '" + func.getName() + "': " + Twine(schedBarriers) +
-                " rocdsl.sched_barrier dropped for " + chip.name +
+                " rocdsl.sched_barrier/sched_group_barrier dropped for " +
+                chip.name +
                 " (a hint for the AMDGPU scheduler only)");
     }
   }

@@ -240,7 +240,8 @@ void mlir::rocdsl::populateHostKernelPatterns(HostTypeConverter &converter,
   MLIRContext *ctx = patterns.getContext();
   patterns.add<FuncToHost, ProgramIdToHost, NumProgramsToHost, ReturnToHost,
                EraseOnHost<BarrierOp>, EraseOnHost<WaitOp>,
-               EraseOnHost<SchedBarrierOp>>(converter, ctx);
+               EraseOnHost<SchedBarrierOp>,
+               EraseOnHost<SchedGroupBarrierOp>>(converter, ctx);
 }
 
 void mlir::rocdsl::populateHostTilePatterns(HostTypeConverter &converter,

@@ -12,7 +12,8 @@ from .functions import (abs, broadcast_to, div_rn, exp, exp2, exp_accurate,
                         expand_dims, fast_div, fast_exp, log, max, maximum,
                         min, minimum, prod, rsqrt, sqrt, sum, trans, where)
 from .memory import load, store
-from .shared import SharedTile, local_alloc, sched_barrier, wait
+from .shared import (SharedTile, local_alloc, sched_barrier,
+                     sched_group_barrier, wait)
 from .types import (Layout, bf16, blocked, constexpr, dtype, f16, f32, i1, i32,
                     ptr)
 from .values import Pointer, Scalar, Tile
@@ -23,6 +24,7 @@ __all__ = [
     "exp", "exp2", "exp_accurate", "expand_dims", "fast_div", "fast_exp",
     "f16", "f32", "for_loop", "full", "i1", "i32", "iota", "load",
     "local_alloc", "log", "max", "maximum", "min", "minimum", "num_programs",
-    "prod", "program_id", "ptr", "rsqrt", "sched_barrier", "sqrt", "store",
-    "sum", "trans", "wait", "where", "zeros",
+    "prod", "program_id", "ptr", "rsqrt", "sched_barrier",
+    "sched_group_barrier", "sqrt", "store", "sum", "trans", "wait", "where",
+    "zeros",
 ]

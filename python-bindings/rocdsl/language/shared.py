@@ -146,3 +146,25 @@ def sched_barrier(mask=0):
     if mask < 0:
         raise error(f"sched_barrier mask must be non-negative, got {mask}")
     tracing.builder().op(None, f"rocdsl.sched_barrier {{mask = {mask} : i32}}")
+
+
+def sched_group_barrier(mask, size, sync_id=0):
+    """Asks the AMDGPU scheduler for a group of up to `size` instructions of
+    the classes in `mask` at this point (rocdsl.sched_group_barrier, as
+    llvm.amdgcn.sched.group.barrier: 0x8 MFMA, 0x20 VMEM read, 0x100 DS
+    read, 0x200 DS write, ...); groups of one `sync_id` are filled in order,
+    so a sequence of them interleaves classes. Dropped on other targets."""
+    mask = tracing.static_int(mask, "sched_group_barrier mask")
+    size = tracing.static_int(size, "sched_group_barrier size")
+    sync_id = tracing.static_int(sync_id, "sched_group_barrier sync_id")
+    if not 1 <= mask <= 0x7FF:
+        raise error(f"sched_group_barrier mask must be in [1, 0x7ff], "
+                    f"got {mask}")
+    if size < 1:
+        raise error(f"sched_group_barrier size must be at least 1, got {size}")
+    if sync_id < 0:
+        raise error(f"sched_group_barrier sync_id must be non-negative, "
+                    f"got {sync_id}")
+    tracing.builder().op(
+        None, f"rocdsl.sched_group_barrier {{mask = {mask} : i32, "
+              f"size = {size} : i32, sync_id = {sync_id} : i32}}")

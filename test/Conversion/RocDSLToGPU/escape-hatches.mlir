@@ -21,6 +21,9 @@
 // CHECK-NEXT:    rocdl.s.waitcnt 112
 // CHECK-NEXT:    rocdl.sched.barrier 0
 // CHECK-NEXT:    rocdl.sched.barrier 6
+// CHECK-NEXT:    rocdl.sched.group.barrier 8, 1, 0
+// CHECK-NEXT:    rocdl.sched.group.barrier 256, 2, 0
+// CHECK-NEXT:    rocdl.sched.group.barrier 32, 1, 3
 // CHECK-NEXT:    gpu.barrier
 // CHECK-NEXT:    gpu.return
 // CHECK-NOT:   rocdsl.
@@ -32,6 +35,9 @@ rocdsl.func @hatches(%p: !rocdsl.ptr<f32>) attributes {num_warps = 2 : i32} {
   rocdsl.wait {vmcnt = 0 : i32, lgkmcnt = 0 : i32}
   rocdsl.sched_barrier
   rocdsl.sched_barrier {mask = 6 : i32}
+  rocdsl.sched_group_barrier {mask = 8 : i32, size = 1 : i32}
+  rocdsl.sched_group_barrier {mask = 256 : i32, size = 2 : i32, sync_id = 0 : i32}
+  rocdsl.sched_group_barrier {mask = 32 : i32, size = 1 : i32, sync_id = 3 : i32}
   rocdsl.barrier
   rocdsl.return
 }

@@ -902,6 +902,30 @@ rocdsl.func @wait_lgkmcnt_out_of_range() attributes {num_warps = 4 : i32} {
 
 // -----
 
+rocdsl.func @sched_group_without_class() attributes {num_warps = 4 : i32} {
+  // expected-error@+1 {{'rocdsl.sched_group_barrier' op attribute 'mask' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 1 whose maximum value is 2047}}
+  rocdsl.sched_group_barrier {mask = 0 : i32, size = 1 : i32}
+  rocdsl.return
+}
+
+// -----
+
+rocdsl.func @sched_group_empty() attributes {num_warps = 4 : i32} {
+  // expected-error@+1 {{'rocdsl.sched_group_barrier' op attribute 'size' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 1}}
+  rocdsl.sched_group_barrier {mask = 8 : i32, size = 0 : i32}
+  rocdsl.return
+}
+
+// -----
+
+rocdsl.func @sched_group_needs_size() attributes {num_warps = 4 : i32} {
+  // expected-error@+1 {{'rocdsl.sched_group_barrier' op requires attribute 'size'}}
+  rocdsl.sched_group_barrier {mask = 8 : i32}
+  rocdsl.return
+}
+
+// -----
+
 #b = #rocdsl.blocked<sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]>
 rocdsl.func @load_index_elements(%p: !rocdsl.ptr<index>) attributes {num_warps = 4 : i32} {
   %c0 = arith.constant 0 : i32

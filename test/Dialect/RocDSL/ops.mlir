@@ -239,6 +239,8 @@ rocdsl.func @lds(%p: !rocdsl.ptr<bf16>) attributes {num_warps = 4 : i32} {
 // CHECK-NEXT: rocdsl.wait {lgkmcnt = 15 : i32, vmcnt = 63 : i32}
 // CHECK-NEXT: rocdsl.sched_barrier{{$}}
 // CHECK-NEXT: rocdsl.sched_barrier {mask = 6 : i32}
+// CHECK-NEXT: rocdsl.sched_group_barrier {mask = 8 : i32, size = 1 : i32}
+// CHECK-NEXT: rocdsl.sched_group_barrier {mask = 256 : i32, size = 3 : i32, sync_id = 2 : i32}
 // CHECK-NEXT: rocdsl.return
 // GENERIC-LABEL: sym_name = "sync"
 // GENERIC: "rocdsl.barrier"() : () -> ()
@@ -247,6 +249,7 @@ rocdsl.func @lds(%p: !rocdsl.ptr<bf16>) attributes {num_warps = 4 : i32} {
 // GENERIC-NEXT: "rocdsl.wait"() <{lgkmcnt = 15 : i32, vmcnt = 63 : i32}> : () -> ()
 // GENERIC-NEXT: "rocdsl.sched_barrier"() <{mask = 0 : i32}> : () -> ()
 // GENERIC-NEXT: "rocdsl.sched_barrier"() <{mask = 6 : i32}> : () -> ()
+// GENERIC-NEXT: "rocdsl.sched_group_barrier"() <{mask = 8 : i32, size = 1 : i32, sync_id = 0 : i32}> : () -> ()
 rocdsl.func @sync() attributes {num_warps = 8 : i32} {
   rocdsl.barrier
   rocdsl.wait {vmcnt = 0 : i32}
@@ -254,6 +257,8 @@ rocdsl.func @sync() attributes {num_warps = 8 : i32} {
   rocdsl.wait {vmcnt = 63 : i32, lgkmcnt = 15 : i32}
   rocdsl.sched_barrier
   rocdsl.sched_barrier {mask = 6 : i32}
+  rocdsl.sched_group_barrier {mask = 8 : i32, size = 1 : i32}
+  rocdsl.sched_group_barrier {mask = 256 : i32, size = 3 : i32, sync_id = 2 : i32}
   rocdsl.return
 }
 
