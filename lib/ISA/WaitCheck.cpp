@@ -311,7 +311,9 @@ private:
 };
 
 /// Adds `from` into `into` (the worse of both paths); true if it changed.
-bool join(State &into, const State &from) {
+/// `widen`: a count that would drop drops to 0 at once (nothing retired
+/// but by a wait for 0), so that every entry changes at most twice.
+bool join(State &into, const State &from, bool widen) {
   bool changed = false;
   for (const auto &[key, entry] : from) {
     auto [it, inserted] = into.try_emplace(key, entry);
@@ -321,7 +323,7 @@ bool join(State &into, const State &from) {
     }
     Entry &e = it->second;
     if (entry.younger < e.younger) {
-      e.younger = entry.younger;
+      e.younger = widen ? 0 : entry.younger;
       changed = true;
     }
     if (e.vmDone && !entry.vmDone) {
@@ -349,16 +351,22 @@ collectTouches(const Kernel &kernel, const Transfer &transfer) {
   std::vector<bool> reached(numBlocks, false), queued(numBlocks, false);
   std::vector<unsigned> worklist = {0};
   reached[0] = queued[0] = true;
+  // Kernels settle in a few passes over each loop (ROCDSL's, LLVM's and
+  // Triton's come nowhere near this budget); a control flow that keeps
+  // lowering counts past it is widened: still sound, possibly stricter
+  // than needed.
+  size_t visits = 0, budget = 16 * size_t(numBlocks) + 256;
   while (!worklist.empty()) {
     unsigned b = worklist.back();
     worklist.pop_back();
     queued[b] = false;
+    bool widen = ++visits > budget;
     State state = in[b];
     const BasicBlock &block = kernel.blocks[b];
     for (unsigned i = block.begin; i != block.end; ++i)
       transfer.step(state, i, nullptr);
     for (unsigned s : block.succs) {
-      bool changed = join(in[s], state) || !reached[s];
+      bool changed = join(in[s], state, widen) || !reached[s];
       reached[s] = true;
       if (changed && !queued[s]) {
         queued[s] = true;

@@ -218,6 +218,32 @@ TEST(WaitCheck, LoopBackEdge) {
   EXPECT_EQ(found[1].loosest, 0u);
 }
 
+TEST(WaitCheck, ManyLoopsAndBackEdges) {
+  // Forty nested loops, each loading at its head and reading the previous
+  // level's load after a wait for all but that level's own load.
+  std::string body;
+  for (int i = 0; i < 40; ++i)
+    body += ".LBB0_" + std::to_string(i) + ":\n\tbuffer_load_dword v" +
+            std::to_string(i) + ", v100, s[8:11], 0 offen\n";
+  for (int i = 39; i >= 0; --i)
+    body += "\ts_waitcnt vmcnt(0)\n\tv_add_f32_e32 v101, v" +
+            std::to_string(i) + ", v101\n\ts_cbranch_scc1 .LBB0_" +
+            std::to_string(i) + "\n";
+  EXPECT_TRUE(violations(body).empty());
+  // Every block branching back to the first, each with a load: the head
+  // reads v0 with a load of the last block possibly in flight.
+  std::string chain = ".LBB0_0:\n\ts_waitcnt vmcnt(1)\n"
+                      "\tv_add_f32_e32 v101, v0, v101\n";
+  for (int i = 1; i < 300; ++i)
+    chain += ".LBB0_" + std::to_string(i) + ":\n\tbuffer_load_dword v" +
+             std::to_string(i % 2) + ", v100, s[8:11], 0 offen\n"
+             "\ts_cbranch_scc1 .LBB0_0\n";
+  std::vector<WaitFinding> found = violations(chain);
+  ASSERT_FALSE(found.empty());
+  for (const WaitFinding &f : found)
+    EXPECT_TRUE(StringRef(f.useText).starts_with("v_add_f32")) << f.useText;
+}
+
 TEST(WaitCheck, BarrierWaitsForLds) {
   expectOne("\tds_write_b32 v4, v0\n"
             "\ts_barrier\n",
