@@ -214,14 +214,12 @@ public:
     Counter counter = counterOf(inst.mnemonic);
     SmallVector<RegRange, 2> defs = destinations(inst, counter);
 
-    // Every register the text names, read or written.
-    for (StringRef operand : inst.operands) {
-      std::optional<RegRange> r = operandRegisters(operand);
-      if (!r)
-        continue;
-      bool isDef = llvm::any_of(defs, [&](const RegRange &d) { return d == *r; });
-      for (unsigned reg = r->first; reg <= r->last; ++reg) {
-        uint32_t key = unitKey(r->kind, reg);
+    // Every register the text names, read or written: the reads first,
+    // then a memory instruction's destination (its first operand; the same
+    // registers elsewhere, say as an address, are read at issue).
+    auto touch = [&](const RegRange &r, bool isDef) {
+      for (unsigned reg = r.first; reg <= r.last; ++reg) {
+        uint32_t key = unitKey(r.kind, reg);
         for (auto it = state.lower_bound({key, 0});
              it != state.end() && it->first.first == key;) {
           const Entry &e = it->second;
@@ -232,11 +230,23 @@ public:
           }
           if (found)
             found->push_back({it->first.second, index, e.counter,
-                              loosest(e), reg, reg, r->kind});
+                              loosest(e), reg, reg, r.kind});
           ++it;
         }
       }
+    };
+    std::optional<RegRange> def;
+    for (auto [position, operand] : llvm::enumerate(inst.operands)) {
+      std::optional<RegRange> r = operandRegisters(operand);
+      if (!r)
+        continue;
+      if (position == 0 && !defs.empty() && defs.front() == *r)
+        def = r;
+      else
+        touch(*r, false);
     }
+    if (def)
+      touch(*def, true);
 
     issue(state, counter);
     if (writesLdsMemory(inst, counter))

@@ -101,6 +101,12 @@ TEST(WaitCheck, OverwritingAnOutstandingDestination) {
                          "\ts_waitcnt vmcnt(0)\n"
                          "\tv_mov_b32_e32 v6, v0\n")
                   .empty());
+  // A load whose address is an outstanding load's result reads it at
+  // issue, even when it also writes the same registers.
+  expectOne("\tbuffer_load_dword v4, v5, s[8:11], 0 offen\n"
+            "\tbuffer_load_dword v4, v4, s[8:11], 0 offen\n"
+            "\ts_waitcnt vmcnt(0)\n",
+            "buffer_load_dword v4, v4", "v4", "vmcnt", 0);
   // A load's own address registers are read at issue.
   expectOne("\tbuffer_load_dword v4, v4, s[8:11], 0 offen\n"
             "\tbuffer_load_dword v0, v4, s[8:11], 0 offen\n"
