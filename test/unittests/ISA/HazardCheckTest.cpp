@@ -1,6 +1,8 @@
 //===- HazardCheckTest.cpp - the AMDGCN wide-store hazard checker ---------===//
 #include "rocdsl/ISA/HazardCheck.h"
 
+#include "KernelText.h"
+
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -12,16 +14,9 @@
 
 using namespace mlir::rocdsl::isa;
 using llvm::StringRef;
+using mlir::rocdsl::isa::testsupport::kernelText;
 
 namespace {
-
-/// `body` as the only kernel "k" of a text for `chip`.
-std::string kernelText(StringRef body, StringRef chip = "gfx942") {
-  return ("\t.amdgcn_target \"amdgcn-amd-amdhsa--" + chip +
-          "\"\n\t.text\n\t.globl k\n\t.type k,@function\nk:\n" + body +
-          "\ts_endpgm\n.Lfunc_end0:\n\t.size k, .Lfunc_end0-k\n")
-      .str();
-}
 
 CheckResult check(StringRef text, StringRef chip = "") {
   llvm::Expected<CheckResult> result = checkAssembly(text, "t.s", chip);

@@ -8,19 +8,15 @@
 //===----------------------------------------------------------------------===//
 #include "rocdsl/ISA/WaitCheck.h"
 
+#include "KernelText.h"
+
 #include <gtest/gtest.h>
 
 using namespace mlir::rocdsl::isa;
 using llvm::StringRef;
+using mlir::rocdsl::isa::testsupport::kernelText;
 
 namespace {
-
-std::string kernelText(StringRef body, StringRef chip) {
-  return ("\t.amdgcn_target \"amdgcn-amd-amdhsa--" + chip +
-          "\"\n\t.text\n\t.globl k\n\t.type k,@function\nk:\n" + body +
-          "\ts_endpgm\n.Lfunc_end0:\n\t.size k, .Lfunc_end0-k\n")
-      .str();
-}
 
 std::vector<WaitFinding> violations(StringRef body,
                                     StringRef chip = "gfx942") {
