@@ -82,6 +82,10 @@ Expected<CheckResult> checkAssembly(StringRef text, StringRef file,
   for (size_t i = 0, e = module.kernels.size(); i != e; ++i) {
     Kernel &kernel = module.kernels[i];
     buildCFG(kernel);
+    result.kernels[i].instructions = kernel.instructions.size();
+    for (size_t b = 0; b < kernel.blocks.size(); ++b)
+      for (unsigned succ : kernel.blocks[b].succs)
+        result.kernels[i].hasLoop |= succ <= b;
     std::vector<Finding> findings = findWideStoreHazards(kernel, needed);
     for (Finding &f : findings)
       f.file = result.file;

@@ -5,6 +5,7 @@
 
 #include "rocdsl/ISA/HazardCheck.h"
 #include "rocdsl/Pipelines/Pipelines.h"
+#include "rocdsl/Target/ScheduleChoice.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -118,6 +119,8 @@ CompilerFingerprint Runtime::getCompilerFingerprint(DeviceKind device) {
   f.pipeline = device == DeviceKind::Host  ? "rocdsl-to-host,O3"
                : device == DeviceKind::HIP ? "rocdsl-to-rocdl,O3,hsaco"
                                            : "rocdsl-to-nvvm,ptx";
+  if (device == DeviceKind::HIP)
+    f.pipeline += ",schedule=" + getScheduleSettingKey();
   // AMDGPU binaries are only served if checked by this version of the
   // hazard rules (CheckedCompile.h).
   f.isaCheckVersion = device == DeviceKind::HIP ? isa::kCheckerVersion : "none";

@@ -3,6 +3,7 @@
 
 #include "rocdsl/Dialect/RocDSL/IR/RocDSL.h"
 #include "rocdsl/ISA/WaitCheck.h"
+#include "rocdsl/Target/ScheduleChoice.h"
 #include "rocdsl/Support/Log.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -47,12 +48,22 @@ mlir::rocdsl::compileAMDGPUChecked(ModuleOp module, llvm::StringRef chip,
   if (first != StoreForm::Padded)
     forms.push_back(StoreForm::Padded);
 
+  auto setting = getScheduleSetting();
+  if (!setting)
+    return setting.takeError();
   CheckedCode result;
   for (StoreForm form : forms) {
     OwningOpRef<ModuleOp> copy = module.clone();
     if (failed(lowerToROCDL(*copy, chip, optLevel, form)))
       return llvm::createStringError("lowering " + kernels + " for " +
                                      chip.str() + " failed");
+    // Chosen once, on the first store form; the fallbacks keep it.
+    auto schedule = chooseSchedule(*copy, chip, *setting, kernels);
+    if (!schedule)
+      return schedule.takeError();
+    setting->automatic = false;
+    setting->strategy = schedule->strategy;
+    result.schedule = schedule->strategy;
     FailureOr<std::string> assembly =
         serializeAMDGPU(*copy, AMDGPUOutput::Assembly);
     if (failed(assembly))

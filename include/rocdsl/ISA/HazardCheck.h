@@ -99,6 +99,10 @@ struct KernelReport {
   /// them rounded up to a multiple of 4).
   unsigned vgprs = 0, agprs = 0, sgprs = 0, vgprSpills = 0, sgprSpills = 0,
            scratchBytes = 0, ldsBytes = 0;
+  /// Instructions of the kernel body, and whether a branch goes back to an
+  /// earlier block (a loop, in the layout LLVM emits).
+  unsigned instructions = 0;
+  bool hasLoop = false;
   std::vector<Finding> hazards;
   /// Filled where the chip's counters are modelled (waitCheckApplies).
   bool waitsChecked = false;

@@ -24,6 +24,9 @@ struct CheckedCode {
   std::string assembly;   // the assembly that was checked
   std::string lowered;    // the module after rocdsl-to-rocdl
   StoreForm form = StoreForm::Wide;
+  /// LLVM's machine-scheduler strategy the code was generated with (empty:
+  /// its default; ScheduleChoice.h).
+  std::string schedule;
   /// Findings of the forms that were rejected before `form`.
   std::vector<isa::Finding> rejected;
   /// Registers of loads the shipped code touches before an s_waitcnt

@@ -28,10 +28,15 @@ enum class AccessForm {
   /// offsets, and invalid groups redirected out of the resource's range
   /// (AMDGPU: no branch, the hardware drops them).
   Buffer,
+  /// The base is ptr and the origin in the 32-bit per-lane offsets (as for
+  /// Buffer, so valid offsets stay below kMaxTensorBytes); `valid` guards
+  /// the access (AMDGPU global accesses: the address is ptr + zext(offset),
+  /// the SGPR-base form, with no 64-bit add).
+  LaneOffset,
 };
 
 struct AccessPlan {
-  Value base; // !llvm.ptr<1>: the tile origin (Pointer), or ptr (Buffer)
+  Value base; // !llvm.ptr<1>: the tile origin (Pointer), or ptr
   Value rsrc; // AccessForm::Buffer only
   unsigned vec;
   SmallVector<AccessGroup> groups;
@@ -69,6 +74,36 @@ LogicalResult lowerTileLoad(LoadOp op, LoadOp::Adaptor adaptor,
                             ConversionPatternRewriter &rewriter,
                             const TypeConverter &converter, AccessForm form,
                             GroupLoader loadGroup);
+
+/// Pointer to a group: base + its byte offset (AccessForm::Pointer).
+Value groupPointer(OpBuilder &b, Location loc, const AccessPlan &plan,
+                   const AccessGroup &group);
+
+/// What an invalid group of a load gives: `other`, or zero without one.
+Value loadPadding(OpBuilder &b, Location loc, VectorType groupType,
+                  Value other);
+
+/// `load` where `valid` (null: always), else loadPadding(), as a branch
+/// around the access.
+Value guardedGroupLoad(OpBuilder &b, Location loc, Value valid,
+                       VectorType groupType, Value other,
+                       function_ref<Value(OpBuilder &, Location)> load);
+
+/// `store` where `valid` (null: always), as a branch around the access.
+void guardedGroupStore(OpBuilder &b, Location loc, Value valid,
+                       function_ref<void(OpBuilder &, Location)> store);
+
+/// A GroupLoader for AccessForm::Pointer plans: an LLVM load of the group,
+/// behind a branch on its validity.
+Value loadGroupThroughPointer(OpBuilder &b, Location loc,
+                              const AccessPlan &plan, const AccessGroup &group,
+                              VectorType groupType, Type transfer, Value other);
+
+/// Stores `data` (the group's transfer type) with an LLVM store, behind a
+/// branch on the group's validity.
+void storeGroupThroughPointer(OpBuilder &b, Location loc,
+                              const AccessPlan &plan, const AccessGroup &group,
+                              Value data);
 
 } // namespace mlir::rocdsl
 

@@ -7,8 +7,15 @@
 // Invalid elements (out of bounds or masked off) get a VGPR offset past the
 // resource's range: loads return 0 and stores are dropped by the hardware.
 //
+// The exception: a masked access of which each lane holds one group (an
+// elementwise kernel's block) is a global load or store behind one
+// branch, as Triton emits it. A buffer resource costs three SALU per
+// pointer and each distinct offset a select; the branches of a kernel's
+// accesses share their condition, and LLVM merges them into one.
+//
 //===----------------------------------------------------------------------===//
 #include "AccessPlan.h"
+#include "TileDistribution.h"
 
 #include "rocdsl/Conversion/Addressing.h"
 
@@ -122,20 +129,22 @@ mlir::rocdsl::planAccess(OpBuilder &b, Location loc, RankedTensorType tileType,
   if (mask && !uniformMask)
     vec = 1;
   bool buffer = form == AccessForm::Buffer;
+  bool originInOffsets = form != AccessForm::Pointer;
   Type elementType = tileType.getElementType();
   unsigned bytes = elementType.getIntOrFloatBitWidth() / 8;
   unsigned rank = tileType.getRank();
   if (vec > 1 && dist->getMapping().contiguousAlong(rank - 1) % vec != 0)
     return failure();
 
-  // With a buffer resource the tile origin goes into every lane's 32-bit
-  // offset and the base is ptr: a valid element's byte offset from ptr is
+  // With a buffer resource (or a global access at ptr plus a 32-bit lane
+  // offset) the tile origin goes into every lane's 32-bit offset and the
+  // base is ptr: a valid element's byte offset from ptr is
   // below kMaxTensorBytes (launches refuse larger tensors), and the lane's
   // position origin + coord is computed for the mask anyway, so no 64-bit
   // add per access (and per buffer resource) is needed. Otherwise the
   // uniform part ptr + sum(origin_d * stride_d) is added once, in 64 bits.
   Value base = ptr;
-  if (!buffer) {
+  if (!originInOffsets) {
     Type llvmElement = elementType;
     if (!LLVM::isCompatibleType(llvmElement))
       llvmElement = b.getIntegerType(bytes * 8);
@@ -164,9 +173,9 @@ mlir::rocdsl::planAccess(OpBuilder &b, Location loc, RankedTensorType tileType,
     for (unsigned d = 0; d < rank; ++d) {
       Value c = dist->coord(b, loc, d, index[d], laneBase[d]);
       Value position;
-      if (buffer || !bounds.empty())
+      if (originInOffsets || !bounds.empty())
         position = arith::AddIOp::create(b, loc, origin[d], c);
-      Value along = buffer ? position : c;
+      Value along = originInOffsets ? position : c;
       Value term =
           d + 1 < rank
               ? arith::MulIOp::create(b, loc, along, strides[d]).getResult()
@@ -248,11 +257,30 @@ Value loadBufferGroup(OpBuilder &b, Location loc, const AccessPlan &plan,
   return value;
 }
 
+/// Whether each lane's part of an access is one group guarded by a mask
+/// (see the file comment). Only masked accesses, as kernels written like
+/// Triton's make them: accesses checked against `bounds` alone (the
+/// built-in kernels') keep the buffer form and its hazard-free stores.
+bool oneGuardedGroup(RankedTensorType tileType, Value mask, ValueRange bounds,
+                     unsigned vec, bool uniformMask) {
+  if (!mask)
+    return false;
+  auto dist = TileDistribution::get(tileType);
+  if (!dist)
+    return false;
+  unsigned width = mask && !uniformMask ? 1 : vec;
+  return dist->getNumElements() == width;
+}
+
 struct LoadLowering : OpConversionPattern<LoadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (oneGuardedGroup(op.getType(), adaptor.getMask(), adaptor.getBounds(),
+                        op.getVecWidth(), op.getUniformMask()))
+      return lowerTileLoad(op, adaptor, rewriter, *getTypeConverter(),
+                           AccessForm::LaneOffset, loadGroupThroughPointer);
     return lowerTileLoad(op, adaptor, rewriter, *getTypeConverter(),
                          AccessForm::Buffer, loadBufferGroup);
   }
@@ -270,6 +298,9 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
     RankedTensorType tileType = op.getValue().getType();
     Type elementType = tileType.getElementType();
     unsigned bits = elementType.getIntOrFloatBitWidth();
+    if (oneGuardedGroup(tileType, adaptor.getMask(), adaptor.getBounds(),
+                        op.getVecWidth(), op.getUniformMask()))
+      return storeOneGuardedGroup(op, adaptor, rewriter);
     auto plan = planAccess(rewriter, loc, tileType, adaptor.getPtr(),
                            adaptor.getOrigin(), adaptor.getStrides(),
                            adaptor.getBounds(), adaptor.getMask(),
@@ -321,6 +352,34 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
       if (&group != &plan->groups.back())
         ROCDL::SchedBarrier::create(rewriter, loc, 0);
     }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  /// The one group of each lane as a global store behind its branch. Not
+  /// split: a global store with a VGPR address has no wide-store hazard.
+  LogicalResult storeOneGuardedGroup(StoreOp op, OpAdaptor adaptor,
+                                     ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    RankedTensorType tileType = op.getValue().getType();
+    auto plan = planAccess(rewriter, loc, tileType, adaptor.getPtr(),
+                           adaptor.getOrigin(), adaptor.getStrides(),
+                           adaptor.getBounds(), adaptor.getMask(),
+                           op.getVecWidth(), op.getUniformMask(),
+                           AccessForm::LaneOffset);
+    if (failed(plan))
+      return rewriter.notifyMatchFailure(op, "layout has no lowering");
+    const AccessGroup &group = plan->groups.front();
+    SmallVector<int64_t> lanes;
+    for (unsigned j = 0; j < plan->vec; ++j)
+      lanes.push_back(group.firstEntry + j);
+    Value slice = sliceForStore(rewriter, loc, adaptor.getValue(), lanes,
+                                op.getValue().hasOneUse());
+    Type transfer = groupTransferType(
+        getContext(),
+        plan->vec * tileType.getElementType().getIntOrFloatBitWidth());
+    storeGroupThroughPointer(rewriter, loc, *plan, group,
+                             bitcastFromGroup(rewriter, loc, transfer, slice));
     rewriter.eraseOp(op);
     return success();
   }

@@ -15,63 +15,12 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::rocdsl;
 
 namespace {
-
-/// Pointer to a group: base + byte offset.
-Value groupPointer(OpBuilder &b, Location loc, const AccessPlan &plan,
-                   const AccessGroup &group) {
-  Value offset = arith::ExtUIOp::create(b, loc, b.getI64Type(), group.voffset);
-  return LLVM::GEPOp::create(b, loc, plan.base.getType(), b.getI8Type(),
-                             plan.base, ValueRange{offset});
-}
-
-/// What an invalid group of a load gives: `other`, or zero without one.
-Value loadPadding(OpBuilder &b, Location loc, VectorType groupType,
-                  Value other) {
-  if (other)
-    return other;
-  return arith::ConstantOp::create(b, loc, groupType, b.getZeroAttr(groupType))
-      .getResult();
-}
-
-/// `load` where `valid` (null: always), else loadPadding(), as a branch
-/// around the access.
-Value guardedGroupLoad(
-    OpBuilder &b, Location loc, Value valid, VectorType groupType,
-    Value other, function_ref<Value(OpBuilder &, Location)> load) {
-  if (!valid)
-    return load(b, loc);
-  Value padding = loadPadding(b, loc, groupType, other);
-  return scf::IfOp::create(
-             b, loc, valid,
-             [&](OpBuilder &t, Location l) {
-               scf::YieldOp::create(t, l, load(t, l));
-             },
-             [&](OpBuilder &e, Location l) {
-               scf::YieldOp::create(e, l, padding);
-             })
-      .getResult(0);
-}
-
-/// `store` where `valid` (null: always), as a branch around the access.
-void guardedGroupStore(
-    OpBuilder &b, Location loc, Value valid,
-    function_ref<void(OpBuilder &, Location)> store) {
-  if (!valid) {
-    store(b, loc);
-    return;
-  }
-  scf::IfOp::create(b, loc, valid, [&](OpBuilder &t, Location l) {
-    store(t, l);
-    scf::YieldOp::create(t, l);
-  });
-}
 
 /// How a group travels through inline PTX: `words` registers of `bits`
 /// (16 or 32) each, with the PTX type and constraint letter of one.
@@ -199,17 +148,11 @@ struct NvidiaLoadLowering : OpConversionPattern<LoadOp> {
         [](OpBuilder &rewriter, Location loc, const AccessPlan &plan,
            const AccessGroup &group, VectorType groupType, Type transfer,
            Value other) -> Value {
-          Value pointer = groupPointer(rewriter, loc, plan, group);
-          auto load = [&](OpBuilder &b, Location l) -> Value {
-            unsigned bytes = groupType.getNumElements() *
-                             groupType.getElementTypeBitWidth() / 8;
-            Value raw = LLVM::LoadOp::create(b, l, transfer, pointer, bytes);
-            return bitcastToGroup(b, l, groupType, raw);
-          };
           std::optional<PtxWords> regs = ptxWordsOf(transfer);
           if (!group.valid || !regs)
-            return guardedGroupLoad(rewriter, loc, group.valid, groupType,
-                                    other, load);
+            return loadGroupThroughPointer(rewriter, loc, plan, group,
+                                           groupType, transfer, other);
+          Value pointer = groupPointer(rewriter, loc, plan, group);
           Value padding = loadPadding(rewriter, loc, groupType, other);
           return bitcastToGroup(
               rewriter, loc, groupType,
@@ -244,15 +187,12 @@ struct NvidiaStoreLowering : OpConversionPattern<StoreOp> {
       Value part = vector::ShuffleOp::create(rewriter, loc, adaptor.getValue(),
                                              adaptor.getValue(), lanes);
       Value data = bitcastFromGroup(rewriter, loc, transfer, part);
-      Value pointer = groupPointer(rewriter, loc, *plan, group);
-      auto store = [&](OpBuilder &b, Location l) {
-        LLVM::StoreOp::create(b, l, data, pointer, bits / 8);
-      };
       std::optional<PtxWords> regs = ptxWordsOf(transfer);
       if (group.valid && regs)
-        predicatedStore(rewriter, loc, *regs, data, pointer, group.valid);
+        predicatedStore(rewriter, loc, *regs, data,
+                        groupPointer(rewriter, loc, *plan, group), group.valid);
       else
-        guardedGroupStore(rewriter, loc, group.valid, store);
+        storeGroupThroughPointer(rewriter, loc, *plan, group, data);
     }
     rewriter.eraseOp(op);
     return success();
