@@ -458,4 +458,38 @@ Instruction parseInstruction(StringRef statement, unsigned line) {
   return inst;
 }
 
+std::optional<SmallVector<std::pair<StringRef, unsigned>, 3>>
+decodeWaitcnt(const Instruction &inst, bool gfx9) {
+  if (inst.mnemonic != "s_waitcnt")
+    return std::nullopt;
+  SmallVector<std::pair<StringRef, unsigned>, 3> counts;
+  SmallVector<StringRef, 4> tokens;
+  SplitString(inst.text.drop_front(inst.mnemonic.size()), tokens, " \t&,");
+  bool named = false;
+  for (StringRef token : tokens) {
+    size_t open = token.find('(');
+    if (open == StringRef::npos || !token.ends_with(")"))
+      continue;
+    named = true;
+    StringRef kind = token.take_front(open);
+    kind.consume_back("_sat");
+    unsigned value = 0;
+    if (!token.drop_front(open + 1).drop_back().trim().getAsInteger(0, value))
+      counts.push_back({kind, value});
+  }
+  uint64_t imm = 0;
+  if (!named && gfx9 && tokens.size() == 1 && !tokens[0].getAsInteger(0, imm)) {
+    unsigned vm = (imm & 0xf) | ((imm >> 10) & 0x30);
+    unsigned exp = (imm >> 4) & 0x7;
+    unsigned lgkm = (imm >> 8) & 0xf;
+    if (vm != 0x3f)
+      counts.push_back({"vmcnt", vm});
+    if (exp != 0x7)
+      counts.push_back({"expcnt", exp});
+    if (lgkm != 0xf)
+      counts.push_back({"lgkmcnt", lgkm});
+  }
+  return counts;
+}
+
 } // namespace mlir::rocdsl::isa

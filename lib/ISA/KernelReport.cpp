@@ -290,32 +290,9 @@ void waitcntKinds(const Instruction &inst, StringRef chip,
     if (!kind.empty() && !llvm::is_contained(kinds, kind))
       kinds.push_back(kind.str());
   };
-  if (m == "s_waitcnt") {
-    StringRef args = inst.text.drop_front(m.size());
-    bool named = false;
-    SmallVector<StringRef, 4> tokens;
-    SplitString(args, tokens, " \t&,");
-    for (StringRef token : tokens) {
-      size_t paren = token.find('(');
-      if (paren == StringRef::npos)
-        continue;
-      StringRef kind = token.take_front(paren);
-      kind.consume_back("_sat");
+  if (auto counts = decodeWaitcnt(inst, chip.starts_with("gfx9"))) {
+    for (auto [kind, value] : *counts)
       add(kind);
-      named = true;
-    }
-    uint64_t imm = 0;
-    if (!named && tokens.size() == 1 && !tokens[0].getAsInteger(0, imm) &&
-        chip.starts_with("gfx9")) {
-      // gfx9 encoding: vmcnt [3:0] and [15:14], expcnt [6:4], lgkmcnt [11:8].
-      unsigned vm = (imm & 0xf) | ((imm >> 10) & 0x30);
-      if (vm != 0x3f)
-        add("vmcnt");
-      if (((imm >> 4) & 0x7) != 0x7)
-        add("expcnt");
-      if (((imm >> 8) & 0xf) != 0xf)
-        add("lgkmcnt");
-    }
     return;
   }
   if (m.consume_front("s_waitcnt_")) {

@@ -97,37 +97,15 @@ struct WaitLimits {
 };
 
 std::optional<WaitLimits> parseWait(const Instruction &inst) {
-  if (inst.mnemonic != "s_waitcnt")
+  auto counts = decodeWaitcnt(inst, /*gfx9=*/true);
+  if (!counts)
     return std::nullopt;
   WaitLimits limits;
-  StringRef args = inst.text.drop_front(inst.mnemonic.size());
-  SmallVector<StringRef, 4> tokens;
-  SplitString(args, tokens, " \t&,");
-  bool named = false;
-  for (StringRef token : tokens) {
-    size_t open = token.find('(');
-    if (open == StringRef::npos || !token.ends_with(")"))
-      continue;
-    named = true;
-    StringRef kind = token.take_front(open);
-    kind.consume_back("_sat");
-    unsigned value = 0;
-    if (token.drop_front(open + 1).drop_back().trim().getAsInteger(0, value))
-      continue;
+  for (auto [kind, value] : *counts) {
     if (kind == "vmcnt")
       limits.vm = value;
     else if (kind == "lgkmcnt")
       limits.lgkm = value;
-  }
-  uint64_t imm = 0;
-  if (!named && tokens.size() == 1 && !tokens[0].getAsInteger(0, imm)) {
-    // gfx9 encoding: vmcnt [3:0] and [15:14], expcnt [6:4], lgkmcnt [11:8].
-    unsigned vm = (imm & 0xf) | ((imm >> 10) & 0x30);
-    unsigned lgkm = (imm >> 8) & 0xf;
-    if (vm != kMaxVmcnt)
-      limits.vm = vm;
-    if (lgkm != kMaxLgkmcnt)
-      limits.lgkm = lgkm;
   }
   return limits;
 }
@@ -257,11 +235,15 @@ public:
   }
 
 private:
+  /// The largest count of the counter an entry waits on.
+  static unsigned counterMax(const Entry &e) {
+    return e.counter == Counter::Lds ? kMaxLgkmcnt : kMaxVmcnt;
+  }
+
   static unsigned loosest(const Entry &e) {
     if (e.counter == Counter::Smem || (e.counter == Counter::Flat && e.vmDone))
       return 0;
-    unsigned max = e.counter == Counter::Lds ? kMaxLgkmcnt : kMaxVmcnt;
-    return std::min<unsigned>(e.younger, max - 1);
+    return std::min<unsigned>(e.younger, counterMax(e) - 1);
   }
 
   /// A new operation of `counter` is issued.
@@ -274,10 +256,8 @@ private:
       bool counts = (vmem && (e.counter == Counter::Vmem ||
                               (e.counter == Counter::Flat && !e.vmDone))) ||
                     (counter == Counter::Lds && e.counter == Counter::Lds);
-      if (counts) {
-        unsigned max = e.counter == Counter::Lds ? kMaxLgkmcnt : kMaxVmcnt;
-        e.younger = std::min<unsigned>(e.younger + 1, max);
-      }
+      if (counts)
+        e.younger = std::min<unsigned>(e.younger + 1, counterMax(e));
       ++it;
     }
   }

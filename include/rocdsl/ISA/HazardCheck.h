@@ -244,6 +244,15 @@ struct AsmModule {
   std::vector<Kernel> kernels;
 };
 
+/// The counts one `s_waitcnt` waits for, by counter ("vmcnt", "expcnt",
+/// "lgkmcnt", or any other name in the named form `name(N)`, `_sat`
+/// dropped). The bare immediate is decoded with the gfx9 layout (vmcnt
+/// [3:0] and [15:14], expcnt [6:4], lgkmcnt [11:8]) when `gfx9` is set; a
+/// field at its maximum waits for nothing and is left out. Nullopt for
+/// other instructions.
+std::optional<llvm::SmallVector<std::pair<llvm::StringRef, unsigned>, 3>>
+decodeWaitcnt(const Instruction &inst, bool gfx9);
+
 /// Splits assembly into kernels: from a label named by `.type x,@function`,
 /// `.amdhsa_kernel x` or the metadata (any non-local label when the text
 /// names none) up to `.Lfunc_end*`, `.size` or the next kernel. The module
