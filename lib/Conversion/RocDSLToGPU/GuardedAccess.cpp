@@ -62,13 +62,16 @@ void mlir::rocdsl::guardedGroupStore(
   });
 }
 
-/// The bytes of a transfer type (iN, or vector<k x i32>). A group is as
-/// aligned as it is wide: the access's vector width promises that (the
-/// promise that lets NVIDIA use ld.global.v4).
-static unsigned transferBytes(Type transfer) {
+/// The alignment of a group of a transfer type (iN, or vector<k x i32>):
+/// its width up to 16 bytes. The access's vector width promises that (the
+/// promise that lets NVIDIA use ld.global.v4); no promise goes past 16.
+static unsigned groupAlignment(Type transfer) {
+  unsigned bytes = 0;
   if (auto v = dyn_cast<VectorType>(transfer))
-    return v.getNumElements() * v.getElementTypeBitWidth() / 8;
-  return transfer.getIntOrFloatBitWidth() / 8;
+    bytes = v.getNumElements() * v.getElementTypeBitWidth() / 8;
+  else
+    bytes = transfer.getIntOrFloatBitWidth() / 8;
+  return std::min(bytes, 16u);
 }
 
 Value mlir::rocdsl::loadGroupThroughPointer(OpBuilder &b, Location loc,
@@ -81,7 +84,7 @@ Value mlir::rocdsl::loadGroupThroughPointer(OpBuilder &b, Location loc,
                           [&](OpBuilder &t, Location l) -> Value {
                             Value raw = LLVM::LoadOp::create(
                                 t, l, transfer, pointer,
-                                transferBytes(transfer));
+                                groupAlignment(transfer));
                             return bitcastToGroup(t, l, groupType, raw);
                           });
 }
@@ -92,6 +95,6 @@ void mlir::rocdsl::storeGroupThroughPointer(OpBuilder &b, Location loc,
                                             Value data) {
   Value pointer = groupPointer(b, loc, plan, group);
   guardedGroupStore(b, loc, group.valid, [&](OpBuilder &t, Location l) {
-    LLVM::StoreOp::create(t, l, data, pointer, transferBytes(data.getType()));
+    LLVM::StoreOp::create(t, l, data, pointer, groupAlignment(data.getType()));
   });
 }
