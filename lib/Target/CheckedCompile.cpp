@@ -64,8 +64,11 @@ mlir::rocdsl::compileAMDGPUChecked(ModuleOp module, llvm::StringRef chip,
     setting->automatic = false;
     setting->strategy = schedule->strategy;
     result.schedule = schedule->strategy;
+    // The choice compiled the kept schedule already (when it compared).
     FailureOr<std::string> assembly =
-        serializeAMDGPU(*copy, AMDGPUOutput::Assembly);
+        schedule->assembly.empty()
+            ? serializeAMDGPU(*copy, AMDGPUOutput::Assembly)
+            : FailureOr<std::string>(std::move(schedule->assembly));
     if (failed(assembly))
       return llvm::createStringError("code generation of " + kernels + " for " +
                                      chip.str() + " failed");

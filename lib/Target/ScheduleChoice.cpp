@@ -95,6 +95,7 @@ measure(ModuleOp lowered, llvm::StringRef chip, llvm::StringRef strategy) {
     return report.takeError();
   ScheduleOutcome outcome;
   outcome.strategy = strategy.str();
+  outcome.assembly = std::move(*assembly);
   for (const isa::KernelReport &k : report->kernels) {
     outcome.instructions += k.instructions;
     outcome.vgprs += k.vgprs + k.agprs;

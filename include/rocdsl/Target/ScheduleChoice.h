@@ -53,6 +53,9 @@ struct ScheduleOutcome {
   std::string strategy; // empty: LLVM's default
   unsigned instructions = 0, vgprs = 0, spills = 0;
   bool hasLoop = false;
+  /// The assembly that was measured (empty when none was: a fixed
+  /// setting, or a kernel that skips the comparison).
+  std::string assembly;
 };
 
 /// Applies `setting` to the lowered module for `chip` and returns the
