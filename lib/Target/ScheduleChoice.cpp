@@ -80,16 +80,17 @@ void mlir::rocdsl::setScheduleStrategy(ModuleOp lowered,
 
 /// Compiles a copy of `lowered` with `strategy` and measures it.
 static llvm::Expected<ScheduleOutcome>
-measure(ModuleOp lowered, llvm::StringRef chip, llvm::StringRef strategy) {
+measure(ModuleOp lowered, llvm::StringRef chip, llvm::StringRef strategy,
+        llvm::StringRef kernels) {
   OwningOpRef<ModuleOp> copy = lowered.clone();
   setScheduleStrategy(*copy, strategy);
   FailureOr<std::string> assembly =
       serializeAMDGPU(*copy, AMDGPUOutput::Assembly);
   if (failed(assembly))
-    return llvm::createStringError("code generation with the " +
-                                   (strategy.empty() ? "default"
-                                                     : strategy.str()) +
-                                   " schedule failed");
+    return llvm::createStringError(
+        "code generation of " + kernels.str() + " for " + chip.str() +
+        " (" + (strategy.empty() ? "default" : strategy.str()) +
+        " schedule) failed");
   auto report = isa::checkAssembly(*assembly, "schedule candidate", chip);
   if (!report)
     return report.takeError();
@@ -140,14 +141,14 @@ mlir::rocdsl::chooseSchedule(ModuleOp lowered, llvm::StringRef chip,
   // stages=4), and their loops are what matters anyway.
   if (usesMatrixCores(lowered))
     return ScheduleOutcome{};
-  auto base = measure(lowered, chip, "");
+  auto base = measure(lowered, chip, "", kernels);
   if (!base)
     return base.takeError();
   if (base->hasLoop)
     return *base;
   ScheduleOutcome best = *base;
   for (llvm::StringRef strategy : {"iterative-ilp", "iterative-minreg"}) {
-    auto candidate = measure(lowered, chip, strategy);
+    auto candidate = measure(lowered, chip, strategy, kernels);
     if (!candidate) {
       // A strategy LLVM cannot apply here is no reason to fail the kernel.
       logDebug("schedule " + strategy + " on " + chip + ": " +
