@@ -303,6 +303,7 @@ py::dict compiledDict(const api::Compiled &c) {
   d["asm"] = c.assembly;
   d["binary"] = py::bytes(c.binary);
   d["store_form"] = c.storeForm;
+  d["schedule"] = c.schedule;
   py::list stats;
   for (const api::KernelStats &k : c.stats) {
     py::dict s;

@@ -143,6 +143,9 @@ struct Compiled {
   std::vector<KernelStats> stats;
   /// "wide", "split64" or "padded": the store form the hazard check kept.
   std::string storeForm;
+  /// AMD chips: LLVM's machine-scheduler strategy the code was generated
+  /// with ("" for its default; ROCDSL_AMD_SCHEDULE in docs/runtime.md).
+  std::string schedule;
   /// Wide-store hazard findings of the final code (one line each), and of
   /// store forms rejected before it.
   std::vector<std::string> hazards, rejectedHazards;

@@ -321,6 +321,7 @@ static bool fillCompiled(llvm::Expected<CompiledArtifacts> artifacts,
   out.assembly = std::move(artifacts->assembly);
   out.binary = std::move(artifacts->binary);
   out.storeForm = toString(artifacts->storeForm).str();
+  out.schedule = artifacts->schedule;
   for (const KernelResources &k : artifacts->resources)
     out.stats.push_back({k.name, k.vgprs, k.agprs, k.sgprs, k.vgprSpills,
                          k.sgprSpills, k.scratchBytes, k.ldsBytes,

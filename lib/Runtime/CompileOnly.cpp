@@ -8,6 +8,7 @@
 #include "rocdsl/Support/ChipInfo.h"
 #include "rocdsl/Target/CheckedCompile.h"
 #include "rocdsl/Target/NVIDIA.h"
+#include "rocdsl/Target/ScheduleChoice.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -74,9 +75,12 @@ mlir::rocdsl::compileOnly(const CompileRequest::BuildFn &build,
   out.binary = std::move(checked->codeObject);
   out.storeForm = checked->form;
   out.rejectedHazards = std::move(checked->rejected);
-  // LLVM IR of the form that was kept (the checked compile lowers a copy).
+  out.schedule = checked->schedule;
+  // LLVM IR of the form and schedule that were kept (the checked compile
+  // lowers a copy).
   if (failed(lowerToROCDL(*module, chip, 3, out.storeForm)))
     return failure("lowering to ROCDL failed");
+  setScheduleStrategy(*module, out.schedule);
   FailureOr<std::string> ir = serializeAMDGPU(*module, AMDGPUOutput::LLVMIR);
   if (failed(ir))
     return failure("translation to LLVM IR failed");

@@ -22,7 +22,9 @@ class Compiled:
     ptx       the PTX for NVIDIA chips; None for AMD chips
     stats     AMD: {"vgpr", "agpr", "sgpr", "vgpr_spill", "sgpr_spill",
               "scratch_bytes", "lds_bytes", "occupancy" (waves per SIMD),
-              "max_workgroup_size", "wavefront_size", "store_form"};
+              "max_workgroup_size", "wavefront_size", "store_form",
+              "schedule" (LLVM's scheduling strategy kept: "default",
+              "iterative-ilp", ...; ROCDSL_AMD_SCHEDULE)};
               NVIDIA: only "assumed" (ptxas runs in the driver, at load);
               "assumed": the launch facts compiled in ({"x": 16}: x
               16-byte aligned; {"N": 16}: N divisible by 16)
@@ -48,6 +50,7 @@ class Compiled:
             s = dict(s)
             s["occupancy"] = s.pop("waves_per_simd")
             s["store_form"] = artifacts["store_form"]
+            s["schedule"] = artifacts.get("schedule", "") or "default"
             self.kernel_stats.append(s)
         self.stats = self.kernel_stats[0] if self.kernel_stats else {}
         # The launch facts compiled in ({parameter: 16}), on every target.

@@ -153,8 +153,8 @@ def test_sixteen_wave_rows_match_float64(name, device, rng):
 
 
 def _amd_counts(name, chip, schedule, monkeypatch):
-    """(instructions, VGPRs) of a user kernel on 4 warps for `chip` with
-    ROCDSL_AMD_SCHEDULE=`schedule`."""
+    """(instructions, VGPRs, kept strategy) of a user kernel on 4 warps for
+    `chip` with ROCDSL_AMD_SCHEDULE=`schedule`."""
     import re
     monkeypatch.setenv("ROCDSL_AMD_SCHEDULE", schedule)
     kernel = rocdsl.kernel(U.KERNELS[name].kernel.fn, num_warps=4, name=name)
@@ -163,11 +163,18 @@ def _amd_counts(name, chip, schedule, monkeypatch):
             "cross_entropy": dict(logits="bf16", BLOCK=4096)}[name]
     assume = {p.name: 16 for p in kernel._runtime
               if p.kind == "ptr" or p.dtype == "i32"}
-    asm = kernel.compile(chip=chip, assume=assume, **spec).asm
+    compiled = kernel.compile(chip=chip, assume=assume, **spec)
+    asm = compiled.asm
+    # The kept strategy is named in the stats and carried by the LLVM IR.
+    kept = compiled.stats["schedule"]
+    if kept == "default":
+        assert "amdgpu-sched-strategy" not in compiled.llvm_ir
+    else:
+        assert f'"amdgpu-sched-strategy"="{kept}"' in compiled.llvm_ir
     body = [l for l in asm.splitlines()
             if re.match(r"^\s+([sv]_|buffer_|global_|ds_|flat_)", l)]
     vgprs = int(re.search(r"\.amdhsa_next_free_vgpr\s+(\d+)", asm).group(1))
-    return len(body), vgprs
+    return len(body), vgprs, kept
 
 
 @pytest.mark.parametrize("chip", ["gfx942", "gfx950"])
@@ -180,6 +187,9 @@ def test_schedule_choice_saves_vgprs_without_adding_instructions(
     three (LLVM 22) strictly fewer VGPRs than the default's."""
     chosen = _amd_counts(name, chip, "auto", monkeypatch)
     default = _amd_counts(name, chip, "default", monkeypatch)
+    forced = _amd_counts(name, chip, "iterative-minreg", monkeypatch)
+    assert forced[2] == "iterative-minreg"
+    assert default[2] == "default" and chosen[2] != "default"
     assert chosen[0] <= default[0], (chosen, default)
     assert chosen[1] < default[1], (chosen, default)
 

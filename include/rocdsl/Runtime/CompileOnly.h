@@ -31,6 +31,9 @@ struct CompiledArtifacts {
   /// forms rejected before it.
   StoreForm storeForm = StoreForm::Wide;
   std::vector<isa::Finding> hazards, rejectedHazards;
+  /// AMDGPU: LLVM's scheduling strategy the code was generated with (empty:
+  /// its default; Target/ScheduleChoice.h).
+  std::string schedule;
 };
 
 /// Compiles the module `build` makes for `chip`. Unsupported chips are an
