@@ -261,15 +261,14 @@ Value loadBufferGroup(OpBuilder &b, Location loc, const AccessPlan &plan,
 /// (see the file comment). Only masked accesses, as kernels written like
 /// Triton's make them: accesses checked against `bounds` alone (the
 /// built-in kernels') keep the buffer form and its hazard-free stores.
-bool oneGuardedGroup(RankedTensorType tileType, Value mask, ValueRange bounds,
-                     unsigned vec, bool uniformMask) {
+bool oneGuardedGroup(RankedTensorType tileType, Value mask, unsigned vec,
+                     bool uniformMask) {
   if (!mask)
     return false;
   auto dist = TileDistribution::get(tileType);
   if (!dist)
     return false;
-  unsigned width = mask && !uniformMask ? 1 : vec;
-  return dist->getNumElements() == width;
+  return dist->getNumElements() == (uniformMask ? vec : 1);
 }
 
 struct LoadLowering : OpConversionPattern<LoadOp> {
@@ -277,8 +276,8 @@ struct LoadLowering : OpConversionPattern<LoadOp> {
   LogicalResult
   matchAndRewrite(LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (oneGuardedGroup(op.getType(), adaptor.getMask(), adaptor.getBounds(),
-                        op.getVecWidth(), op.getUniformMask()))
+    if (oneGuardedGroup(op.getType(), adaptor.getMask(), op.getVecWidth(),
+                        op.getUniformMask()))
       return lowerTileLoad(op, adaptor, rewriter, *getTypeConverter(),
                            AccessForm::LaneOffset, loadGroupThroughPointer);
     return lowerTileLoad(op, adaptor, rewriter, *getTypeConverter(),
@@ -298,16 +297,17 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
     RankedTensorType tileType = op.getValue().getType();
     Type elementType = tileType.getElementType();
     unsigned bits = elementType.getIntOrFloatBitWidth();
-    if (oneGuardedGroup(tileType, adaptor.getMask(), adaptor.getBounds(),
-                        op.getVecWidth(), op.getUniformMask()))
-      return storeOneGuardedGroup(op, adaptor, rewriter);
-    auto plan = planAccess(rewriter, loc, tileType, adaptor.getPtr(),
-                           adaptor.getOrigin(), adaptor.getStrides(),
-                           adaptor.getBounds(), adaptor.getMask(),
-                           op.getVecWidth(), op.getUniformMask(),
-                           AccessForm::Buffer);
+    bool oneGroup = oneGuardedGroup(tileType, adaptor.getMask(),
+                                    op.getVecWidth(), op.getUniformMask());
+    auto plan = planAccess(
+        rewriter, loc, tileType, adaptor.getPtr(), adaptor.getOrigin(),
+        adaptor.getStrides(), adaptor.getBounds(), adaptor.getMask(),
+        op.getVecWidth(), op.getUniformMask(),
+        oneGroup ? AccessForm::LaneOffset : AccessForm::Buffer);
     if (failed(plan))
-      return rewriter.notifyMatchFailure(op, "layout has no buffer lowering");
+      return rewriter.notifyMatchFailure(op, "layout has no memory lowering");
+    if (oneGroup)
+      return storeOneGuardedGroup(op, adaptor, *plan, rewriter);
     unsigned vec = plan->vec;
     // soffset is always this constant: see the file comment.
     Value zero32 = constI32(rewriter, loc, 0);
@@ -356,29 +356,25 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
     return success();
   }
 
-  /// The one group of each lane as a global store behind its branch. Not
-  /// split: a global store with a VGPR address has no wide-store hazard.
+  /// The one group of each lane (a LaneOffset `plan`) as a global store
+  /// behind its branch. Not split: LLVM protects wide global stores (it
+  /// inserts the s_nop the wide-store hazard needs), and the checked
+  /// compile verifies that.
   LogicalResult storeOneGuardedGroup(StoreOp op, OpAdaptor adaptor,
+                                     const AccessPlan &plan,
                                      ConversionPatternRewriter &rewriter) const {
     Location loc = op.getLoc();
     RankedTensorType tileType = op.getValue().getType();
-    auto plan = planAccess(rewriter, loc, tileType, adaptor.getPtr(),
-                           adaptor.getOrigin(), adaptor.getStrides(),
-                           adaptor.getBounds(), adaptor.getMask(),
-                           op.getVecWidth(), op.getUniformMask(),
-                           AccessForm::LaneOffset);
-    if (failed(plan))
-      return rewriter.notifyMatchFailure(op, "layout has no lowering");
-    const AccessGroup &group = plan->groups.front();
+    const AccessGroup &group = plan.groups.front();
     SmallVector<int64_t> lanes;
-    for (unsigned j = 0; j < plan->vec; ++j)
+    for (unsigned j = 0; j < plan.vec; ++j)
       lanes.push_back(group.firstEntry + j);
     Value slice = sliceForStore(rewriter, loc, adaptor.getValue(), lanes,
                                 op.getValue().hasOneUse());
     Type transfer = groupTransferType(
         getContext(),
-        plan->vec * tileType.getElementType().getIntOrFloatBitWidth());
-    storeGroupThroughPointer(rewriter, loc, *plan, group,
+        plan.vec * tileType.getElementType().getIntOrFloatBitWidth());
+    storeGroupThroughPointer(rewriter, loc, plan, group,
                              bitcastFromGroup(rewriter, loc, transfer, slice));
     rewriter.eraseOp(op);
     return success();
