@@ -59,6 +59,8 @@ void rocdsl::buildRocDSLToROCDLPipeline(OpPassManager &pm,
   toGpu.chip = options.chip;
   toGpu.maxStoreBits = options.maxStoreBits;
   toGpu.padWideStores = options.padWideStores;
+  toGpu.directCopies = options.directCopies;
+  toGpu.waits = options.waits;
   pm.addPass(createConvertRocDSLToGPUPass(toGpu));
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
   gpuPm.addPass(createRocDSLLowerSubgroupReducePass({options.chip}));

@@ -120,7 +120,8 @@ CompilerFingerprint Runtime::getCompilerFingerprint(DeviceKind device) {
                : device == DeviceKind::HIP ? "rocdsl-to-rocdl,O3,hsaco"
                                            : "rocdsl-to-nvvm,ptx";
   if (device == DeviceKind::HIP)
-    f.pipeline += ",schedule=" + getScheduleSettingKey();
+    f.pipeline += ",schedule=" + getScheduleSettingKey() + "," +
+                  asyncCopyEnvironmentKey();
   // AMDGPU binaries are only served if checked by this version of the
   // hazard rules (CheckedCompile.h).
   f.isaCheckVersion = device == DeviceKind::HIP ? isa::kCheckerVersion : "none";

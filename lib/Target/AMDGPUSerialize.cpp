@@ -101,8 +101,40 @@ std::string rocdsl::getROCmPath() {
   return path;
 }
 
+llvm::Expected<rocdsl::AsyncCopyOptions>
+rocdsl::applyAsyncCopyEnvironment(rocdsl::AsyncCopyOptions copies) {
+  if (const char *direct = std::getenv("ROCDSL_AMD_DIRECT_COPIES");
+      direct && *direct) {
+    StringRef value(direct);
+    if (value != "0" && value != "1")
+      return llvm::createStringError("ROCDSL_AMD_DIRECT_COPIES='" +
+                                     value.str() + "' (expected 0 or 1)");
+    copies.direct |= value == "1";
+  }
+  if (const char *waits = std::getenv("ROCDSL_AMD_WAITS"); waits && *waits) {
+    StringRef value(waits);
+    if (value != "explicit" && value != "llvm")
+      return llvm::createStringError("ROCDSL_AMD_WAITS='" + value.str() +
+                                     "' (expected explicit or llvm)");
+    copies.waits = value.str();
+  }
+  return copies;
+}
+
+std::string rocdsl::asyncCopyEnvironmentKey() {
+  auto copies = applyAsyncCopyEnvironment({});
+  if (!copies) {
+    // The compile reports it; the key just must not match a valid one.
+    llvm::consumeError(copies.takeError());
+    return "invalid";
+  }
+  return std::string("direct=") + (copies->direct ? "1" : "0") +
+         ",waits=" + copies->waits;
+}
+
 LogicalResult rocdsl::lowerToROCDL(ModuleOp module, StringRef chip,
-                                   unsigned optLevel, StoreForm storeForm) {
+                                   unsigned optLevel, StoreForm storeForm,
+                                   const AsyncCopyOptions &copies) {
   if (!isSupportedAMDGPUChip(chip))
     return module.emitError()
            << "unsupported chip '" << chip
@@ -113,6 +145,8 @@ LogicalResult rocdsl::lowerToROCDL(ModuleOp module, StringRef chip,
   options.optLevel = optLevel;
   options.maxStoreBits = storeForm == StoreForm::Split64 ? 64 : 128;
   options.padWideStores = storeForm == StoreForm::Padded;
+  options.directCopies = copies.direct;
+  options.waits = copies.waits;
   buildRocDSLToROCDLPipeline(pm, options);
   return pm.run(module);
 }

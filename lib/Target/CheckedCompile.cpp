@@ -39,7 +39,8 @@ static std::string kernelNames(ModuleOp module) {
 llvm::Expected<CheckedCode>
 mlir::rocdsl::compileAMDGPUChecked(ModuleOp module, llvm::StringRef chip,
                                    unsigned optLevel, StoreForm first,
-                                   const AssemblyChecker &checker) {
+                                   const AssemblyChecker &checker,
+                                   const AsyncCopyOptions &copies) {
   std::string kernels = kernelNames(module);
   // Each form is more conservative than the one before it.
   SmallVector<StoreForm, 3> forms = {first};
@@ -51,10 +52,13 @@ mlir::rocdsl::compileAMDGPUChecked(ModuleOp module, llvm::StringRef chip,
   auto setting = getScheduleSetting();
   if (!setting)
     return setting.takeError();
+  auto asyncCopies = applyAsyncCopyEnvironment(copies);
+  if (!asyncCopies)
+    return asyncCopies.takeError();
   CheckedCode result;
   for (StoreForm form : forms) {
     OwningOpRef<ModuleOp> copy = module.clone();
-    if (failed(lowerToROCDL(*copy, chip, optLevel, form)))
+    if (failed(lowerToROCDL(*copy, chip, optLevel, form, *asyncCopies)))
       return llvm::createStringError("lowering " + kernels + " for " +
                                      chip.str() + " failed");
     // Chosen once, on the first store form; the fallbacks keep it.

@@ -67,6 +67,19 @@ static cl::opt<rocdsl::StoreForm> storeForm(
                clEnumValN(rocdsl::StoreForm::Padded, "padded",
                           "wide stores, each followed by s_nop 1")),
     cl::init(rocdsl::StoreForm::Wide), cl::cat(category));
+
+static cl::opt<bool> directCopies(
+    "direct-copies",
+    cl::desc("AMD: async copies as direct-to-LDS buffer loads with planned "
+             "waits (experimental)"),
+    cl::init(false), cl::cat(category));
+
+static cl::opt<std::string>
+    waits("waits",
+          cl::desc("AMD, with --direct-copies: who places the waits of async "
+                   "copies: explicit (planned vmcnt, default) or llvm "
+                   "(each async_wait drains)"),
+          cl::init("explicit"), cl::cat(category));
 static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
                                   cl::init(3), cl::Prefix, cl::cat(category));
 
@@ -172,6 +185,10 @@ int main(int argc, char **argv) {
   if (optLevel > 3)
     return fail("-O" + std::to_string(optLevel) + " is not an optimization "
                 "level (0, 1, 2 or 3)");
+  if (waits != "explicit" && waits != "llvm")
+    return fail("unknown --waits=" + waits + " (expected explicit or llvm)");
+  if (nvidia && (directCopies || waits.getNumOccurrences()))
+    return fail("--direct-copies and --waits apply to AMD chips only");
   if (nvidia && storeForm.getNumOccurrences() &&
       storeForm != rocdsl::StoreForm::Wide)
     return fail("--store-form applies to AMD chips only (the wide-store "
@@ -214,7 +231,9 @@ int main(int argc, char **argv) {
     // shows it, recompiled with a safer store form before anything is
     // emitted (see CheckedCompile.h).
     auto checked =
-        rocdsl::compileAMDGPUChecked(*module, chip, optLevel, storeForm);
+        rocdsl::compileAMDGPUChecked(*module, chip, optLevel, storeForm,
+                                     rocdsl::checkAssemblyDefault,
+                                     {directCopies, waits});
     if (!checked)
       return fail(llvm::toString(checked.takeError()));
     if (emit == "mlir") {
@@ -224,7 +243,8 @@ int main(int argc, char **argv) {
     } else if (emit == "hsaco") {
       os << checked->codeObject;
     } else {
-      if (failed(rocdsl::lowerToROCDL(*module, chip, optLevel, checked->form)))
+      if (failed(rocdsl::lowerToROCDL(*module, chip, optLevel, checked->form,
+                                      {directCopies, waits})))
         return fail("lowering to ROCDL failed");
       FailureOr<std::string> ir =
           rocdsl::serializeAMDGPU(*module, rocdsl::AMDGPUOutput::LLVMIR);

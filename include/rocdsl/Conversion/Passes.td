@@ -64,6 +64,14 @@ def ConvertRocDSLToGPUPass : Pass<"convert-rocdsl-to-gpu", "::mlir::ModuleOp"> {
     Option<"padWideStores", "pad-wide-stores", "bool", /*default=*/"false",
            "Follow every store wider than 64 bits with `s_nop 1` (2 wait "
            "states), the last-resort protection">,
+    Option<"directCopies", "direct-copies", "bool", /*default=*/"false",
+           "AMDGPU: rocdsl.async_copy as direct-to-LDS buffer loads with "
+           "planned waits (experimental; off: a load and an LDS store at "
+           "the copy, commits and waits dropped)">,
+    Option<"waits", "waits", "std::string", /*default=*/"\"explicit\"",
+           "Waits of asynchronous copies on AMDGPU: `explicit` (each "
+           "async_wait is an s_waitcnt vmcnt(N) planned from the copy "
+           "groups) or `llvm` (each drains, vmcnt(0); LLVM places the rest)">,
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::vector::VectorDialect",

@@ -26,6 +26,15 @@ struct RocDSLToROCDLOptions : public PassPipelineOptions<RocDSLToROCDLOptions> {
       *this, "pad-wide-stores",
       llvm::cl::desc("s_nop 1 after every store wider than 64 bits"),
       llvm::cl::init(false)};
+  Option<bool> directCopies{
+      *this, "direct-copies",
+      llvm::cl::desc("async_copy as direct-to-LDS loads (experimental)"),
+      llvm::cl::init(false)};
+  Option<std::string> waits{
+      *this, "waits",
+      llvm::cl::desc("Waits of asynchronous copies: explicit (planned "
+                     "vmcnt) or llvm (drained)"),
+      llvm::cl::init("explicit")};
 };
 
 struct RocDSLToNVVMOptions : public PassPipelineOptions<RocDSLToNVVMOptions> {

@@ -4,6 +4,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/Support/Error.h"
 
 #include <string>
 #include <vector>
@@ -26,11 +27,29 @@ enum class StoreForm { Wide, Split64, Padded };
 /// "wide", "split64", "padded".
 llvm::StringRef toString(StoreForm form);
 
+/// How rocdsl.async_copy is emitted (rocdsl-to-rocdl's `direct-copies`
+/// and `waits`).
+struct AsyncCopyOptions {
+  /// Direct-to-LDS buffer loads with planned waits (experimental); off: a
+  /// load and an LDS store at each copy.
+  bool direct = false;
+  /// With `direct`: "explicit" (planned vmcnt) or "llvm" (drained).
+  std::string waits = "explicit";
+};
+
+/// `copies` with ROCDSL_AMD_DIRECT_COPIES applied: `1` turns direct copies
+/// on, `0` or unset leaves them as given; `explicit`/`llvm` in
+/// ROCDSL_AMD_WAITS picks the waits. Any other value is an error.
+llvm::Expected<AsyncCopyOptions> applyAsyncCopyEnvironment(AsyncCopyOptions copies);
+/// The environment's part of a compiled-kernel cache key ("direct=0,waits=explicit").
+std::string asyncCopyEnvironmentKey();
+
 /// Runs `rocdsl-to-rocdl` on `module` in place. Diagnostics go to the
 /// context's handler.
 LogicalResult lowerToROCDL(ModuleOp module, StringRef chip,
                            unsigned optLevel = 3,
-                           StoreForm storeForm = StoreForm::Wide);
+                           StoreForm storeForm = StoreForm::Wide,
+                           const AsyncCopyOptions &copies = {});
 
 /// Runs gpu-module-to-binary on a copy of `module` with `format` (and
 /// `toolkit` when not empty) and returns the object it produced.

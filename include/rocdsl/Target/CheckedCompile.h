@@ -49,7 +49,8 @@ llvm::Expected<isa::CheckResult> checkAssemblyDefault(llvm::StringRef text,
 llvm::Expected<CheckedCode>
 compileAMDGPUChecked(ModuleOp module, llvm::StringRef chip,
                      unsigned optLevel = 3, StoreForm first = StoreForm::Wide,
-                     const AssemblyChecker &checker = checkAssemblyDefault);
+                     const AssemblyChecker &checker = checkAssemblyDefault,
+                     const AsyncCopyOptions &copies = {});
 
 } // namespace mlir::rocdsl
 

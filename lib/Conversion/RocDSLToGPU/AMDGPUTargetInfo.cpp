@@ -1,7 +1,7 @@
 //===- AMDGPUTargetInfo.cpp - gfx942 / gfx950 parts of the conversion -----===//
 //
 // Buffer-resource loads and stores (hazard-free store form; async copies
-// as loads and LDS stores), MFMA, the hardware exp2; cross-lane reductions
+// as direct-to-LDS loads with planned waits, AmdAsyncCopy.cpp), MFMA, the hardware exp2; cross-lane reductions
 // stay gpu.subgroup_reduce for rocdsl-lower-subgroup-reduce (DPP).
 //
 //===----------------------------------------------------------------------===//
@@ -15,18 +15,28 @@ namespace {
 
 class AMDGPUTargetInfo : public TargetInfo {
 public:
-  AMDGPUTargetInfo(const ChipInfo &chip, StoreOptions storeOptions)
-      : TargetInfo(chip), storeOptions(storeOptions) {}
+  AMDGPUTargetInfo(const ChipInfo &chip, StoreOptions storeOptions,
+                   bool directCopies, WaitsMode waits)
+      : TargetInfo(chip), storeOptions(storeOptions),
+        directCopies(directCopies), waits(waits) {}
 
-  /// No asynchronous copies yet: loads and LDS stores at the copy.
-  void prepare(ModuleOp module) const override { expandAsyncCopies(module); }
+  void prepare(ModuleOp module) const override {
+    if (directCopies)
+      prepareAmdAsyncCopies(module, chip, waits);
+    else
+      expandAsyncCopies(module);
+  }
   void populateMemoryPatterns(TileTypeConverter &converter,
                               RewritePatternSet &patterns) const override {
     mlir::rocdsl::populateMemoryPatterns(converter, patterns, storeOptions);
+    populateAmdAsyncCopyPatterns(converter, patterns);
   }
   void populateDotPatterns(TileTypeConverter &converter,
                            RewritePatternSet &patterns) const override {
     populateMfmaDotPatterns(converter, patterns);
+  }
+  void finishConversion(gpu::GPUModuleOp gpuModule) const override {
+    separateDirectCopiesFromLdsAccesses(gpuModule);
   }
   LogicalResult lowerSubgroupReductions(gpu::GPUModuleOp) const override {
     return success();
@@ -38,12 +48,16 @@ public:
 
 private:
   StoreOptions storeOptions;
+  bool directCopies;
+  WaitsMode waits;
 };
 
 } // namespace
 
 std::unique_ptr<TargetInfo>
 mlir::rocdsl::createAMDGPUTargetInfo(const ChipInfo &chip,
-                                     StoreOptions storeOptions) {
-  return std::make_unique<AMDGPUTargetInfo>(chip, storeOptions);
+                                     StoreOptions storeOptions,
+                                     bool directCopies, WaitsMode waits) {
+  return std::make_unique<AMDGPUTargetInfo>(chip, storeOptions, directCopies,
+                                            waits);
 }

@@ -42,6 +42,19 @@ struct AccessPlan {
   SmallVector<AccessGroup> groups;
 };
 
+/// Byte offset given to invalid elements of a buffer access: past the
+/// resource's range (even with the largest immediate offset and access
+/// added, the sum stays below 2^32), so loads return 0 and stores are
+/// dropped. It is the bit pattern of -0.5f, one of the VALU's inline
+/// constants: the select of every invalid group encodes it in the
+/// instruction (v_cndmask_b32 v, -0.5, v) instead of keeping 0x80000000 in a
+/// VGPR for all of them.
+constexpr int64_t kInvalidBufferOffset = static_cast<int64_t>(0xBF000000u);
+
+/// A raw buffer resource starting at `base` (!llvm.ptr<1>) whose range
+/// covers every valid tile offset (kMaxTensorBytes).
+Value makeBufferResource(OpBuilder &b, Location loc, Value base);
+
 /// The integer type one group of `vec` elements travels as.
 Type groupTransferType(MLIRContext *ctx, unsigned bits);
 

@@ -1,5 +1,6 @@
 //===- ConvertRocDSLToGPU.cpp - the convert-rocdsl-to-gpu pass ------------===//
 #include "TargetInfo.h"
+#include "rocdsl/Conversion/AmdAsyncCopies.h"
 #include "rocdsl/Conversion/Passes.h"
 #include "rocdsl/Conversion/SharedMemory.h"
 #include "rocdsl/Conversion/TargetOperations.h"
@@ -107,11 +108,18 @@ struct ConvertRocDSLToGPUPass
       return;
     if (failed(checkLowerable(module, *info)))
       return signalPassFailure();
+    std::optional<WaitsMode> waitsMode = parseWaitsMode(waits);
+    if (!waitsMode) {
+      module.emitError() << "unknown waits mode '" << waits
+                         << "' (expected explicit or llvm)";
+      return signalPassFailure();
+    }
     std::unique_ptr<TargetInfo> targetInfo =
         info->isNVIDIA()
             ? createNVIDIATargetInfo(*info)
             : createAMDGPUTargetInfo(*info,
-                                     StoreOptions{maxStoreBits, padWideStores});
+                                     StoreOptions{maxStoreBits, padWideStores},
+                                     directCopies, *waitsMode);
     targetInfo->prepare(module);
 
     OpBuilder builder(ctx);
@@ -143,6 +151,7 @@ struct ConvertRocDSLToGPUPass
                                                          target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+    targetInfo->finishConversion(gpuModule);
     foldAdjacentBarriers(gpuModule);
     for (auto kernel : gpuModule.getOps<gpu::GPUFuncOp>())
       if (auto programs =

@@ -1,6 +1,7 @@
 //===- KernelLowering.cpp - kernels, program ids, escape hatches ----------===//
 #include "PatternsInternal.h"
 #include "rocdsl/Dialect/RocDSL/IR/KernelAttrs.h"
+#include "rocdsl/Support/WaitFences.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
@@ -107,16 +108,11 @@ struct BarrierRewrite {
   }
 };
 
-/// GFX9 s_waitcnt immediate: vmcnt[3:0] and [15:14], expcnt[6:4],
-/// lgkmcnt[11:8]. A counter that is not named keeps its maximum (no wait).
 struct WaitRewrite {
   static void rewrite(WaitOp op, WaitOp::Adaptor,
                       ConversionPatternRewriter &rewriter) {
-    uint32_t vm = op.getVmcnt().value_or(63);
-    uint32_t lgkm = op.getLgkmcnt().value_or(15);
-    uint32_t exp = 7;
-    uint32_t bits = (vm & 0xF) | ((vm >> 4) << 14) | (exp << 4) | (lgkm << 8);
-    rewriter.replaceOpWithNewOp<ROCDL::SWaitcntOp>(op, bits);
+    rewriter.replaceOpWithNewOp<ROCDL::SWaitcntOp>(
+        op, gfx9WaitcntBits(op.getVmcnt(), op.getLgkmcnt()));
   }
 };
 

@@ -30,14 +30,7 @@ using namespace mlir::rocdsl;
 /// Resource range: every valid byte offset of a tile must stay below it
 /// (launches refuse larger tensors, Addressing.h).
 constexpr int64_t kNumRecords = kMaxTensorBytes;
-/// Offset given to invalid elements: past kNumRecords (even with the
-/// largest immediate offset and access added, the sum stays below 2^32), so
-/// out of range. It is the bit pattern of -0.5f, one of the VALU's inline
-/// constants: the select of every invalid group encodes it in the
-/// instruction (v_cndmask_b32 v, -0.5, v) instead of keeping 0x80000000 in a
-/// VGPR for all of them.
-constexpr int64_t kInvalidOffset = static_cast<int64_t>(0xBF000000u);
-static_assert(kInvalidOffset > kNumRecords + 4096 + 16,
+static_assert(kInvalidBufferOffset > kNumRecords + 4096 + 16,
               "invalid offsets must stay out of range");
 
 Type mlir::rocdsl::groupTransferType(MLIRContext *ctx, unsigned bits) {
@@ -103,16 +96,15 @@ Value sliceForStore(OpBuilder &b, Location loc, Value value,
   return vector::ShuffleOp::create(b, loc, value, value, lanes);
 }
 
-/// A raw buffer resource starting at `base`.
-Value makeResource(OpBuilder &b, Location loc, Value base) {
+} // namespace
+
+Value mlir::rocdsl::makeBufferResource(OpBuilder &b, Location loc, Value base) {
   auto rsrcType = LLVM::LLVMPointerType::get(b.getContext(), 8);
   return ROCDL::MakeBufferRsrcOp::create(
       b, loc, rsrcType, base, arith::ConstantIntOp::create(b, loc, 0, 16),
       arith::ConstantIntOp::create(b, loc, kNumRecords, 64),
       arith::ConstantIntOp::create(b, loc, kGfx9BufferFlags, 32));
 }
-
-} // namespace
 
 FailureOr<AccessPlan>
 mlir::rocdsl::planAccess(OpBuilder &b, Location loc, RankedTensorType tileType,
@@ -159,13 +151,13 @@ mlir::rocdsl::planAccess(OpBuilder &b, Location loc, RankedTensorType tileType,
     base = LLVM::GEPOp::create(b, loc, ptr.getType(), llvmElement, ptr,
                                ValueRange{elemOffset});
   }
-  Value rsrc = buffer ? makeResource(b, loc, base) : Value();
+  Value rsrc = buffer ? makeBufferResource(b, loc, base) : Value();
 
   AccessPlan plan{base, rsrc, vec, {}};
   SmallVector<Value> laneBase;
   for (unsigned d = 0; d < rank; ++d)
     laneBase.push_back(dist->laneCoordBase(b, loc, d));
-  Value invalid = buffer ? constI32(b, loc, kInvalidOffset) : Value();
+  Value invalid = buffer ? constI32(b, loc, kInvalidBufferOffset) : Value();
   for (unsigned f = 0; f < dist->getNumElements(); f += vec) {
     SmallVector<unsigned> index = dist->delinearize(f);
     Value offset;
@@ -322,7 +314,7 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
       Value shifted = LLVM::GEPOp::create(
           rewriter, loc, plan->base.getType(), rewriter.getI8Type(), plan->base,
           ArrayRef<LLVM::GEPArg>{int32_t(first * bits / 8)});
-      partResources.push_back(makeResource(rewriter, loc, shifted));
+      partResources.push_back(makeBufferResource(rewriter, loc, shifted));
     }
     for (const AccessGroup &group : plan->groups) {
       for (unsigned first = 0; first < vec; first += part) {

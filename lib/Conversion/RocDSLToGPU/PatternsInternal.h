@@ -47,6 +47,15 @@ void populateNvidiaMemoryPatterns(TileTypeConverter &converter,
 /// rocdsl.async_copy/commit/wait as cp.async (NvidiaAsyncCopy.cpp).
 void populateNvidiaAsyncCopyPatterns(TileTypeConverter &converter,
                                      RewritePatternSet &patterns);
+/// rocdsl.async_copy/commit/wait as direct-to-LDS loads and planned waits
+/// (AmdAsyncCopy.cpp; prepareAmdAsyncCopies marks the ops first).
+void populateAmdAsyncCopyPatterns(TileTypeConverter &converter,
+                                  RewritePatternSet &patterns);
+/// Puts the direct-to-LDS loads of `gpuModule` in an alias scope that its
+/// LDS loads and stores are declared not to alias, so that LLVM does not
+/// wait for every copy in flight before each LDS access (it cannot tell
+/// which buffer a copy writes): the planned waits order them.
+void separateDirectCopiesFromLdsAccesses(gpu::GPUModuleOp gpuModule);
 /// rocdsl.reduce: in lane, across lanes, across waves through LDS.
 /// Fast-math flags to approximate instructions, applied to the lowered
 /// gpu.module (TargetMath.cpp): exp and exp2 {afn} to the hardware exp2

@@ -11,6 +11,7 @@
 #define ROCDSL_LIB_CONVERSION_TARGETINFO_H
 
 #include "PatternsInternal.h"
+#include "rocdsl/Conversion/AmdAsyncCopies.h"
 
 #include <memory>
 
@@ -48,6 +49,8 @@ public:
   /// rocdsl.dot on the matrix units.
   virtual void populateDotPatterns(TileTypeConverter &converter,
                                    RewritePatternSet &patterns) const = 0;
+  /// Right after conversion, before anything else touches the module.
+  virtual void finishConversion(gpu::GPUModuleOp gpuModule) const {}
   /// After conversion: the gpu.subgroup_reduce ops reductions left.
   virtual LogicalResult
   lowerSubgroupReductions(gpu::GPUModuleOp gpuModule) const = 0;
@@ -73,7 +76,9 @@ protected:
 };
 
 std::unique_ptr<TargetInfo> createAMDGPUTargetInfo(const ChipInfo &chip,
-                                                   StoreOptions storeOptions);
+                                                   StoreOptions storeOptions,
+                                                   bool directCopies,
+                                                   WaitsMode waits);
 std::unique_ptr<TargetInfo> createNVIDIATargetInfo(const ChipInfo &chip);
 
 } // namespace mlir::rocdsl

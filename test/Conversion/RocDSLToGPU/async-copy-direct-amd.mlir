@@ -1,0 +1,86 @@
+// RUN: rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx942 direct-copies=1" --canonicalize --cse | FileCheck %s --check-prefixes=CHECK,FOUR,COUNTED4
+// RUN: rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx950 direct-copies=1" --canonicalize --cse | FileCheck %s --check-prefixes=CHECK,ONE,COUNTED1
+// RUN: rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx942 direct-copies=1 waits=llvm" --canonicalize --cse | FileCheck %s --check-prefixes=CHECK,FOUR,DRAINED
+// RUN: not rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx942 direct-copies=1 waits=sometimes" 2>&1 | FileCheck %s --check-prefix=BADMODE
+
+// Two groups of one 64x32 bf16 copy each (4 KiB, 4 waves). gfx942 loads
+// 4 bytes a lane (4 loads a wave and copy), gfx950 16 bytes (1 load), into
+// consecutive LDS runs of 256 / 1024 bytes a load. `pending = 1` keeps the
+// newest group in flight: vmcnt(4) on gfx942 (s_waitcnt 0xF74 = 3956),
+// vmcnt(1) on gfx950 (0xF71 = 3953); `pending = 0` drains (0xF70 = 3952),
+// as every wait does with waits=llvm. Commits are sched_barrier 0x78F
+// (1935: nothing but VMEM may cross), waits are fenced by sched_barrier 0.
+// LDS reads are declared not to alias the copies in flight.
+// BADMODE: unknown waits mode 'sometimes' (expected explicit or llvm)
+// CHECK-LABEL: gpu.func @two_groups(
+// FOUR-COUNT-4:  rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %c4_i32, {{.*}} {alias_scopes = [#[[SCOPE:.*]]]}
+// ONE:          rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %c16_i32, {{.*}} {alias_scopes = [#[[SCOPE:.*]]]}
+// CHECK:        rocdl.sched.barrier 1935
+// FOUR-COUNT-4:  rocdl.raw.ptr.buffer.load.lds
+// ONE:          rocdl.raw.ptr.buffer.load.lds
+// CHECK-NOT:    rocdl.raw.ptr.buffer.load.lds
+// CHECK:        rocdl.sched.barrier 1935
+// CHECK-NEXT:   rocdl.sched.barrier 0
+// COUNTED4-NEXT: rocdl.s.waitcnt 3956
+// COUNTED1-NEXT: rocdl.s.waitcnt 3953
+// DRAINED-NEXT: rocdl.s.waitcnt 3952
+// CHECK-NEXT:   rocdl.sched.barrier 0
+// CHECK-NEXT:   gpu.barrier
+// CHECK:        llvm.load {{.*}}noalias_scopes = [#[[SCOPE]]]
+// CHECK:        rocdl.sched.barrier 0
+// CHECK-NEXT:   rocdl.s.waitcnt 3952
+// CHECK-NEXT:   rocdl.sched.barrier 0
+// CHECK:        gpu.return
+#blocked = #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [16, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#s3 = #rocdsl.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [2, 1, 0]>
+#s2 = #rocdsl.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>
+rocdsl.func @two_groups(%pa: !rocdsl.ptr<bf16>, %pc: !rocdsl.ptr<bf16>, %m: i32) attributes {num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c32 = arith.constant 32 : i32
+  %c64 = arith.constant 64 : i32
+  %stack = rocdsl.local_alloc -> !rocdsl.lds<2x64x32xbf16, #s3>
+  %buf0 = rocdsl.local_index %stack[%c0] : !rocdsl.lds<2x64x32xbf16, #s3> -> !rocdsl.lds<64x32xbf16, #s2>
+  %buf1 = rocdsl.local_index %stack[%c1] : !rocdsl.lds<2x64x32xbf16, #s3> -> !rocdsl.lds<64x32xbf16, #s2>
+  rocdsl.async_copy %pa[%c0, %c0] strides [%c32] bounds [%m, %c32], %buf0 {vec = 8 : i32}
+      : !rocdsl.ptr<bf16>, tensor<64x32xbf16, #blocked> -> !rocdsl.lds<64x32xbf16, #s2>
+  rocdsl.async_commit
+  rocdsl.async_copy %pa[%c64, %c0] strides [%c32] bounds [%m, %c32], %buf1 {vec = 8 : i32}
+      : !rocdsl.ptr<bf16>, tensor<64x32xbf16, #blocked> -> !rocdsl.lds<64x32xbf16, #s2>
+  rocdsl.async_commit
+  rocdsl.async_wait {pending = 1 : i32}
+  rocdsl.barrier
+  %x = rocdsl.local_load %buf0 : !rocdsl.lds<64x32xbf16, #s2> -> tensor<64x32xbf16, #blocked>
+  rocdsl.store %x, %pc[%c0, %c0] strides [%c32] {vec = 8 : i32} : tensor<64x32xbf16, #blocked>, !rocdsl.ptr<bf16>
+  rocdsl.async_wait {pending = 0 : i32}
+  rocdsl.barrier
+  %y = rocdsl.local_load %buf1 : !rocdsl.lds<64x32xbf16, #s2> -> tensor<64x32xbf16, #blocked>
+  rocdsl.store %y, %pc[%c64, %c0] strides [%c32] {vec = 8 : i32} : tensor<64x32xbf16, #blocked>, !rocdsl.ptr<bf16>
+  rocdsl.return
+}
+
+// -----
+
+// A masked copy cannot go straight to LDS (the mask is per element): every
+// copy of the kernel goes through registers, and waits leave nothing.
+// CHECK-LABEL: gpu.func @masked(
+// CHECK-NOT:    rocdl.raw.ptr.buffer.load.lds
+// CHECK-NOT:    rocdl.s.waitcnt
+// CHECK:        gpu.return
+#blocked = #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [16, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#s2 = #rocdsl.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>
+rocdsl.func @masked(%pa: !rocdsl.ptr<bf16>, %pc: !rocdsl.ptr<bf16>, %x0: bf16) attributes {num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %t = rocdsl.splat %x0 : bf16 -> tensor<64x32xbf16, #blocked>
+  %mask = arith.cmpf olt, %t, %t : tensor<64x32xbf16, #blocked>
+  %c32 = arith.constant 32 : i32
+  %buf = rocdsl.local_alloc -> !rocdsl.lds<64x32xbf16, #s2>
+  rocdsl.async_copy %pa[%c0, %c0] strides [%c32] mask(%mask : tensor<64x32xi1, #blocked>), %buf {vec = 8 : i32}
+      : !rocdsl.ptr<bf16>, tensor<64x32xbf16, #blocked> -> !rocdsl.lds<64x32xbf16, #s2>
+  rocdsl.async_commit
+  rocdsl.async_wait {pending = 0 : i32}
+  rocdsl.barrier
+  %x = rocdsl.local_load %buf : !rocdsl.lds<64x32xbf16, #s2> -> tensor<64x32xbf16, #blocked>
+  rocdsl.store %x, %pc[%c0, %c0] strides [%c32] {vec = 8 : i32} : tensor<64x32xbf16, #blocked>, !rocdsl.ptr<bf16>
+  rocdsl.return
+}
