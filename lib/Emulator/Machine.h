@@ -108,6 +108,8 @@ struct Pending {
   uint8_t dwords = 0;
   /// A flat access that reached LDS through the shared aperture.
   bool touchesLds = false;
+  /// The LDS write of a direct-to-LDS load (`buffer_load ... lds`).
+  bool ldsDma = false;
   uint32_t issuedAt = 0; // LDS operations: the workgroup's ldsClock
 };
 
@@ -158,6 +160,11 @@ struct Workgroup {
   std::vector<uint32_t> ldsWrittenAt;
   std::vector<uint16_t> ldsWrittenBy;
   uint32_t ldsClock = 0;
+  /// For each LDS dword: direct-to-LDS loads still writing it, and the
+  /// last one issued (its instruction index), to find LDS accesses that
+  /// run ahead of the wait (and barrier) that should retire them.
+  std::vector<uint16_t> dmaInFlight;
+  std::vector<uint32_t> dmaWriter;
 };
 
 /// Per decoded kernel.

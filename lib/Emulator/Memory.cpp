@@ -114,9 +114,46 @@ void trackLds(ExecContext &ctx, const Pending &p) {
     });
 }
 
+/// Counts the LDS dwords a direct-to-LDS load will write while it is in
+/// flight (`delta` +1 at issue, -1 at retirement).
+void trackDmaWrites(ExecContext &ctx, const Pending &p, int delta) {
+  Workgroup &g = *ctx.group;
+  if (g.dmaInFlight.size() != g.lds.size() / 4 + 1) {
+    g.dmaInFlight.assign(g.lds.size() / 4 + 1, 0);
+    g.dmaWriter.assign(g.lds.size() / 4 + 1, 0);
+  }
+  forEachLdsDword(ctx, p, [&](size_t d) {
+    g.dmaInFlight[d] = uint16_t(g.dmaInFlight[d] + delta);
+    if (delta > 0)
+      g.dmaWriter[d] = p.inst;
+  });
+}
+
+/// An LDS access (by any wave of the workgroup) of memory a direct-to-LDS
+/// load is still writing reads stale data or is overwritten by it: the
+/// kernel lacks an s_waitcnt vmcnt, or the s_barrier after it.
+void checkDmaOverlap(ExecContext &ctx, const Pending &p) {
+  Workgroup &g = *ctx.group;
+  if (g.dmaInFlight.empty() || p.addr.empty())
+    return;
+  std::optional<uint32_t> writer;
+  forEachLdsDword(ctx, p, [&](size_t d) {
+    if (!writer && g.dmaInFlight[d])
+      writer = g.dmaWriter[d];
+  });
+  if (!writer)
+    return;
+  ctx.violation("accesses LDS that the direct-to-LDS load `" +
+                ctx.kernel->texts[*writer] +
+                "` is still writing: missing s_waitcnt vmcnt (and, for "
+                "another wave's load, the s_barrier after it)");
+}
+
 void retire(ExecContext &ctx, std::deque<Pending> &queue, size_t index) {
   Wave &w = *ctx.wave;
   Pending p = std::move(queue[index]);
+  if (p.ldsDma)
+    trackDmaWrites(ctx, p, -1);
   trackLds(ctx, p);
   queue.erase(queue.begin() + index);
   if (p.kind == Pending::SMem)
@@ -154,6 +191,11 @@ void issue(ExecContext &ctx, Pending &&p) {
     retireLGKM(ctx, 14);
   markPending(w, p.dst, +1);
   p.issuedAt = ++ctx.group->ldsClock;
+  p.inst = ctx.currentInst;
+  if (p.ldsDma)
+    trackDmaWrites(ctx, p, +1);
+  else if (p.kind == Pending::LDS || p.touchesLds)
+    checkDmaOverlap(ctx, p);
   if (p.kind == Pending::SMem)
     ++w.smemPending;
   else if (p.kind == Pending::LDS)
@@ -626,6 +668,9 @@ void bufferLoad(ExecContext &ctx, const Inst &inst) {
       }
     }
     write.apply = applyStore;
+    write.ldsDma = true;
+    // Recorded as an LDS write when it lands (trackLds), like a ds_write.
+    write.touchesLds = true;
     countBytes(ctx, false, false, uint64_t(count) * bytes *
                                       __builtin_popcountll(p.exec));
     issue(ctx, std::move(write));

@@ -113,9 +113,11 @@ rocdsl::applyAsyncCopyEnvironment(rocdsl::AsyncCopyOptions copies) {
   }
   if (const char *waits = std::getenv("ROCDSL_AMD_WAITS"); waits && *waits) {
     StringRef value(waits);
-    if (value != "explicit" && value != "llvm")
-      return llvm::createStringError("ROCDSL_AMD_WAITS='" + value.str() +
-                                     "' (expected explicit or llvm)");
+    if (value != "explicit" && value != "llvm" &&
+        value != "weakened-for-testing")
+      return llvm::createStringError(
+          "ROCDSL_AMD_WAITS='" + value.str() +
+          "' (expected explicit, llvm or weakened-for-testing)");
     copies.waits = value.str();
   }
   return copies;

@@ -78,7 +78,9 @@ static cl::opt<std::string>
     waits("waits",
           cl::desc("AMD, with --direct-copies: who places the waits of async "
                    "copies: explicit (planned vmcnt, default) or llvm "
-                   "(each async_wait drains)"),
+                   "(each async_wait drains); weakened-for-testing makes the "
+                   "first wait in a loop (else the first) one too loose, to test "
+                   "the checks"),
           cl::init("explicit"), cl::cat(category));
 static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
                                   cl::init(3), cl::Prefix, cl::cat(category));
@@ -185,8 +187,10 @@ int main(int argc, char **argv) {
   if (optLevel > 3)
     return fail("-O" + std::to_string(optLevel) + " is not an optimization "
                 "level (0, 1, 2 or 3)");
-  if (waits != "explicit" && waits != "llvm")
-    return fail("unknown --waits=" + waits + " (expected explicit or llvm)");
+  if (waits != "explicit" && waits != "llvm" &&
+      waits != "weakened-for-testing")
+    return fail("unknown --waits=" + waits +
+                " (expected explicit, llvm or weakened-for-testing)");
   if (nvidia && (directCopies || waits.getNumOccurrences()))
     return fail("--direct-copies and --waits apply to AMD chips only");
   if (nvidia && storeForm.getNumOccurrences() &&

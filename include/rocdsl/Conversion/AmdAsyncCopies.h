@@ -24,9 +24,14 @@ enum class WaitsMode {
   Explicit,
   /// Every async_wait drains (vmcnt(0)); LLVM places all other waits.
   Llvm,
+  /// A test hook: Explicit with one wait (the first inside a loop, else the
+  /// first) one count too loose
+  /// (one load too few retired), which the ISA check and the emulator must
+  /// catch.
+  WeakenedForTesting,
 };
 
-/// "explicit" or "llvm".
+/// "explicit", "llvm" or "weakened-for-testing".
 std::optional<WaitsMode> parseWaitsMode(llvm::StringRef text);
 llvm::StringRef waitsModeName(WaitsMode mode);
 

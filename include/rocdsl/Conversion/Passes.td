@@ -71,7 +71,10 @@ def ConvertRocDSLToGPUPass : Pass<"convert-rocdsl-to-gpu", "::mlir::ModuleOp"> {
     Option<"waits", "waits", "std::string", /*default=*/"\"explicit\"",
            "Waits of asynchronous copies on AMDGPU: `explicit` (each "
            "async_wait is an s_waitcnt vmcnt(N) planned from the copy "
-           "groups) or `llvm` (each drains, vmcnt(0); LLVM places the rest)">,
+           "groups), `llvm` (each drains, vmcnt(0); LLVM places the rest) "
+           "or `weakened-for-testing` (explicit, one wait -- the first in a "
+           "loop, else the first -- one "
+           "too loose: a test of the checks)">,
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::vector::VectorDialect",

@@ -276,11 +276,21 @@ std::optional<WaitsMode> mlir::rocdsl::parseWaitsMode(StringRef text) {
     return WaitsMode::Explicit;
   if (text == "llvm")
     return WaitsMode::Llvm;
+  if (text == "weakened-for-testing")
+    return WaitsMode::WeakenedForTesting;
   return std::nullopt;
 }
 
 StringRef mlir::rocdsl::waitsModeName(WaitsMode mode) {
-  return mode == WaitsMode::Explicit ? "explicit" : "llvm";
+  switch (mode) {
+  case WaitsMode::Explicit:
+    return "explicit";
+  case WaitsMode::Llvm:
+    return "llvm";
+  case WaitsMode::WeakenedForTesting:
+    return "weakened-for-testing";
+  }
+  llvm_unreachable("waits mode");
 }
 
 void mlir::rocdsl::prepareAmdAsyncCopies(ModuleOp module, const ChipInfo &chip,
@@ -307,13 +317,35 @@ void mlir::rocdsl::prepareAmdAsyncCopies(ModuleOp module, const ChipInfo &chip,
   if (auto sizes = groupSizes(module); sizes && !sizes->empty() &&
                                        llvm::all_equal(*sizes))
     perGroup = sizes->front();
+  SmallVector<AsyncWaitOp> waits;
   module.walk([&](AsyncWaitOp wait) {
     unsigned count = 0;
-    if (mode == WaitsMode::Explicit && perGroup)
+    if (mode != WaitsMode::Llvm && perGroup)
       count = std::min<unsigned>(wait.getPending() * *perGroup,
                                  kMaxPlannedVmcnt);
     wait->setAttr(kPlannedVmcntAttr, b.getI32IntegerAttr(count));
+    waits.push_back(wait);
   });
+  if (mode == WaitsMode::WeakenedForTesting) {
+    // The steady state's wait if there is one (a loop's waits run most),
+    // else the first: one count looser.
+    auto weakenable = [](AsyncWaitOp wait) {
+      auto count = wait->getAttrOfType<IntegerAttr>(kPlannedVmcntAttr);
+      return count.getInt() < kMaxPlannedVmcnt;
+    };
+    auto inLoop = [](AsyncWaitOp wait) {
+      return wait->getParentOfType<scf::ForOp>() != nullptr;
+    };
+    auto it = llvm::find_if(
+        waits, [&](AsyncWaitOp w) { return weakenable(w) && inLoop(w); });
+    if (it == waits.end())
+      it = llvm::find_if(waits, weakenable);
+    if (it != waits.end()) {
+      auto count = (*it)->getAttrOfType<IntegerAttr>(kPlannedVmcntAttr);
+      (*it)->setAttr(kPlannedVmcntAttr,
+                     b.getI32IntegerAttr(count.getInt() + 1));
+    }
+  }
 }
 
 void mlir::rocdsl::populateAmdAsyncCopyPatterns(TileTypeConverter &converter,

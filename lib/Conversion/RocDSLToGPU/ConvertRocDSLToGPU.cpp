@@ -111,7 +111,8 @@ struct ConvertRocDSLToGPUPass
     std::optional<WaitsMode> waitsMode = parseWaitsMode(waits);
     if (!waitsMode) {
       module.emitError() << "unknown waits mode '" << waits
-                         << "' (expected explicit or llvm)";
+                         << "' (expected explicit, llvm or "
+                            "weakened-for-testing)";
       return signalPassFailure();
     }
     std::unique_ptr<TargetInfo> targetInfo =

@@ -1,6 +1,7 @@
 // RUN: rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx942 direct-copies=1" --canonicalize --cse | FileCheck %s --check-prefixes=CHECK,FOUR,COUNTED4
 // RUN: rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx950 direct-copies=1" --canonicalize --cse | FileCheck %s --check-prefixes=CHECK,ONE,COUNTED1
 // RUN: rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx942 direct-copies=1 waits=llvm" --canonicalize --cse | FileCheck %s --check-prefixes=CHECK,FOUR,DRAINED
+// RUN: rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx942 direct-copies=1 waits=weakened-for-testing" --canonicalize --cse | FileCheck %s --check-prefixes=CHECK,FOUR,WEAKENED
 // RUN: not rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx942 direct-copies=1 waits=sometimes" 2>&1 | FileCheck %s --check-prefix=BADMODE
 
 // Two groups of one 64x32 bf16 copy each (4 KiB, 4 waves). gfx942 loads
@@ -8,10 +9,12 @@
 // consecutive LDS runs of 256 / 1024 bytes a load. `pending = 1` keeps the
 // newest group in flight: vmcnt(4) on gfx942 (s_waitcnt 0xF74 = 3956),
 // vmcnt(1) on gfx950 (0xF71 = 3953); `pending = 0` drains (0xF70 = 3952),
-// as every wait does with waits=llvm. Commits are sched_barrier 0x78F
+// as every wait does with waits=llvm. The test hook
+// waits=weakened-for-testing makes one wait (the first in a loop, else the
+// first) one looser: here vmcnt(5). Commits are sched_barrier 0x78F
 // (1935: nothing but VMEM may cross), waits are fenced by sched_barrier 0.
 // LDS reads are declared not to alias the copies in flight.
-// BADMODE: unknown waits mode 'sometimes' (expected explicit or llvm)
+// BADMODE: unknown waits mode 'sometimes' (expected explicit, llvm or weakened-for-testing)
 // CHECK-LABEL: gpu.func @two_groups(
 // FOUR-COUNT-4:  rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %c4_i32, {{.*}} {alias_scopes = [#[[SCOPE:.*]]]}
 // ONE:          rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %c16_i32, {{.*}} {alias_scopes = [#[[SCOPE:.*]]]}
@@ -24,6 +27,7 @@
 // COUNTED4-NEXT: rocdl.s.waitcnt 3956
 // COUNTED1-NEXT: rocdl.s.waitcnt 3953
 // DRAINED-NEXT: rocdl.s.waitcnt 3952
+// WEAKENED-NEXT: rocdl.s.waitcnt 3957
 // CHECK-NEXT:   rocdl.sched.barrier 0
 // CHECK-NEXT:   gpu.barrier
 // CHECK:        llvm.load {{.*}}noalias_scopes = [#[[SCOPE]]]
