@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "rocdsl/ISA/WaitCheck.h"
+#include "rocdsl/Support/WaitFences.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -64,6 +65,12 @@ uint32_t unitKey(RegRange::Kind kind, unsigned reg) {
 /// ds atomics without return, `buffer_load ... lds`): no register file has
 /// the kind None.
 constexpr uint32_t kLdsMemoryKey = 0;
+/// Direct-to-LDS loads (`buffer_load ... lds`) are kept per instruction
+/// and per number of copy groups committed after them (ROCDSL's commit
+/// marks, WaitFences.h), so that the instances of one load in successive
+/// iterations of a pipelined loop are told apart.
+constexpr uint32_t kDmaKeyBase = 0xFF000000u;
+uint32_t dmaKey(unsigned groups) { return kDmaKeyBase + groups; }
 
 bool writesLdsMemory(const Instruction &inst, Counter counter) {
   StringRef m = inst.mnemonic;
@@ -86,14 +93,18 @@ struct Entry {
   /// VMEM ones), saturating at the counter's maximum.
   uint8_t younger = 0;
   bool vmDone = false; ///< Flat: the vmcnt half has retired
+  /// A direct-to-LDS load: copy groups committed after it (saturating).
+  uint8_t groups = 0;
 };
+
+constexpr uint8_t kMaxGroups = 8;
 
 /// (register unit, load instruction index) -> entry.
 using State = std::map<std::pair<uint32_t, unsigned>, Entry>;
 
 /// Limits of one s_waitcnt; nullopt: that counter is not waited on.
 struct WaitLimits {
-  std::optional<unsigned> vm, lgkm;
+  std::optional<unsigned> vm, lgkm, exp;
 };
 
 std::optional<WaitLimits> parseWait(const Instruction &inst) {
@@ -106,8 +117,32 @@ std::optional<WaitLimits> parseWait(const Instruction &inst) {
       limits.vm = value;
     else if (kind == "lgkmcnt")
       limits.lgkm = value;
+    else if (kind == "expcnt")
+      limits.exp = value;
   }
   return limits;
+}
+
+/// ROCDSL's marks (Support/WaitFences.h): a commit closes a group of
+/// direct-to-LDS loads; a planned wait names the groups it leaves running.
+bool isCommitMark(const WaitLimits &limits) {
+  return limits.exp == kCommitExpcnt;
+}
+std::optional<unsigned> plannedPending(const WaitLimits &limits) {
+  if (limits.vm && limits.exp && *limits.exp <= kMaxPlannedPending)
+    return limits.exp;
+  return std::nullopt;
+}
+
+bool isDirectToLds(std::pair<uint32_t, unsigned> key, const Entry &e) {
+  return key.first >= kDmaKeyBase;
+}
+
+/// The register file a state key names (None: LDS memory).
+RegRange::Kind keyKind(uint32_t key) {
+  return key == kLdsMemoryKey || key >= kDmaKeyBase
+             ? RegRange::None
+             : RegRange::Kind(key >> 16);
 }
 
 /// Registers an operand names (none for literals, labels, special
@@ -163,12 +198,47 @@ public:
   explicit Transfer(const Kernel &kernel, unsigned overrideIndex = ~0u,
                     WaitLimits overrideLimits = {})
       : kernel(kernel), overrideIndex(overrideIndex),
-        overrideLimits(overrideLimits) {}
+        overrideLimits(overrideLimits) {
+    for (const Instruction &inst : kernel.instructions)
+      if (std::optional<WaitLimits> limits = parseWait(inst))
+        planned |= plannedPending(*limits).has_value();
+  }
 
   void step(State &state, unsigned index, std::vector<Touch> *found) const {
     const Instruction &inst = kernel.instructions[index];
     if (std::optional<WaitLimits> limits = parseWait(inst)) {
-      retire(state, index == overrideIndex ? overrideLimits : *limits);
+      WaitLimits applied = index == overrideIndex ? overrideLimits : *limits;
+      if (isCommitMark(*limits)) {
+        // One more group committed after each load in flight; loads this
+        // many groups old or older are kept together (the worse of them).
+        State older;
+        for (auto it = state.begin(); it != state.end();) {
+          if (!isDirectToLds(it->first, it->second)) {
+            ++it;
+            continue;
+          }
+          Entry e = it->second;
+          e.groups = std::min<uint8_t>(e.groups + 1, kMaxGroups);
+          auto [at, inserted] =
+              older.try_emplace({dmaKey(e.groups), it->first.second}, e);
+          if (!inserted)
+            at->second.younger = std::min(at->second.younger, e.younger);
+          it = state.erase(it);
+        }
+        state.insert(older.begin(), older.end());
+      }
+      if (std::optional<unsigned> pending = plannedPending(*limits);
+          pending && found) {
+        // The plan: every load of a group older than the `pending` newest
+        // is done after this wait.
+        for (const auto &[key, e] : state)
+          if (isDirectToLds(key, e) && e.groups > *pending &&
+              !(applied.vm && e.younger >= *applied.vm))
+            found->push_back({key.second, index, e.counter, loosest(e),
+                              key.first & 0xffff, key.first & 0xffff,
+                              keyKind(key.first)});
+      }
+      retire(state, applied);
       return;
     }
     if (inst.flow == Flow::Call) {
@@ -181,12 +251,17 @@ public:
       // Other waves go on past the barrier: every LDS access of this wave
       // must be done (its writes visible, its reads taken before another
       // wave overwrites them), and so must VMEM loads into LDS.
+      // In a kernel whose waits ROCDSL planned, direct-to-LDS loads may run
+      // on past a barrier: what they write is read only after a later
+      // planned wait, which is checked to retire them.
       if (found)
         for (const auto &[key, e] : state)
-          if (e.counter == Counter::Lds || key.first == kLdsMemoryKey)
+          if ((e.counter == Counter::Lds || key.first == kLdsMemoryKey ||
+               isDirectToLds(key, e)) &&
+              !(planned && isDirectToLds(key, e)))
             found->push_back({key.second, index, e.counter, loosest(e),
                               key.first & 0xffff, key.first & 0xffff,
-                              RegRange::Kind(key.first >> 16)});
+                              keyKind(key.first)});
       return;
     }
     Counter counter = counterOf(inst.mnemonic);
@@ -228,7 +303,8 @@ public:
 
     issue(state, counter);
     if (writesLdsMemory(inst, counter))
-      state[{kLdsMemoryKey, index}] = Entry{counter, 0, false};
+      state[{counter == Counter::Vmem ? dmaKey(0) : kLdsMemoryKey, index}] =
+          Entry{counter, 0, false};
     for (const RegRange &d : defs)
       for (unsigned reg = d.first; reg <= d.last; ++reg)
         state[{unitKey(d.kind, reg), index}] = Entry{counter, 0, false};
@@ -298,6 +374,7 @@ private:
   const Kernel &kernel;
   unsigned overrideIndex;
   WaitLimits overrideLimits;
+  bool planned = false;
 };
 
 /// Adds `from` into `into` (the worse of both paths); true if it changed.
@@ -318,6 +395,10 @@ bool join(State &into, const State &from, bool widen) {
     }
     if (e.vmDone && !entry.vmDone) {
       e.vmDone = false;
+      changed = true;
+    }
+    if (entry.groups > e.groups) {
+      e.groups = entry.groups;
       changed = true;
     }
   }

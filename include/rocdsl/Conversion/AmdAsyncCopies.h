@@ -35,8 +35,12 @@ enum class WaitsMode {
 std::optional<WaitsMode> parseWaitsMode(llvm::StringRef text);
 llvm::StringRef waitsModeName(WaitsMode mode);
 
-/// The vmcnt planned for a rocdsl.async_wait (i32).
+/// The vmcnt planned for a rocdsl.async_wait (i32), the groups it leaves in
+/// flight when it is a planned wait (i32, absent for a drain the kernel
+/// did not plan), and a commit that closes a planned group (unit).
 inline constexpr char kPlannedVmcntAttr[] = "rocdsl.planned_vmcnt";
+inline constexpr char kPlannedPendingAttr[] = "rocdsl.planned_pending";
+inline constexpr char kPlannedCommitAttr[] = "rocdsl.planned_commit";
 
 /// Marks every copy that goes straight to LDS and every wait with its
 /// planned vmcnt; where some copy cannot, copies go through registers and

@@ -1,16 +1,20 @@
 //===- WaitFences.h - how planned waits are marked in AMDGCN ----*- C++ -*-===//
 //
 // The GPU conversion plans the vmcnt of each `rocdsl.async_wait` from the
-// kernel's copy groups; the ISA check proves the plan on the assembly LLVM
-// emits. Both sides agree here on the marks: every commit and every
-// planned wait is fenced by an `llvm.amdgcn.sched.barrier`, which LLVM
-// prints as a comment `; sched_barrier mask(0x...)` and which keeps its
-// scheduler from moving instructions of the masked-out kinds across it.
+// kernel's copy groups; the ISA check (WaitCheck.h) proves the plan on the
+// assembly LLVM emits. Both sides agree here on how the plan shows in the
+// code, through the expcnt field of s_waitcnt: on gfx9 it counts exports
+// and GDS operations only, which compute kernels do not issue, so an
+// expcnt wait costs an issue slot and waits for nothing.
 //
-//  - commit: VMEM may not cross (a group's loads stay in their group);
-//    everything else may. Mask 0x78F: ALU, VALU, SALU, MFMA, DS (read and
-//    write) and transcendental may cross.
-//  - wait: nothing may cross, before and after the s_waitcnt (mask 0).
+//  - a commit (the end of a copy group) is `s_waitcnt expcnt(6)`;
+//  - a planned wait that lets the N newest groups run on (N <= 5) is
+//    `s_waitcnt vmcnt(X) expcnt(N)`, fenced by `sched_barrier`s (mask 0) so
+//    that LLVM's scheduler moves nothing across it.
+//
+// An s_waitcnt is never removed or loosened by LLVM (it may add counts of
+// its own to one), and memory operations are not scheduled across it, so a
+// group's loads stay between its commits.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ROCDSL_SUPPORT_WAITFENCES_H
@@ -21,7 +25,11 @@
 
 namespace mlir::rocdsl {
 
-inline constexpr uint32_t kCommitFenceMask = 0x78F;
+/// The expcnt of a commit mark.
+inline constexpr unsigned kCommitExpcnt = 6;
+/// The most groups a planned wait can leave in flight (its expcnt); a wait
+/// for more is planned as a drain.
+inline constexpr unsigned kMaxPlannedPending = 5;
 inline constexpr uint32_t kWaitFenceMask = 0x0;
 
 /// The largest vmcnt a plan emits: 63, gfx9's maximum, waits for nothing.
@@ -30,8 +38,10 @@ inline constexpr unsigned kMaxPlannedVmcnt = 62;
 /// GFX9 s_waitcnt immediate: vmcnt[3:0] and [15:14], expcnt[6:4],
 /// lgkmcnt[11:8]. A counter not given keeps its maximum (no wait).
 inline uint32_t gfx9WaitcntBits(std::optional<unsigned> vmcnt,
-                                std::optional<unsigned> lgkmcnt) {
-  uint32_t vm = vmcnt.value_or(63), lgkm = lgkmcnt.value_or(15), exp = 7;
+                                std::optional<unsigned> lgkmcnt,
+                                std::optional<unsigned> expcnt = {}) {
+  uint32_t vm = vmcnt.value_or(63), lgkm = lgkmcnt.value_or(15),
+           exp = expcnt.value_or(7);
   return (vm & 0xF) | ((vm >> 4) << 14) | (exp << 4) | (lgkm << 8);
 }
 

@@ -33,6 +33,12 @@ struct CheckedCode {
   /// retires them (isa WaitCheck.h; gfx9 family). Expected empty: each one
   /// is also logged as a warning.
   std::vector<isa::WaitFinding> waitViolations;
+  /// Who placed the waits of direct-to-LDS copies: "explicit" (ROCDSL's
+  /// plan, proven on the assembly), "llvm" (drained), or empty where copies
+  /// go through registers.
+  std::string waits;
+  /// Findings against a plan that was then dropped for drained waits.
+  std::vector<isa::WaitFinding> unprovenPlan;
 };
 
 /// The analysis to run on assembly; tests substitute their own.

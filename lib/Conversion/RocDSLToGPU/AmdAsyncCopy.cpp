@@ -19,10 +19,8 @@
 // under a branch, groups of different sizes) makes every wait drain
 // instead. The invariant the plan rests on -- each of the N newest groups
 // is G VMEM instructions in the final code, none moved across a commit or
-// a wait -- is checked on the emitted assembly (ISA/PlannedWaits.h):
-// commits and waits are fenced by `sched_barrier`s, which keep LLVM's
-// scheduler from moving loads across them and leave a mark in the
-// assembly.
+// a wait -- is checked on the emitted assembly (WaitCheck.h), where
+// commits and planned waits leave marks (Support/WaitFences.h).
 //
 // A kernel where some copy cannot be a direct load (a mask, a transposed
 // LDS layout, accesses narrower than the chip's direct widths, a tile
@@ -182,12 +180,18 @@ struct DirectCopyLowering : OpConversionPattern<AsyncCopyOp> {
   }
 };
 
+/// The commit mark (WaitFences.h), where waits are planned; nothing with
+/// drained waits.
 struct CommitLowering : OpConversionPattern<AsyncCommitOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(AsyncCommitOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<ROCDL::SchedBarrier>(op, kCommitFenceMask);
+    if (op->hasAttr(kPlannedCommitAttr))
+      rewriter.replaceOpWithNewOp<ROCDL::SWaitcntOp>(
+          op, gfx9WaitcntBits(std::nullopt, std::nullopt, kCommitExpcnt));
+    else
+      rewriter.eraseOp(op);
     return success();
   }
 };
@@ -200,10 +204,15 @@ struct WaitLowering : OpConversionPattern<AsyncWaitOp> {
     auto vmcnt = op->getAttrOfType<IntegerAttr>(kPlannedVmcntAttr);
     if (!vmcnt)
       return rewriter.notifyMatchFailure(op, "wait not planned");
+    // A planned wait names the groups it leaves running (its expcnt);
+    // a drain is a plain vmcnt(0), as LLVM would write it.
+    std::optional<unsigned> pending;
+    if (auto planned = op->getAttrOfType<IntegerAttr>(kPlannedPendingAttr))
+      pending = planned.getInt();
     Location loc = op.getLoc();
     ROCDL::SchedBarrier::create(rewriter, loc, kWaitFenceMask);
-    ROCDL::SWaitcntOp::create(rewriter, loc,
-                              gfx9WaitcntBits(vmcnt.getInt(), std::nullopt));
+    ROCDL::SWaitcntOp::create(
+        rewriter, loc, gfx9WaitcntBits(vmcnt.getInt(), std::nullopt, pending));
     rewriter.replaceOpWithNewOp<ROCDL::SchedBarrier>(op, kWaitFenceMask);
     return success();
   }
@@ -317,12 +326,21 @@ void mlir::rocdsl::prepareAmdAsyncCopies(ModuleOp module, const ChipInfo &chip,
   if (auto sizes = groupSizes(module); sizes && !sizes->empty() &&
                                        llvm::all_equal(*sizes))
     perGroup = sizes->front();
+  bool planned = mode != WaitsMode::Llvm && perGroup;
+  if (planned)
+    module.walk([&](AsyncCommitOp commit) {
+      commit->setAttr(kPlannedCommitAttr, b.getUnitAttr());
+    });
   SmallVector<AsyncWaitOp> waits;
   module.walk([&](AsyncWaitOp wait) {
-    unsigned count = 0;
-    if (mode != WaitsMode::Llvm && perGroup)
-      count = std::min<unsigned>(wait.getPending() * *perGroup,
-                                 kMaxPlannedVmcnt);
+    unsigned pending = wait.getPending(), count = 0;
+    if (planned) {
+      // More groups in flight than the mark can name: drain instead.
+      if (pending > kMaxPlannedPending)
+        pending = 0;
+      count = std::min<unsigned>(pending * *perGroup, kMaxPlannedVmcnt);
+      wait->setAttr(kPlannedPendingAttr, b.getI32IntegerAttr(pending));
+    }
     wait->setAttr(kPlannedVmcntAttr, b.getI32IntegerAttr(count));
     waits.push_back(wait);
   });

@@ -1,40 +1,44 @@
-// RUN: rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx942 direct-copies=1" --canonicalize --cse | FileCheck %s --check-prefixes=CHECK,FOUR,COUNTED4
-// RUN: rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx950 direct-copies=1" --canonicalize --cse | FileCheck %s --check-prefixes=CHECK,ONE,COUNTED1
+// RUN: rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx942 direct-copies=1" --canonicalize --cse | FileCheck %s --check-prefixes=CHECK,FOUR,MARKED,COUNTED4
+// RUN: rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx950 direct-copies=1" --canonicalize --cse | FileCheck %s --check-prefixes=CHECK,ONE,MARKED,COUNTED1
 // RUN: rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx942 direct-copies=1 waits=llvm" --canonicalize --cse | FileCheck %s --check-prefixes=CHECK,FOUR,DRAINED
-// RUN: rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx942 direct-copies=1 waits=weakened-for-testing" --canonicalize --cse | FileCheck %s --check-prefixes=CHECK,FOUR,WEAKENED
+// RUN: rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx942 direct-copies=1 waits=weakened-for-testing" --canonicalize --cse | FileCheck %s --check-prefixes=CHECK,FOUR,MARKED,WEAKENED
 // RUN: not rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx942 direct-copies=1 waits=sometimes" 2>&1 | FileCheck %s --check-prefix=BADMODE
 
 // Two groups of one 64x32 bf16 copy each (4 KiB, 4 waves). gfx942 loads
 // 4 bytes a lane (4 loads a wave and copy), gfx950 16 bytes (1 load), into
-// consecutive LDS runs of 256 / 1024 bytes a load. `pending = 1` keeps the
-// newest group in flight: vmcnt(4) on gfx942 (s_waitcnt 0xF74 = 3956),
-// vmcnt(1) on gfx950 (0xF71 = 3953); `pending = 0` drains (0xF70 = 3952),
-// as every wait does with waits=llvm. The test hook
-// waits=weakened-for-testing makes one wait (the first in a loop, else the
-// first) one looser: here vmcnt(5). Commits are sched_barrier 0x78F
-// (1935: nothing but VMEM may cross), waits are fenced by sched_barrier 0.
-// LDS reads are declared not to alias the copies in flight.
+// consecutive LDS runs of 256 / 1024 bytes a load. A commit is the mark
+// `s_waitcnt expcnt(6)` (0xD06F = 53103). `pending = 1` keeps the newest
+// group in flight and says so in its expcnt: vmcnt(4) expcnt(1) on gfx942
+// (0xF14 = 3860), vmcnt(1) expcnt(1) on gfx950 (0xF11 = 3857); `pending =
+// 0` drains, vmcnt(0) expcnt(0) (0xF00 = 3840). With waits=llvm there are
+// no marks: commits vanish and every wait is a plain vmcnt(0) (0xF70 =
+// 3952). The test hook waits=weakened-for-testing makes one wait (the
+// first in a loop, else the first) one looser: here vmcnt(5) (3861).
+// Planned waits are fenced by sched_barrier 0. LDS reads are declared not
+// to alias the copies in flight.
 // BADMODE: unknown waits mode 'sometimes' (expected explicit, llvm or weakened-for-testing)
 // CHECK-LABEL: gpu.func @two_groups(
 // FOUR-COUNT-4:  rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %c4_i32, {{.*}} {alias_scopes = [#[[SCOPE:.*]]]}
 // ONE:          rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %c16_i32, {{.*}} {alias_scopes = [#[[SCOPE:.*]]]}
-// CHECK:        rocdl.sched.barrier 1935
+// MARKED:       rocdl.s.waitcnt 53103
 // FOUR-COUNT-4:  rocdl.raw.ptr.buffer.load.lds
 // ONE:          rocdl.raw.ptr.buffer.load.lds
 // CHECK-NOT:    rocdl.raw.ptr.buffer.load.lds
-// CHECK:        rocdl.sched.barrier 1935
-// CHECK-NEXT:   rocdl.sched.barrier 0
-// COUNTED4-NEXT: rocdl.s.waitcnt 3956
-// COUNTED1-NEXT: rocdl.s.waitcnt 3953
+// MARKED:       rocdl.s.waitcnt 53103
+// CHECK:        rocdl.sched.barrier 0
+// COUNTED4-NEXT: rocdl.s.waitcnt 3860
+// COUNTED1-NEXT: rocdl.s.waitcnt 3857
 // DRAINED-NEXT: rocdl.s.waitcnt 3952
-// WEAKENED-NEXT: rocdl.s.waitcnt 3957
+// WEAKENED-NEXT: rocdl.s.waitcnt 3861
 // CHECK-NEXT:   rocdl.sched.barrier 0
 // CHECK-NEXT:   gpu.barrier
 // CHECK:        llvm.load {{.*}}noalias_scopes = [#[[SCOPE]]]
 // CHECK:        rocdl.sched.barrier 0
-// CHECK-NEXT:   rocdl.s.waitcnt 3952
+// MARKED-NEXT:  rocdl.s.waitcnt 3840
+// DRAINED-NEXT: rocdl.s.waitcnt 3952
 // CHECK-NEXT:   rocdl.sched.barrier 0
 // CHECK:        gpu.return
+// DRAINED-NOT:  rocdl.s.waitcnt 53103
 #blocked = #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [16, 4], warpsPerCTA = [4, 1], order = [1, 0]>
 #s3 = #rocdsl.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [2, 1, 0]>
 #s2 = #rocdsl.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>
