@@ -81,6 +81,27 @@ compileChecked(ModuleOp module, llvm::StringRef chip, unsigned optLevel,
         llvm::append_range(result.rejected, k.hazards);
       continue;
     }
+    // Waits ROCDSL planned that the check cannot prove are not shipped:
+    // the kernel is compiled again with every async_wait drained (the test
+    // hook's weakened plan ships, so that the emulator can catch it too).
+    std::vector<isa::WaitFinding> unproven;
+    for (const isa::KernelReport &k : check->kernels)
+      llvm::append_range(unproven, k.waitViolations);
+    if (!unproven.empty() && copies.direct && copies.waits == "explicit") {
+      logWarning("kernel " + kernels + " on " + chip +
+                 ": the planned waits are not proven (" +
+                 llvm::Twine(unproven.size()) +
+                 " finding(s), first: " +
+                 isa::formatWaitFinding(unproven.front()) +
+                 "); recompiled with drained waits (waits=llvm)");
+      AsyncCopyOptions drained = copies;
+      drained.waits = "llvm";
+      auto again =
+          compileChecked(module, chip, optLevel, first, checker, drained);
+      if (again)
+        again->unprovenPlan = std::move(unproven);
+      return again;
+    }
     FailureOr<std::string> object =
         serializeAMDGPU(*copy, AMDGPUOutput::CodeObject);
     if (failed(object))
@@ -108,25 +129,6 @@ compileChecked(ModuleOp module, llvm::StringRef chip, unsigned optLevel,
     // (never silently shipped) but not fatal, since the check is static.
     for (const isa::KernelReport &k : shipped->kernels)
       llvm::append_range(result.waitViolations, k.waitViolations);
-    // Waits ROCDSL planned that the check cannot prove are not shipped:
-    // the kernel is compiled again with every async_wait drained (the test
-    // hook's weakened plan ships, so that the emulator can catch it too).
-    if (!result.waitViolations.empty() && copies.direct &&
-        copies.waits == "explicit") {
-      logWarning("kernel " + kernels + " on " + chip +
-                 ": the planned waits are not proven (" +
-                 llvm::Twine(result.waitViolations.size()) +
-                 " finding(s), first: " +
-                 isa::formatWaitFinding(result.waitViolations.front()) +
-                 "); recompiled with drained waits (waits=llvm)");
-      AsyncCopyOptions drained = copies;
-      drained.waits = "llvm";
-      auto again =
-          compileChecked(module, chip, optLevel, first, checker, drained);
-      if (again)
-        again->unprovenPlan = std::move(result.waitViolations);
-      return again;
-    }
     result.waits = copies.direct ? copies.waits : "";
     if (!result.waitViolations.empty())
       logWarning("kernel " + kernels + " on " + chip + ": " +

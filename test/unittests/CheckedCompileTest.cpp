@@ -185,4 +185,61 @@ TEST_F(CheckedCompileTest, FallsBackToSplitThenPaddingAndLogsOnce) {
   setLogHandler(previous);
 }
 
+/// Direct-to-LDS copies with planned waits: the plan ships when the check
+/// proves it, and a plan the check cannot prove is dropped for drained
+/// waits (logged once), never shipped.
+TEST_F(CheckedCompileTest, PlannedWaitsShipOnlyWhenProven) {
+  std::vector<std::string> logged;
+  LogHandler previous = setLogHandler([&](LogLevel, llvm::StringRef message) {
+    logged.push_back(message.str());
+  });
+  OwningOpRef<ModuleOp> module =
+      build({"M=256", "N=256", "K=512", "stages=3"}, "gemm");
+  ASSERT_TRUE(module);
+  AsyncCopyOptions planned{/*direct=*/true, /*waits=*/"explicit"};
+  for (const char *chip : {"gfx942", "gfx950"}) {
+    logged.clear();
+    auto proven = compileAMDGPUChecked(*module, chip, 3, StoreForm::Wide,
+                                       checkAssemblyDefault, planned);
+    ASSERT_TRUE(bool(proven)) << llvm::toString(proven.takeError());
+    EXPECT_EQ(proven->waits, "explicit") << chip;
+    EXPECT_TRUE(proven->unprovenPlan.empty()) << chip;
+    EXPECT_TRUE(proven->waitViolations.empty()) << chip;
+    EXPECT_NE(proven->assembly.find(" lds\n"), std::string::npos) << chip;
+    EXPECT_NE(proven->assembly.find("expcnt(1)"), std::string::npos) << chip;
+    EXPECT_TRUE(logged.empty()) << chip;
+
+    // A checker that finds the plan wanting (as it would a plan LLVM's
+    // code broke): recompiled drained, no plan mark left.
+    auto doubting = [](llvm::StringRef text, llvm::StringRef file,
+                       llvm::StringRef chip) -> llvm::Expected<isa::CheckResult> {
+      auto result = isa::checkAssembly(text, file, chip);
+      if (result && text.contains("expcnt(1)")) {
+        isa::WaitFinding f;
+        f.kernel = "gemm";
+        f.useText = "s_waitcnt vmcnt(16) expcnt(1)";
+        f.loadText = "buffer_load_dword v1, s[0:3], 0 offen lds";
+        f.registers = "LDS";
+        f.counter = "vmcnt";
+        result->kernels.front().waitViolations.push_back(f);
+      }
+      return result;
+    };
+    logged.clear();
+    auto drained = compileAMDGPUChecked(*module, chip, 3, StoreForm::Wide,
+                                        doubting, planned);
+    ASSERT_TRUE(bool(drained)) << llvm::toString(drained.takeError());
+    EXPECT_EQ(drained->waits, "llvm") << chip;
+    EXPECT_EQ(drained->unprovenPlan.size(), 1u) << chip;
+    EXPECT_EQ(drained->assembly.find("expcnt("), std::string::npos) << chip;
+    EXPECT_NE(drained->assembly.find(" lds\n"), std::string::npos) << chip;
+    ASSERT_EQ(logged.size(), 1u) << chip;
+    EXPECT_NE(logged[0].find("the planned waits are not proven"),
+              std::string::npos);
+    EXPECT_NE(logged[0].find("recompiled with drained waits"),
+              std::string::npos);
+  }
+  setLogHandler(previous);
+}
+
 } // namespace
