@@ -1,7 +1,9 @@
 """The GEMM K loop's steady state on emulated gfx942 and gfx950: what one
 wave issues per K step, for ROCDSL's gemm and for Triton's AMD output of a
 matching tile (Triton 3.6's `tl.dot` matmul, 64 x 64 x 32 on 4 warps, bf16
-in, f32 out: the code objects in test/Emulator/Inputs/triton).
+in, f32 out: the code objects in test/Emulator/Inputs/triton). ROCDSL's
+asynchronous stages run both ways: copies through registers (the default)
+and direct-to-LDS copies with planned waits (`--direct-copies`).
 
     /usr/bin/python3 benchmarks/gemm_amd_profile.py [BUILD_DIR]
 
@@ -60,10 +62,13 @@ def steady(run):
 def rocdsl_gemm(build, chip, defs, tmp):
     def run(k):
         hsaco = pathlib.Path(tmp) / f"gemm-{chip}-{k}.hsaco"
+        # A definition is a kernel parameter, or a rocdsl-compile flag
+        # ("--direct-copies").
+        args = sum(([d] if d.startswith("--") else ["-D", d] for d in defs),
+                   [])
         subprocess.run([str(build / "bin" / "rocdsl-compile"), "--kernel",
                         "gemm", "-D", f"M={M}", "-D", f"N={N}", "-D", f"K={k}",
-                        "-D", "out_dtype=f32", *sum((["-D", d] for d in defs),
-                                                    []),
+                        "-D", "out_dtype=f32", *args,
                         "--chip", chip, "--emit", "hsaco", "-o", str(hsaco)],
                        check=True)
         bm = int(next((d.split("=")[1] for d in defs if d.startswith("BM=")),
@@ -102,7 +107,14 @@ def main():
                     ("ROCDSL gemm 64x64x32 load_ahead=2",
                      ["BM=64", "BN=64", "BK=32", "load_ahead=2"]),
                     ("ROCDSL gemm default 128x128x32", []),
-                    ("ROCDSL gemm default load_ahead=2", ["load_ahead=2"])):
+                    ("ROCDSL gemm default load_ahead=2", ["load_ahead=2"]),
+                    ("ROCDSL gemm 64x64x32 stages=3, direct copies",
+                     ["BM=64", "BN=64", "BK=32", "stages=3",
+                      "--direct-copies"]),
+                    ("ROCDSL gemm default stages=3, copies through registers",
+                     ["stages=3"]),
+                    ("ROCDSL gemm default stages=3, direct copies",
+                     ["stages=3", "--direct-copies"])):
                 rows.append((chip, label, rocdsl_gemm(build, chip, defs, tmp)))
     print("| chip | kernel | " + " | ".join(CLASSES) +
           " | all but MFMA | bank-conflict cycles |")

@@ -123,8 +123,9 @@ struct DirectCopyLowering : OpConversionPattern<AsyncCopyOp> {
                           ? constI32(b, loc, cols)
                           : adaptor.getStrides()[0];
     auto i8 = b.getI8Type();
-    for (unsigned j = 0; j < loadsAttr.getInt(); ++j) {
-      // First chunk of this instruction (uniform), and the lane's.
+    // The tile coordinate of the first element of the lane's chunk in
+    // instruction j (the swizzle undone).
+    auto coordinates = [&](unsigned j) {
       Value first = arith::MulIOp::create(
           b, loc,
           arith::AddIOp::create(b, loc, wave, constI32(b, loc, j * waves)),
@@ -149,25 +150,75 @@ struct DirectCopyLowering : OpConversionPattern<AsyncCopyOp> {
             b, loc, arith::MulIOp::create(b, loc, group, vec),
             arith::RemUIOp::create(b, loc, col, vec));
       }
-      Value globalRow = arith::AddIOp::create(b, loc, origin[0], row);
-      Value globalCol = arith::AddIOp::create(b, loc, origin[1], col);
-      Value offset = arith::MulIOp::create(
+      return std::pair<Value, Value>{
+          arith::AddIOp::create(b, loc, origin[0], row),
+          arith::AddIOp::create(b, loc, origin[1], col)};
+    };
+    auto byteOffset = [&](Value row, Value col) {
+      return arith::MulIOp::create(
           b, loc,
           arith::AddIOp::create(
-              b, loc, arith::MulIOp::create(b, loc, globalRow, rowStride),
-              globalCol),
+              b, loc, arith::MulIOp::create(b, loc, row, rowStride), col),
           constI32(b, loc, elementBytes));
-      if (!bounds.empty()) {
-        Value valid = arith::AndIOp::create(
-            b, loc,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                  globalRow, bounds[0]),
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                  globalCol, bounds[1]));
-        offset = arith::SelectOp::create(b, loc, valid, offset, invalid);
+    };
+    auto inBounds = [&](unsigned d, Value position) -> Value {
+      if (bounds.empty())
+        return {};
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                   position, bounds[d]);
+    };
+    auto both = [&](Value x, Value y) -> Value {
+      return x && y ? arith::AndIOp::create(b, loc, x, y).getResult()
+                    : (x ? x : y);
+    };
+    // When one round of loads (all waves) covers whole rows and a whole
+    // number of swizzle periods, instruction j reads what instruction 0
+    // reads, `j * rowsPerRound` rows further down: the lane's column, and
+    // whether it is in bounds, are the same for every j, and its offset
+    // grows by a uniform step (an SGPR add instead of a division, a
+    // remainder and a swizzle per load).
+    int64_t elementsPerRound = int64_t(kLanes) * waves * perChunk;
+    int64_t period = shared.getMaxPhase() > 1
+                         ? int64_t(shared.getPerPhase()) * shared.getMaxPhase()
+                         : 1;
+    bool stepsByRows = elementsPerRound % cols == 0 &&
+                       (elementsPerRound / cols) % period == 0;
+    Value row0, col0, offset0, colValid, rowStep;
+    if (stepsByRows) {
+      std::tie(row0, col0) = coordinates(0);
+      offset0 = byteOffset(row0, col0);
+      colValid = inBounds(1, col0);
+      int64_t rowsPerRound = elementsPerRound / cols;
+      rowStep = arith::MulIOp::create(
+          b, loc, rowStride, constI32(b, loc, rowsPerRound * elementBytes));
+    }
+    for (unsigned j = 0; j < loadsAttr.getInt(); ++j) {
+      Value offset, valid;
+      if (stepsByRows) {
+        int64_t rowsPerRound = elementsPerRound / cols;
+        Value row = arith::AddIOp::create(
+            b, loc, row0, constI32(b, loc, j * rowsPerRound));
+        offset = j == 0 ? offset0
+                        : arith::AddIOp::create(
+                              b, loc, offset0,
+                              arith::MulIOp::create(b, loc, rowStep,
+                                                    constI32(b, loc, j)))
+                              .getResult();
+        valid = both(inBounds(0, row), colValid);
+      } else {
+        auto [row, col] = coordinates(j);
+        offset = byteOffset(row, col);
+        valid = both(inBounds(0, row), inBounds(1, col));
       }
+      if (valid)
+        offset = arith::SelectOp::create(b, loc, valid, offset, invalid);
+      // This instruction's LDS run (uniform: M0).
+      Value firstChunk = arith::MulIOp::create(
+          b, loc,
+          arith::AddIOp::create(b, loc, wave, constI32(b, loc, j * waves)),
+          constI32(b, loc, kLanes));
       Value ldsBytes =
-          arith::MulIOp::create(b, loc, first, constI32(b, loc, bytes));
+          arith::MulIOp::create(b, loc, firstChunk, constI32(b, loc, bytes));
       Value lds = LLVM::GEPOp::create(b, loc, adaptor.getDst().getType(), i8,
                                       adaptor.getDst(), ValueRange{ldsBytes});
       ROCDL::RawPtrBufferLoadLdsOp::create(
