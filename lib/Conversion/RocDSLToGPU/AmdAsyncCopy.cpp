@@ -400,7 +400,8 @@ void mlir::rocdsl::prepareAmdAsyncCopies(ModuleOp module, const ChipInfo &chip,
     // else the first: one count looser.
     auto weakenable = [](AsyncWaitOp wait) {
       auto count = wait->getAttrOfType<IntegerAttr>(kPlannedVmcntAttr);
-      return count.getInt() < kMaxPlannedVmcnt;
+      return wait->hasAttr(kPlannedPendingAttr) &&
+             count.getInt() < kMaxPlannedVmcnt;
     };
     auto inLoop = [](AsyncWaitOp wait) {
       return wait->getParentOfType<scf::ForOp>() != nullptr;

@@ -92,3 +92,67 @@ rocdsl.func @masked(%pa: !rocdsl.ptr<bf16>, %pc: !rocdsl.ptr<bf16>, %x0: bf16) a
   rocdsl.store %x, %pc[%c0, %c0] strides [%c32] {vec = 8 : i32} : tensor<64x32xbf16, #blocked>, !rocdsl.ptr<bf16>
   rocdsl.return
 }
+
+// -----
+
+// A copy under a branch may not be issued: its group could be short of
+// loads, so no count can be planned and every wait drains with no plan
+// mark (vmcnt(0), 0xF70 = 3952), commits included (nothing); the test
+// hook leaves such a kernel alone. The copies stay direct.
+// CHECK-LABEL: gpu.func @conditional_copy(
+// CHECK:        rocdl.raw.ptr.buffer.load.lds
+// CHECK-NOT:    rocdl.s.waitcnt 53103
+// CHECK:        rocdl.sched.barrier 0
+// CHECK-NEXT:   rocdl.s.waitcnt 3952
+// CHECK-NEXT:   rocdl.sched.barrier 0
+#blocked = #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [16, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#s3 = #rocdsl.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [2, 1, 0]>
+#s2 = #rocdsl.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>
+rocdsl.func @conditional_copy(%pa: !rocdsl.ptr<bf16>, %pc: !rocdsl.ptr<bf16>, %m: i32, %flag: i1) attributes {num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c32 = arith.constant 32 : i32
+  %c64 = arith.constant 64 : i32
+  %stack = rocdsl.local_alloc -> !rocdsl.lds<2x64x32xbf16, #s3>
+  %buf0 = rocdsl.local_index %stack[%c0] : !rocdsl.lds<2x64x32xbf16, #s3> -> !rocdsl.lds<64x32xbf16, #s2>
+  %buf1 = rocdsl.local_index %stack[%c1] : !rocdsl.lds<2x64x32xbf16, #s3> -> !rocdsl.lds<64x32xbf16, #s2>
+  rocdsl.async_copy %pa[%c0, %c0] strides [%c32] bounds [%m, %c32], %buf0 {vec = 8 : i32}
+      : !rocdsl.ptr<bf16>, tensor<64x32xbf16, #blocked> -> !rocdsl.lds<64x32xbf16, #s2>
+  rocdsl.async_commit
+  scf.if %flag {
+    rocdsl.async_copy %pa[%c64, %c0] strides [%c32] bounds [%m, %c32], %buf1 {vec = 8 : i32}
+        : !rocdsl.ptr<bf16>, tensor<64x32xbf16, #blocked> -> !rocdsl.lds<64x32xbf16, #s2>
+  }
+  rocdsl.async_commit
+  rocdsl.async_wait {pending = 1 : i32}
+  rocdsl.barrier
+  %x = rocdsl.local_load %buf0 : !rocdsl.lds<64x32xbf16, #s2> -> tensor<64x32xbf16, #blocked>
+  rocdsl.store %x, %pc[%c0, %c0] strides [%c32] {vec = 8 : i32} : tensor<64x32xbf16, #blocked>, !rocdsl.ptr<bf16>
+  rocdsl.return
+}
+
+// -----
+
+// A wait that leaves more groups running than a plan mark can name (at
+// most 5) is planned as a drain: vmcnt(0) expcnt(0) (0xF00 = 3840).
+// CHECK-LABEL:  gpu.func @many_pending(
+// COUNTED4:      rocdl.sched.barrier 0
+// COUNTED4-NEXT: rocdl.s.waitcnt 3840
+// COUNTED1:      rocdl.sched.barrier 0
+// COUNTED1-NEXT: rocdl.s.waitcnt 3840
+#blocked = #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [16, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#s2 = #rocdsl.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>
+rocdsl.func @many_pending(%pa: !rocdsl.ptr<bf16>, %pc: !rocdsl.ptr<bf16>, %m: i32) attributes {num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %buf = rocdsl.local_alloc -> !rocdsl.lds<64x32xbf16, #s2>
+  rocdsl.async_copy %pa[%c0, %c0] strides [%c32] bounds [%m, %c32], %buf {vec = 8 : i32}
+      : !rocdsl.ptr<bf16>, tensor<64x32xbf16, #blocked> -> !rocdsl.lds<64x32xbf16, #s2>
+  rocdsl.async_commit
+  rocdsl.async_wait {pending = 6 : i32}
+  rocdsl.async_wait {pending = 0 : i32}
+  rocdsl.barrier
+  %x = rocdsl.local_load %buf : !rocdsl.lds<64x32xbf16, #s2> -> tensor<64x32xbf16, #blocked>
+  rocdsl.store %x, %pc[%c0, %c0] strides [%c32] {vec = 8 : i32} : tensor<64x32xbf16, #blocked>, !rocdsl.ptr<bf16>
+  rocdsl.return
+}
