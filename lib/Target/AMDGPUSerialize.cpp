@@ -1,6 +1,7 @@
 //===- AMDGPUSerialize.cpp - rocdsl -> LLVM IR / AMDGCN / code object -----===//
 #include "rocdsl/Target/AMDGPU.h"
 
+#include "rocdsl/Conversion/AmdAsyncCopies.h"
 #include "rocdsl/Pipelines/Pipelines.h"
 #include "rocdsl/Support/ChipInfo.h"
 
@@ -113,8 +114,7 @@ rocdsl::applyAsyncCopyEnvironment(rocdsl::AsyncCopyOptions copies) {
   }
   if (const char *waits = std::getenv("ROCDSL_AMD_WAITS"); waits && *waits) {
     StringRef value(waits);
-    if (value != "explicit" && value != "llvm" &&
-        value != "weakened-for-testing")
+    if (!parseWaitsMode(value))
       return llvm::createStringError(
           "ROCDSL_AMD_WAITS='" + value.str() +
           "' (expected explicit, llvm or weakened-for-testing)");

@@ -9,6 +9,7 @@
 // diagnostics for invalid IR) and a non-zero exit.
 //
 //===----------------------------------------------------------------------===//
+#include "rocdsl/Conversion/AmdAsyncCopies.h"
 #include "rocdsl/Dialect/RocDSL/IR/RocDSL.h"
 #include "rocdsl/Kernels/Registry.h"
 #include "rocdsl/Pipelines/Pipelines.h"
@@ -187,8 +188,7 @@ int main(int argc, char **argv) {
   if (optLevel > 3)
     return fail("-O" + std::to_string(optLevel) + " is not an optimization "
                 "level (0, 1, 2 or 3)");
-  if (waits != "explicit" && waits != "llvm" &&
-      waits != "weakened-for-testing")
+  if (!rocdsl::parseWaitsMode(waits))
     return fail("unknown --waits=" + waits +
                 " (expected explicit, llvm or weakened-for-testing)");
   if (nvidia && (directCopies || waits.getNumOccurrences()))
