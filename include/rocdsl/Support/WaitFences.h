@@ -9,12 +9,16 @@
 //
 //  - a commit (the end of a copy group) is `s_waitcnt expcnt(6)`;
 //  - a planned wait that lets the N newest groups run on (N <= 5) is
-//    `s_waitcnt vmcnt(X) expcnt(N)`, fenced by `sched_barrier`s (mask 0) so
-//    that LLVM's scheduler moves nothing across it.
+//    `s_nop 0` then `s_waitcnt vmcnt(X) expcnt(N)`, fenced by
+//    `sched_barrier`s (mask 0) so that LLVM's scheduler moves nothing
+//    across it.
 //
-// An s_waitcnt is never removed or loosened by LLVM (it may add counts of
-// its own to one), and memory operations are not scheduled across it, so a
-// group's loads stay between its commits.
+// An s_waitcnt is never removed or loosened by LLVM, and memory operations
+// are not scheduled across it, so a group's loads stay between its commits.
+// LLVM does merge adjacent s_waitcnt into one, taking the smaller of each
+// count: its own waits may join a mark (the mark survives, the counts only
+// tighten), and the s_nop keeps a commit mark from joining the planned wait
+// after it, where the commit would be lost.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ROCDSL_SUPPORT_WAITFENCES_H

@@ -262,6 +262,11 @@ struct WaitLowering : OpConversionPattern<AsyncWaitOp> {
       pending = planned.getInt();
     Location loc = op.getLoc();
     ROCDL::SchedBarrier::create(rewriter, loc, kWaitFenceMask);
+    // LLVM merges adjacent s_waitcnt into one (the smaller of each count):
+    // a commit mark right before would vanish into this wait, and with it
+    // the group boundary the ISA check counts. One s_nop keeps them apart.
+    if (pending)
+      ROCDL::SNopOp::create(rewriter, loc, 0);
     ROCDL::SWaitcntOp::create(
         rewriter, loc, gfx9WaitcntBits(vmcnt.getInt(), std::nullopt, pending));
     rewriter.replaceOpWithNewOp<ROCDL::SchedBarrier>(op, kWaitFenceMask);

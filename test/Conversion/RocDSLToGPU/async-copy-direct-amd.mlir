@@ -14,7 +14,8 @@
 // no marks: commits vanish and every wait is a plain vmcnt(0) (0xF70 =
 // 3952). The test hook waits=weakened-for-testing makes one wait (the
 // first in a loop, else the first) one looser: here vmcnt(5) (3861).
-// Planned waits are fenced by sched_barrier 0. LDS reads are declared not
+// Planned waits are fenced by sched_barrier 0 and follow an s_nop (which
+// keeps a commit mark from merging into them). LDS reads are declared not
 // to alias the copies in flight.
 // BADMODE: unknown waits mode 'sometimes' (expected explicit, llvm or weakened-for-testing)
 // CHECK-LABEL: gpu.func @two_groups(
@@ -26,6 +27,7 @@
 // CHECK-NOT:    rocdl.raw.ptr.buffer.load.lds
 // MARKED:       rocdl.s.waitcnt 53103
 // CHECK:        rocdl.sched.barrier 0
+// MARKED-NEXT:  rocdl.s.nop 0
 // COUNTED4-NEXT: rocdl.s.waitcnt 3860
 // COUNTED1-NEXT: rocdl.s.waitcnt 3857
 // DRAINED-NEXT: rocdl.s.waitcnt 3952
@@ -34,6 +36,7 @@
 // CHECK-NEXT:   gpu.barrier
 // CHECK:        llvm.load {{.*}}noalias_scopes = [#[[SCOPE]]]
 // CHECK:        rocdl.sched.barrier 0
+// MARKED-NEXT:  rocdl.s.nop 0
 // MARKED-NEXT:  rocdl.s.waitcnt 3840
 // DRAINED-NEXT: rocdl.s.waitcnt 3952
 // CHECK-NEXT:   rocdl.sched.barrier 0
@@ -137,8 +140,10 @@ rocdsl.func @conditional_copy(%pa: !rocdsl.ptr<bf16>, %pc: !rocdsl.ptr<bf16>, %m
 // most 5) is planned as a drain: vmcnt(0) expcnt(0) (0xF00 = 3840).
 // CHECK-LABEL:  gpu.func @many_pending(
 // COUNTED4:      rocdl.sched.barrier 0
+// COUNTED4-NEXT: rocdl.s.nop 0
 // COUNTED4-NEXT: rocdl.s.waitcnt 3840
 // COUNTED1:      rocdl.sched.barrier 0
+// COUNTED1-NEXT: rocdl.s.nop 0
 // COUNTED1-NEXT: rocdl.s.waitcnt 3840
 #blocked = #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [16, 4], warpsPerCTA = [4, 1], order = [1, 0]>
 #s2 = #rocdsl.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>
