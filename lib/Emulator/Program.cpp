@@ -539,6 +539,8 @@ struct GroupRunner {
       waves.resize(count);
     // LDS holds no defined value at dispatch either.
     group.lds.assign(ldsBytes, 0xff);
+    group.dmaInFlight.clear();
+    group.dmaWriter.clear();
     for (unsigned i = 0; i < count; ++i)
       initWave(waves[i], i, threads);
     ExecContext ctx;

@@ -199,9 +199,15 @@ public:
                     WaitLimits overrideLimits = {})
       : kernel(kernel), overrideIndex(overrideIndex),
         overrideLimits(overrideLimits) {
+    // A kernel's waits are planned when it has both marks (a plain
+    // `s_waitcnt 0` prints with expcnt(0) too).
+    bool waits = false, commits = false;
     for (const Instruction &inst : kernel.instructions)
-      if (std::optional<WaitLimits> limits = parseWait(inst))
-        planned |= plannedPending(*limits).has_value();
+      if (std::optional<WaitLimits> limits = parseWait(inst)) {
+        waits |= plannedPending(*limits).has_value();
+        commits |= isCommitMark(*limits);
+      }
+    planned = waits && commits;
   }
 
   void step(State &state, unsigned index, std::vector<Touch> *found) const {
@@ -227,7 +233,8 @@ public:
         }
         state.insert(older.begin(), older.end());
       }
-      if (std::optional<unsigned> pending = plannedPending(*limits);
+      if (std::optional<unsigned> pending =
+              planned ? plannedPending(*limits) : std::nullopt;
           pending && found) {
         // The plan: every load of a group older than the `pending` newest
         // is done after this wait.
@@ -251,14 +258,14 @@ public:
       // Other waves go on past the barrier: every LDS access of this wave
       // must be done (its writes visible, its reads taken before another
       // wave overwrites them), and so must VMEM loads into LDS.
-      // In a kernel whose waits ROCDSL planned, direct-to-LDS loads may run
-      // on past a barrier: what they write is read only after a later
-      // planned wait, which is checked to retire them.
+      // In a kernel whose waits ROCDSL planned, committed direct-to-LDS
+      // loads may run on past a barrier: what they write is read only after
+      // a later planned wait, which is checked to retire them.
       if (found)
         for (const auto &[key, e] : state)
           if ((e.counter == Counter::Lds || key.first == kLdsMemoryKey ||
                isDirectToLds(key, e)) &&
-              !(planned && isDirectToLds(key, e)))
+              !(planned && isDirectToLds(key, e) && e.groups > 0))
             found->push_back({key.second, index, e.counter, loosest(e),
                               key.first & 0xffff, key.first & 0xffff,
                               keyKind(key.first)});

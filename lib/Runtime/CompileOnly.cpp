@@ -78,7 +78,7 @@ mlir::rocdsl::compileOnly(const CompileRequest::BuildFn &build,
   out.schedule = checked->schedule;
   // LLVM IR of the form and schedule that were kept (the checked compile
   // lowers a copy).
-  if (failed(lowerToROCDL(*module, chip, 3, out.storeForm)))
+  if (failed(lowerToROCDL(*module, chip, 3, out.storeForm, checked->copies)))
     return failure("lowering to ROCDL failed");
   setScheduleStrategy(*module, out.schedule);
   FailureOr<std::string> ir = serializeAMDGPU(*module, AMDGPUOutput::LLVMIR);

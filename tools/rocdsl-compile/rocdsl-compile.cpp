@@ -248,7 +248,7 @@ int main(int argc, char **argv) {
       os << checked->codeObject;
     } else {
       if (failed(rocdsl::lowerToROCDL(*module, chip, optLevel, checked->form,
-                                      {directCopies, waits})))
+                                      checked->copies)))
         return fail("lowering to ROCDL failed");
       FailureOr<std::string> ir =
           rocdsl::serializeAMDGPU(*module, rocdsl::AMDGPUOutput::LLVMIR);

@@ -34,9 +34,13 @@ struct CheckedCode {
   /// is also logged as a warning.
   std::vector<isa::WaitFinding> waitViolations;
   /// Who placed the waits of direct-to-LDS copies: "explicit" (ROCDSL's
-  /// plan, proven on the assembly), "llvm" (drained), or empty where copies
-  /// go through registers.
+  /// plan, proven on the assembly), "llvm" (drained), or empty where no
+  /// copy went direct.
   std::string waits;
+  /// The async-copy settings the shipped code was lowered with (the
+  /// environment applied, after any fallback): lower again with these to
+  /// see its LLVM IR.
+  AsyncCopyOptions copies;
   /// Findings against a plan that was then dropped for drained waits.
   std::vector<isa::WaitFinding> unprovenPlan;
 };

@@ -73,7 +73,7 @@ std::optional<DirectCopy> planDirectCopy(AsyncCopyOp copy,
   unsigned promised = copy.getVecWidth() * elementBytes;
   unsigned together = shared.getMaxPhase() > 1
                           ? shared.getVec() * elementBytes
-                          : std::numeric_limits<unsigned>::max();
+                          : 1u << 30; // no swizzle: any width stays together
   // Widest first; three dwords would split 16-byte swizzle groups.
   for (unsigned dwords : {4u, 2u, 1u}) {
     unsigned bytes = dwords * 4;

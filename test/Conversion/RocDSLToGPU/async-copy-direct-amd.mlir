@@ -161,3 +161,25 @@ rocdsl.func @many_pending(%pa: !rocdsl.ptr<bf16>, %pc: !rocdsl.ptr<bf16>, %m: i3
   rocdsl.store %x, %pc[%c0, %c0] strides [%c32] {vec = 8 : i32} : tensor<64x32xbf16, #blocked>, !rocdsl.ptr<bf16>
   rocdsl.return
 }
+
+// -----
+
+// An unswizzled LDS layout goes direct at the chip's widest width too.
+// CHECK-LABEL: gpu.func @unswizzled(
+// FOUR:         rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %c4_i32,
+// ONE:          rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %c16_i32,
+#blocked = #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [16, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#plain = #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]>
+rocdsl.func @unswizzled(%pa: !rocdsl.ptr<bf16>, %pc: !rocdsl.ptr<bf16>, %m: i32) attributes {num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %buf = rocdsl.local_alloc -> !rocdsl.lds<64x32xbf16, #plain>
+  rocdsl.async_copy %pa[%c0, %c0] strides [%c32] bounds [%m, %c32], %buf {vec = 8 : i32}
+      : !rocdsl.ptr<bf16>, tensor<64x32xbf16, #blocked> -> !rocdsl.lds<64x32xbf16, #plain>
+  rocdsl.async_commit
+  rocdsl.async_wait {pending = 0 : i32}
+  rocdsl.barrier
+  %x = rocdsl.local_load %buf : !rocdsl.lds<64x32xbf16, #plain> -> tensor<64x32xbf16, #blocked>
+  rocdsl.store %x, %pc[%c0, %c0] strides [%c32] {vec = 8 : i32} : tensor<64x32xbf16, #blocked>, !rocdsl.ptr<bf16>
+  rocdsl.return
+}
