@@ -9,12 +9,15 @@
 #
 #   scripts/gemm-direct-copies-matrix.sh BIN HIP_EMU_LIB CACHE_DIR
 #
-# Prints one line per run and a count; exits 1 if any run fails.
+# GEMM_DIRECT_MATRIX_RUNS narrows the chip:dtype pairs (default all four:
+# "gfx942:bf16 gfx942:f16 gfx950:bf16 gfx950:f16"). Prints one line per run
+# and a count; exits 1 if any run fails.
 set -uo pipefail
 bin=$1 emu=$2 cache=$3
 runs=0 failed=0
-for chip in gfx942 gfx950; do
-  for dtype in bf16 f16; do
+for pair in ${GEMM_DIRECT_MATRIX_RUNS:-gfx942:bf16 gfx942:f16 gfx950:bf16 gfx950:f16}; do
+  chip=${pair%%:*} dtype=${pair##*:}
+  {
     for stages in 2 3 4; do
       for shape in "1 40 8" "72 136 40" "200 264 200" "64 64 520" "136 40 1000"; do
         read -r m n k <<< "$shape"
@@ -39,7 +42,7 @@ for chip in gfx942 gfx950; do
         echo "$status gemm $chip $dtype stages=$stages M=$m N=$n K=$k: ${line:-no output}"
       done
     done
-  done
+  }
 done
 echo "direct-copy gemm matrix (emulated): $((runs - failed)) of $runs passed"
 [ "$failed" -eq 0 ]

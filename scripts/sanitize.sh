@@ -8,7 +8,7 @@
 # (scripts/fuzz.sh). Any sanitizer report fails the script.
 #
 #   SANITIZE_BUILD_DIR  build directory (default build-sanitize)
-#   FUZZ_SECONDS        seconds per fuzz target (default 30; 0 skips fuzzing)
+#   FUZZ_SECONDS        seconds per fuzz target (default 20; 0 skips fuzzing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DIR=${SANITIZE_BUILD_DIR:-build-sanitize}
@@ -50,7 +50,7 @@ for chip in gfx942 gfx950; do
 done
 tested=$SECONDS
 
-if [ "${FUZZ_SECONDS:-30}" != 0 ]; then
+if [ "${FUZZ_SECONDS:-20}" != 0 ]; then
   FUZZ_BUILD_DIR="$DIR" scripts/fuzz.sh
 fi
 echo "sanitize.sh: build $((built - start)) s, tests $((tested - built)) s," \
