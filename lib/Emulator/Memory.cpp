@@ -200,7 +200,6 @@ void issue(ExecContext &ctx, Pending &&p) {
     ++w.smemPending;
   else if (p.kind == Pending::LDS)
     ++w.ldsPending;
-  p.inst = ctx.currentInst;
   (p.kind == Pending::VMem ? w.vmem : w.lgkm).push_back(std::move(p));
 }
 

@@ -210,6 +210,12 @@ public:
     planned = waits && commits;
   }
 
+  /// Whether instruction `index` is a planned wait of a planned kernel.
+  bool isPlannedWait(unsigned index) const {
+    std::optional<WaitLimits> limits = parseWait(kernel.instructions[index]);
+    return planned && limits && plannedPending(*limits);
+  }
+
   void step(State &state, unsigned index, std::vector<Touch> *found) const {
     const Instruction &inst = kernel.instructions[index];
     if (std::optional<WaitLimits> limits = parseWait(inst)) {
@@ -488,7 +494,8 @@ bool waitCheckApplies(StringRef chip) {
 
 std::vector<WaitFinding> findWaitViolations(const Kernel &kernel) {
   std::vector<WaitFinding> findings;
-  auto touches = collectTouches(kernel, Transfer(kernel));
+  Transfer transfer(kernel);
+  auto touches = collectTouches(kernel, transfer);
   for (const auto &[key, t] : touches) {
     const Instruction &load = kernel.instructions[t.load];
     const Instruction &use = kernel.instructions[t.use];
@@ -497,6 +504,7 @@ std::vector<WaitFinding> findWaitViolations(const Kernel &kernel) {
     f.loadLine = load.line;
     f.loadText = load.text.str();
     f.useLine = use.line;
+    f.atPlannedWait = transfer.isPlannedWait(t.use);
     f.useText = use.text.str();
     f.registers = t.kind == RegRange::None
                       ? std::string("LDS")

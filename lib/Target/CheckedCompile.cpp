@@ -84,17 +84,13 @@ compileChecked(ModuleOp module, llvm::StringRef chip, unsigned optLevel,
     // Waits ROCDSL planned that the check cannot prove are not shipped:
     // the kernel is compiled again with every async_wait drained (the test
     // hook's weakened plan ships, so that the emulator can catch it too).
-    // Only findings at a planned wait (its mark: a vmcnt and an expcnt
-    // below the commit's) concern the plan, and only where copies went
-    // direct.
+    // Only findings at a planned wait concern the plan, and only where
+    // copies went direct.
     bool directLoads = llvm::StringRef(*assembly).contains(" lds\n");
     std::vector<isa::WaitFinding> unproven;
     for (const isa::KernelReport &k : check->kernels)
       for (const isa::WaitFinding &f : k.waitViolations)
-        if (llvm::StringRef(f.useText).starts_with("s_waitcnt") &&
-            llvm::StringRef(f.useText).contains("vmcnt(") &&
-            llvm::StringRef(f.useText).contains("expcnt(") &&
-            !llvm::StringRef(f.useText).contains("expcnt(6)"))
+        if (f.atPlannedWait)
           unproven.push_back(f);
     if (!unproven.empty() && directLoads && copies.direct &&
         copies.waits == "explicit") {

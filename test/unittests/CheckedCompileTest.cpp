@@ -209,6 +209,16 @@ TEST_F(CheckedCompileTest, PlannedWaitsShipOnlyWhenProven) {
     EXPECT_NE(proven->assembly.find("expcnt(1)"), std::string::npos) << chip;
     EXPECT_TRUE(logged.empty()) << chip;
 
+    // The test hook's plan, one count too loose, is reported by the check
+    // at the planned wait (and ships: it is there to be caught).
+    auto weakened = compileAMDGPUChecked(
+        *module, chip, 3, StoreForm::Wide, checkAssemblyDefault,
+        AsyncCopyOptions{true, "weakened-for-testing"});
+    ASSERT_TRUE(bool(weakened)) << llvm::toString(weakened.takeError());
+    ASSERT_EQ(weakened->waitViolations.size(), 1u) << chip;
+    EXPECT_TRUE(weakened->waitViolations.front().atPlannedWait) << chip;
+    EXPECT_EQ(weakened->waits, "weakened-for-testing") << chip;
+
     // A checker that finds the plan wanting (as it would a plan LLVM's
     // code broke): recompiled drained, no plan mark left.
     auto doubting = [](llvm::StringRef text, llvm::StringRef file,
@@ -221,6 +231,7 @@ TEST_F(CheckedCompileTest, PlannedWaitsShipOnlyWhenProven) {
         f.loadText = "buffer_load_dword v1, s[0:3], 0 offen lds";
         f.registers = "LDS";
         f.counter = "vmcnt";
+        f.atPlannedWait = true;
         result->kernels.front().waitViolations.push_back(f);
       }
       return result;

@@ -33,7 +33,6 @@ enum class WaitsMode {
 
 /// "explicit", "llvm" or "weakened-for-testing".
 std::optional<WaitsMode> parseWaitsMode(llvm::StringRef text);
-llvm::StringRef waitsModeName(WaitsMode mode);
 
 /// The vmcnt planned for a rocdsl.async_wait (i32), the groups it leaves in
 /// flight when it is a planned wait (i32, absent for a drain the kernel

@@ -74,6 +74,9 @@ struct WaitFinding {
   /// The largest count of `counter` that, waited for right before the use,
   /// retires the load on every path (0 for scalar and flat loads).
   unsigned loosest = 0;
+  /// The use is a planned wait of ROCDSL's (WaitFences.h) that does not
+  /// retire what its plan says it does.
+  bool atPlannedWait = false;
 };
 
 /// An s_waitcnt that waits for more than the check needs: with one of its

@@ -123,14 +123,17 @@ struct DirectCopyLowering : OpConversionPattern<AsyncCopyOp> {
                           ? constI32(b, loc, cols)
                           : adaptor.getStrides()[0];
     auto i8 = b.getI8Type();
-    // The tile coordinate of the first element of the lane's chunk in
-    // instruction j (the swizzle undone).
-    auto coordinates = [&](unsigned j) {
-      Value first = arith::MulIOp::create(
+    // The first chunk instruction j of this wave fills (uniform).
+    auto firstChunk = [&](unsigned j) {
+      return arith::MulIOp::create(
           b, loc,
           arith::AddIOp::create(b, loc, wave, constI32(b, loc, j * waves)),
           constI32(b, loc, kLanes));
-      Value chunk = arith::AddIOp::create(b, loc, first, lane);
+    };
+    // The tile coordinate of the first element of the lane's chunk in
+    // instruction j (the swizzle undone).
+    auto coordinates = [&](unsigned j) {
+      Value chunk = arith::AddIOp::create(b, loc, firstChunk(j), lane);
       Value element =
           arith::MulIOp::create(b, loc, chunk, constI32(b, loc, perChunk));
       Value row =
@@ -181,21 +184,20 @@ struct DirectCopyLowering : OpConversionPattern<AsyncCopyOp> {
     int64_t period = shared.getMaxPhase() > 1
                          ? int64_t(shared.getPerPhase()) * shared.getMaxPhase()
                          : 1;
-    bool stepsByRows = elementsPerRound % cols == 0 &&
-                       (elementsPerRound / cols) % period == 0;
+    int64_t rowsPerRound = elementsPerRound / cols;
+    bool stepsByRows =
+        elementsPerRound % cols == 0 && rowsPerRound % period == 0;
     Value row0, col0, offset0, colValid, rowStep;
     if (stepsByRows) {
       std::tie(row0, col0) = coordinates(0);
       offset0 = byteOffset(row0, col0);
       colValid = inBounds(1, col0);
-      int64_t rowsPerRound = elementsPerRound / cols;
       rowStep = arith::MulIOp::create(
           b, loc, rowStride, constI32(b, loc, rowsPerRound * elementBytes));
     }
     for (unsigned j = 0; j < loadsAttr.getInt(); ++j) {
       Value offset, valid;
       if (stepsByRows) {
-        int64_t rowsPerRound = elementsPerRound / cols;
         Value row = arith::AddIOp::create(
             b, loc, row0, constI32(b, loc, j * rowsPerRound));
         offset = j == 0 ? offset0
@@ -213,12 +215,8 @@ struct DirectCopyLowering : OpConversionPattern<AsyncCopyOp> {
       if (valid)
         offset = arith::SelectOp::create(b, loc, valid, offset, invalid);
       // This instruction's LDS run (uniform: M0).
-      Value firstChunk = arith::MulIOp::create(
-          b, loc,
-          arith::AddIOp::create(b, loc, wave, constI32(b, loc, j * waves)),
-          constI32(b, loc, kLanes));
       Value ldsBytes =
-          arith::MulIOp::create(b, loc, firstChunk, constI32(b, loc, bytes));
+          arith::MulIOp::create(b, loc, firstChunk(j), constI32(b, loc, bytes));
       Value lds = LLVM::GEPOp::create(b, loc, adaptor.getDst().getType(), i8,
                                       adaptor.getDst(), ValueRange{ldsBytes});
       ROCDL::RawPtrBufferLoadLdsOp::create(
@@ -292,8 +290,9 @@ std::optional<SmallVector<unsigned>> groupSizes(ModuleOp module) {
         pending = 0;
       } else if (op.getNumRegions() && !isa<scf::ForOp, FuncOp>(op)) {
         bool copies = false;
-        op.walk([&](AsyncCopyOp) { copies = true; });
-        op.walk([&](AsyncCommitOp) { copies = true; });
+        op.walk([&](Operation *inner) {
+          copies |= isa<AsyncCopyOp, AsyncCommitOp>(inner);
+        });
         regular &= !copies;
       }
     }
@@ -344,18 +343,6 @@ std::optional<WaitsMode> mlir::rocdsl::parseWaitsMode(StringRef text) {
   if (text == "weakened-for-testing")
     return WaitsMode::WeakenedForTesting;
   return std::nullopt;
-}
-
-StringRef mlir::rocdsl::waitsModeName(WaitsMode mode) {
-  switch (mode) {
-  case WaitsMode::Explicit:
-    return "explicit";
-  case WaitsMode::Llvm:
-    return "llvm";
-  case WaitsMode::WeakenedForTesting:
-    return "weakened-for-testing";
-  }
-  llvm_unreachable("waits mode");
 }
 
 void mlir::rocdsl::prepareAmdAsyncCopies(ModuleOp module, const ChipInfo &chip,
