@@ -3,7 +3,7 @@ backends (cuDNN, flash, memory-efficient) and a Triton FlashAttention-2
 forward on one NVIDIA GPU, in one run (docs/benchmarks.md, "Attention").
 
     python3 benchmarks/attention_benchmark.py --out table.md [--quick]
-        [--configs default,BMxBNxWARPS[xPREFETCH],...] [--all]
+        [--configs default,BMxBNxWARPS[xPREFETCH][:NAME=VALUE...],...] [--all]
 
 Tensors are torch's (B, H, S, D) layout. Every side's output is compared
 with float64 attention on sampled heads before anything is timed (outputs
@@ -94,9 +94,13 @@ def builtin_run(dtype, cfg, causal):
     """The built-in attention_fwd at tile `cfg` (BMxBNxWARPS[xPREFETCH] or
     default),
     launched on torch's current stream; the lse goes to a scratch tensor."""
-    tile = [] if cfg == "default" else [
+    # BMxBNxWARPS[xPREFETCH] or default, then any ":name=value" extras
+    # (e.g. 128x64x8:stages=3, default:stages=2).
+    base, *extras = cfg.split(":")
+    tile = [] if base == "default" else [
         f"{k}={v}" for k, v in zip(("BM", "BN", "warps", "prefetch"),
-                                   cfg.split("x"))]
+                                   base.split("x"))]
+    tile += extras
     lse = {}
 
     def run(q, k, v, o):
@@ -186,7 +190,8 @@ def main():
                    help="one shape and dtype, for a smoke run")
     p.add_argument("--configs", default="default",
                    help="built-in attention_fwd tiles, BMxBNxWARPS[xPREFETCH] "
-                   "or default")
+                   "or default, each with optional :NAME=VALUE parameters "
+                   "(e.g. 128x64x8:stages=3)")
     p.add_argument("--all", action="store_true",
                    help="print every side's TFLOP/s")
     args = p.parse_args()

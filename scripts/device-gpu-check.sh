@@ -105,7 +105,12 @@ check_on_gpu 5 "attention_fwd -D B=2 -D Hq=8 -D Hkv=2 -D Sq=1000 -D D=128 -D cau
   "attention_fwd -D Sq=300 -D Sk=100 -D D=64 -D causal=1 -D align=bottom_right -D scale=0.3" \
   "attention_fwd -D Hq=8 -D Hkv=1 -D Sq=513 -D D=256 -D BN=32" \
   "attention_fwd -D Sq=777 -D D=128 -D BM=128 -D warps=8 -D causal=1" \
-  "attention_fwd -D Sq=400 -D D=128 -D softcap=20 -D window_left=64 -D window_right=0"
+  "attention_fwd -D Sq=400 -D D=128 -D softcap=20 -D window_left=64 -D window_right=0" \
+  "attention_fwd -D B=2 -D Hq=8 -D Hkv=2 -D Sq=1000 -D D=128 -D causal=1 -D stages=2" \
+  "attention_fwd -D Sq=17 -D Sk=4097 -D D=64 -D dtype=f16 -D window_left=300 -D window_right=20 -D stages=3" \
+  "attention_fwd -D Sq=1 -D Sk=129 -D D=192 -D Dv=128 -D causal=1 -D align=bottom_right -D stages=2" \
+  "attention_fwd -D Sq=777 -D D=128 -D BM=128 -D BN=64 -D warps=8 -D causal=1 -D stages=4" \
+  "attention_fwd -D Sq=300 -D Sk=100 -D D=64 -D causal=1 -D align=bottom_right -D softcap=5 -D stages=3"
 # attention_bwd (one launch: dK/dV and dQ programs): the same features, and
 # the softcap's derivative.
 check_on_gpu 5 "attention_bwd -D B=2 -D Hq=8 -D Hkv=2 -D Sq=1000 -D D=128 -D causal=1" \

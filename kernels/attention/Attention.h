@@ -56,6 +56,11 @@ struct AttentionConfig {
   /// its products (their latency hidden behind them, at the cost of the
   /// registers that hold them).
   bool prefetch = true;
+  /// Forward: 1 passes keys and values through registers (with
+  /// `prefetch`); 2-4 copies them asynchronously into that many LDS
+  /// buffers, stages - 1 steps ahead. 0 until configured: the target's
+  /// default.
+  int64_t stages = 0;
   /// The backward's inner step: queries a step of a dK/dV program (which
   /// owns BN keys), keys a step of a dQ program (which owns BM queries).
   int64_t step = 0;
@@ -167,6 +172,11 @@ HeadRows getLseRows(dsl::KernelBuilder &kb, const AttentionConfig &c,
 dsl::Tile loadHeadRows(dsl::KernelBuilder &kb, const AttentionConfig &c,
                        dsl::Ptr ptr, const HeadRows &view, dsl::Scalar row0,
                        int64_t rows);
+/// The same rows copied asynchronously into LDS tile `dst` (rows x
+/// view.cols; rocdsl.async_copy, zeros past the view's end).
+void copyHeadRows(dsl::KernelBuilder &kb, const AttentionConfig &c,
+                  dsl::Ptr ptr, const HeadRows &view, dsl::Scalar row0,
+                  dsl::LdsTile dst);
 /// `tile` (rows x view.cols, any layout) rounded to the element type and
 /// stored through LDS in coalesced 128-bit accesses from row `row0`.
 void storeHeadRows(dsl::KernelBuilder &kb, const AttentionConfig &c,

@@ -23,7 +23,8 @@ LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
     c.prefetch = false;
     if (failed(params.getInt("step", c.step, error)))
       return failure();
-  } else if (failed(params.getFlag("prefetch", c.prefetch, error))) {
+  } else if (failed(params.getFlag("prefetch", c.prefetch, error)) ||
+             failed(params.getInt("stages", c.stages, error))) {
     return failure();
   }
   if (failed(params.getFloat("softcap", c.softcap, error)))
@@ -266,15 +267,26 @@ LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
                      programRows);
     if (c.bn % keyGranule || c.bn > 256)
       return badTile("BN=" + str(c.bn), keyGranule);
+    if (!c.stages)
+      c.stages = 1;
+    if (c.stages < 1 || c.stages > 4) {
+      error = "stages=" + str(c.stages) + " is not 1, 2, 3 or 4";
+      return failure();
+    }
+    // Asynchronous stages leave nothing in registers to prefetch.
+    if (c.stages > 1)
+      c.prefetch = false;
     // Q's tile is dead once read, so the key and value tiles reuse its
     // bytes (the LDS allocator works by liveness).
-    ldsBytes = std::max(c.bm * c.d, c.bn * (c.d + c.dv)) * elementBytes;
+    ldsBytes = std::max(c.bm * c.d, c.stages * c.bn * (c.d + c.dv)) *
+               elementBytes;
   }
   // Layout-conversion scratch comes on top, which the allocator checks
   // against the chip exactly.
   if (ldsBytes > chip->maxSharedMemoryBytes()) {
     error = "tiles BM=" + str(c.bm) + " BN=" + str(c.bn) +
-            (backward ? " step=" + str(c.step) : std::string()) +
+            (backward ? " step=" + str(c.step)
+                      : " stages=" + str(c.stages)) +
             " with D=" + str(c.d) + " Dv=" + str(c.dv) + " need at least " +
             str(ldsBytes) + " bytes of LDS; " + chip->name.str() + " has " +
             str(chip->maxSharedMemoryBytes());

@@ -92,9 +92,10 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
 
   // LDS tiles keep the head dimension (global memory's contiguous one)
   // fastest (operandLdsTile).
-  auto ldsTile = [&](int64_t rows, int64_t cols, bool colMajor, bool kFast) {
+  auto ldsTile = [&](int64_t rows, int64_t cols, bool colMajor, bool kFast,
+                     unsigned buffers = 0) {
     return operandLdsTile(kb, rows, cols, c.dtype, colMajor, kFast, c.nvidia,
-                          c.kWidth, c.ldsBanks);
+                          c.kWidth, c.ldsBanks, buffers);
   };
 
   // The program's rows (past the end of a short packed sequence: none).
@@ -106,9 +107,6 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
         kb.full(qRows.getShape(), qRows.getLayout(), Scalar(&kb, negative)),
         -qRows, qRows));
     Tile q = ldsQ.load(opA);
-    LdsTile ldsK = ldsTile(c.d, c.bn, /*colMajor=*/true, /*kFast=*/true);
-    LdsTile ldsV = ldsTile(c.bn, c.dv, /*colMajor=*/false, /*kFast=*/false);
-
     // The key steps the mask leaves anything in: query i sees key j when
     // offset - window_left <= j - i <= offset + right.
     StepRuns runs =
@@ -121,76 +119,146 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
     };
     Tile queryRows = kb.iota(c.bm, rowLayout) + q0;
     Tile zeroS = kb.zeros({c.bm, c.bn}, acc, DType::F32);
-    auto loadKeys = [&](Scalar n0) {
-      return loadHeadRows(kb, c, kPtr, kView, n0, c.bn);
-    };
-    auto loadValues = [&](Scalar n0) {
-      return loadHeadRows(kb, c, vPtr, vView, n0, c.bn);
-    };
-    // One step: this step's keys and values (with prefetch: loaded by the
-    // step before, and the next step's loads issued here, in flight during
-    // the products) to LDS, then the products and the online softmax.
-    auto step = [&](bool masked) {
-      return [&, masked](Scalar n0, ArrayRef<Tile> carried) {
-        Tile o = carried[0], m = carried[1], l = carried[2];
-        Tile keys = c.prefetch ? carried[3] : loadKeys(n0);
-        Tile values = c.prefetch ? carried[4] : loadValues(n0);
-        // K^T: read as stored (keys by rows) and transposed by renaming.
-        ldsK.store(keys.transposed(getTransposedLayout(keys.getLayout())));
-        ldsV.store(values);
-        SmallVector<Tile> next;
-        if (c.prefetch) {
-          next = {loadKeys(n0 + c.bn), loadValues(n0 + c.bn)};
-          // (AMDGPU's scheduler would sink the loads below the products.)
-          kb.schedBarrier();
-        }
-        // Raw scores; the row statistics are kept in scaled log2 units. With
-        // a soft cap the scores are capped (and scaled) first; without, the
-        // row maximum is taken on the raw scores and each scaled score minus
-        // it is one fma.
-        Tile s = kb.dot(q, ldsK.load(opB), zeroS);
-        Scalar factor = scaleLog2;
-        if (c.softcap > 0) {
-          s = softcapScores(kb, s, magnitude, c.softcap).first *
-              kb.f32(llvm::numbers::log2e);
-          factor = kb.f32(1);
-        }
-        Tile mNext, mShift;
-        if (masked) {
-          Tile seen = visiblePairs(kb, queryRows, kb.iota(c.bn, colLayout) + n0,
-                                   seq.kLength, seq.lower, seq.upper);
-          s = kb.select(seen, s, kb.full({c.bm, c.bn}, acc, kb.f32(negInf)));
-          mNext = m.maximum(s.max(1) * factor);
-          // Rows that have seen no key yet keep m = -inf: subtract 0
-          // instead, so that their (all -inf) scores give 2^-inf = 0, not
-          // NaN.
-          Tile rowNegInf = kb.full({c.bm}, rowLayout, kb.f32(negInf));
-          mShift = kb.select(mNext.compare(Cmp::EQ, rowNegInf),
-                             kb.zeros({c.bm}, rowLayout, DType::F32), mNext);
-        } else {
-          // Finite: every key is seen.
-          mNext = mShift = m.maximum(s.max(1) * factor);
-        }
-        Tile alpha = (m - mShift).exp2();
-        Tile p = (s * factor - rowsOf(mShift, c.bn)).exp2();
-        Tile lNext = l * alpha + p.sum(1);
-        Tile oNext = kb.dot(p.to(c.dtype).convertTo(opA), ldsV.load(opB),
-                            o * rowsOf(alpha, c.dv));
-        SmallVector<Tile> result = {oNext, mNext, lNext};
-        result.append(next);
-        return result;
-      };
+    // The products and the online softmax of the step at key n0, from its
+    // K^T and V operands (read from LDS when asked, so that the reads sit
+    // right before their products).
+    auto update = [&](bool masked, Scalar n0, ArrayRef<Tile> carried,
+                      function_ref<Tile()> readKeys,
+                      function_ref<Tile()> readValues) {
+      Tile o = carried[0], m = carried[1], l = carried[2];
+      // Raw scores; the row statistics are kept in scaled log2 units. With
+      // a soft cap the scores are capped (and scaled) first; without, the
+      // row maximum is taken on the raw scores and each scaled score minus
+      // it is one fma.
+      Tile s = kb.dot(q, readKeys(), zeroS);
+      Scalar factor = scaleLog2;
+      if (c.softcap > 0) {
+        s = softcapScores(kb, s, magnitude, c.softcap).first *
+            kb.f32(llvm::numbers::log2e);
+        factor = kb.f32(1);
+      }
+      Tile mNext, mShift;
+      if (masked) {
+        Tile seen = visiblePairs(kb, queryRows, kb.iota(c.bn, colLayout) + n0,
+                                 seq.kLength, seq.lower, seq.upper);
+        s = kb.select(seen, s, kb.full({c.bm, c.bn}, acc, kb.f32(negInf)));
+        mNext = m.maximum(s.max(1) * factor);
+        // Rows that have seen no key yet keep m = -inf: subtract 0
+        // instead, so that their (all -inf) scores give 2^-inf = 0, not
+        // NaN.
+        Tile rowNegInf = kb.full({c.bm}, rowLayout, kb.f32(negInf));
+        mShift = kb.select(mNext.compare(Cmp::EQ, rowNegInf),
+                           kb.zeros({c.bm}, rowLayout, DType::F32), mNext);
+      } else {
+        // Finite: every key is seen.
+        mNext = mShift = m.maximum(s.max(1) * factor);
+      }
+      Tile alpha = (m - mShift).exp2();
+      Tile p = (s * factor - rowsOf(mShift, c.bn)).exp2();
+      Tile lNext = l * alpha + p.sum(1);
+      Tile oNext = kb.dot(p.to(c.dtype).convertTo(opA), readValues(),
+                          o * rowsOf(alpha, c.dv));
+      return SmallVector<Tile>{oNext, mNext, lNext};
     };
     SmallVector<Tile> state = {kb.zeros({c.bm, c.dv}, acc, DType::F32),
                                kb.full({c.bm}, rowLayout, kb.f32(negInf)),
                                kb.zeros({c.bm}, rowLayout, DType::F32)};
-    if (c.prefetch)
-      state.append({loadKeys(runs.lo), loadValues(runs.lo)});
-    if (seq.lower)
-      state = kb.forLoop(runs.lo, runs.mid0, bn, state, step(true));
-    state = kb.forLoop(runs.mid0, runs.mid1, bn, state, step(false));
-    if (seq.upper || c.sk % c.bn || c.varlen())
-      state = kb.forLoop(runs.mid1, runs.hi, bn, state, step(true));
+    // Walks the runs of masked and whole steps with `step(masked)`.
+    auto walk = [&](auto step) {
+      if (seq.lower)
+        state = kb.forLoop(runs.lo, runs.mid0, bn, state, step(true));
+      state = kb.forLoop(runs.mid0, runs.mid1, bn, state, step(false));
+      if (seq.upper || c.sk % c.bn || c.varlen())
+        state = kb.forLoop(runs.mid1, runs.hi, bn, state, step(true));
+    };
+
+    if (c.stages == 1) {
+      // Keys and values pass through registers: each step stores them to
+      // LDS (K^T transposed by renaming) between barriers; with prefetch
+      // the step before loaded them, and this step issues the next step's
+      // loads, in flight during the products.
+      LdsTile ldsK = ldsTile(c.d, c.bn, /*colMajor=*/true, /*kFast=*/true);
+      LdsTile ldsV = ldsTile(c.bn, c.dv, /*colMajor=*/false, /*kFast=*/false);
+      auto loadKeys = [&](Scalar n0) {
+        return loadHeadRows(kb, c, kPtr, kView, n0, c.bn);
+      };
+      auto loadValues = [&](Scalar n0) {
+        return loadHeadRows(kb, c, vPtr, vView, n0, c.bn);
+      };
+      auto step = [&](bool masked) {
+        return [&, masked](Scalar n0, ArrayRef<Tile> carried) {
+          Tile keys = c.prefetch ? carried[3] : loadKeys(n0);
+          Tile values = c.prefetch ? carried[4] : loadValues(n0);
+          ldsK.store(keys.transposed(getTransposedLayout(keys.getLayout())));
+          ldsV.store(values);
+          SmallVector<Tile> next;
+          if (c.prefetch) {
+            next = {loadKeys(n0 + c.bn), loadValues(n0 + c.bn)};
+            // (AMDGPU's scheduler would sink the loads below the products.)
+            kb.schedBarrier();
+          }
+          SmallVector<Tile> result =
+              update(masked, n0, carried, [&] { return ldsK.load(opB); },
+                     [&] { return ldsV.load(opB); });
+          result.append(next);
+          return result;
+        };
+      };
+      if (c.prefetch)
+        state.append({loadKeys(runs.lo), loadValues(runs.lo)});
+      walk(step);
+    } else {
+      // S buffers of keys and values, S - 1 steps in flight: asynchronous
+      // copies straight into LDS (cp.async on NVIDIA), keys by rows as
+      // global memory holds them and read back transposed as K^T. Step i
+      // (key lo + i BN) lives in buffer i % S. Each step waits for its own
+      // copies (at most S - 2 newer groups may still run); its one barrier
+      // publishes every lane's copies and ends all reads of the buffer the
+      // step before used, which the copy of step i + S - 1 then refills.
+      // One group is committed per step, empty or not, so the counts stay
+      // exact; copies past the walk's last key are masked off (no reads).
+      unsigned stages = unsigned(c.stages);
+      LdsTile stackK = ldsTile(c.bn, c.d, /*colMajor=*/false,
+                               /*kFast=*/true, stages);
+      LdsTile stackV = ldsTile(c.bn, c.dv, /*colMajor=*/false,
+                               /*kFast=*/false, stages);
+      Scalar count = kb.i32(stages);
+      auto copyRows = [&](Ptr p, const HeadRows &view, Scalar n0,
+                          LdsTile dst) {
+        HeadRows walked = view;
+        walked.end = kb.min(view.end, view.first + runs.hi);
+        copyHeadRows(kb, c, p, walked, n0, dst);
+      };
+      auto copyStep = [&](Scalar n0, Scalar buffer) {
+        copyRows(kPtr, kView, n0, stackK.index(buffer));
+        copyRows(vPtr, vView, n0, stackV.index(buffer));
+        kb.asyncCommit();
+      };
+      // Q's LDS tile may share bytes with the stacks: every wave has read
+      // it before the first copy.
+      kb.barrier();
+      for (unsigned i = 0; i + 1 < stages; ++i)
+        copyStep(runs.lo + int64_t(i) * c.bn, kb.i32(i));
+      auto step = [&](bool masked) {
+        return [&, masked](Scalar n0, ArrayRef<Tile> carried) {
+          Scalar index = (n0 - runs.lo) / bn;
+          kb.asyncWait(stages - 2);
+          kb.barrier();
+          copyStep(n0 + int64_t(stages - 1) * c.bn,
+                   kb.rem(index + int64_t(stages - 1), count));
+          Scalar buffer = kb.rem(index, count);
+          return update(
+              masked, n0, carried,
+              [&] { return stackK.index(buffer).loadTransposed(opB); },
+              [&] { return stackV.index(buffer).load(opB); });
+        };
+      };
+      walk(step);
+      // Nothing may be in flight into LDS when the epilogue's conversions
+      // reuse it.
+      kb.asyncWait(0);
+      kb.barrier();
+    }
     Tile o = state[0], m = state[1], l = state[2];
 
     // Epilogue: rows that saw no key (l = 0) get out = 0, lse = +inf.

@@ -109,6 +109,18 @@ Tile mlir::rocdsl::loadHeadRows(KernelBuilder &kb, const AttentionConfig &c,
                  layout, o);
 }
 
+void mlir::rocdsl::copyHeadRows(KernelBuilder &kb, const AttentionConfig &c,
+                                Ptr ptr, const HeadRows &view, Scalar row0,
+                                LdsTile dst) {
+  int64_t rows = dst.getShape()[0];
+  AccessOptions o;
+  o.strides = {kb.i32(view.stride)};
+  o.bounds = {view.end, view.column + view.cols};
+  Layout layout = kb.defaultLayout({rows, view.cols}, c.dtype, c.waveSize);
+  o.vec = accessWidth(view.cols, c.dtype, layout);
+  kb.asyncCopy(ptr, {view.first + row0, view.column}, layout, dst, o);
+}
+
 void mlir::rocdsl::storeHeadRows(KernelBuilder &kb, const AttentionConfig &c,
                                  Tile tile, Ptr ptr, const HeadRows &view,
                                  Scalar row0) {

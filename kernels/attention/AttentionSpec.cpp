@@ -164,7 +164,12 @@ KernelSpec mlir::rocdsl::getAttentionForwardSpec() {
        {"warps", "0", "waves (warps) per program: 1, 2, 4, 8 (0: 4)", false},
        {"prefetch", "1",
         "1: each key step issues the next step's key and value loads before "
-        "its products (their latency hidden behind them)",
+        "its products (their latency hidden behind them; stages=1 only)",
+        false},
+       {"stages", "0",
+        "1: keys and values pass through registers; 2-4: copied "
+        "asynchronously into that many LDS buffers, stages - 1 key steps "
+        "ahead (cp.async on NVIDIA) and K^T read from K's rows (0: 1)",
         false},
        chipParam,
        scaleParam});

@@ -389,6 +389,14 @@ Tile LdsTile::load(Layout layout) const {
   return {kb, LocalLoadOp::create(kb->builder, kb->loc, type, value)};
 }
 
+Tile LdsTile::loadTransposed(Layout layout) const {
+  auto type = RankedTensorType::get({getShape()[1], getShape()[0]},
+                                    getType().getElementType(), layout);
+  auto load = LocalLoadOp::create(kb->builder, kb->loc, type, value);
+  load.setTrans(true);
+  return {kb, load};
+}
+
 Tile KernelBuilder::dot(Tile a, Tile b, Tile c) {
   return wrap(DotOp::create(builder, loc, c.getType(), a.getValue(),
                             b.getValue(), c.getValue()));

@@ -252,6 +252,90 @@ def test_operands_through_double_buffered_lds(device, m, n, k, rng):
                            f"worst {np.nanmax(np.abs(c - ref))}")
 
 
+@rocdsl.kernel(num_warps=4)
+def gemm_bt(a: rl.ptr, bt: rl.ptr, c: rl.ptr("f32"), M: rl.i32, N: rl.i32,
+            K: rl.i32, BM: rl.constexpr, BN: rl.constexpr,
+            BK: rl.constexpr):
+    """c = a @ bt^T with bt stored N x K (attention's keys): each step
+    writes bt's rows to a swizzled LDS tile as they are and reads the B
+    operand back transposed (local_load {trans}), with no transposed copy
+    in memory or registers."""
+    m0 = rl.program_id(0) * BM
+    n0 = rl.program_id(1) * BN
+    lds_b = rl.local_alloc([BN, BK], bt.dtype, swizzle=(8, 1, 4))
+
+    def step(k, acc):
+        at = rl.load(a, [m0, k], shape=[BM, BK], strides=[K], bounds=[M, K])
+        rows = rl.load(bt, [n0, k], shape=[BN, BK], strides=[K],
+                       bounds=[N, K])
+        lds_b.store(rows)
+        return rl.dot(at, lds_b.load(trans=True), acc)
+    acc = rl.for_loop(0, K, BK, rl.zeros([BM, BN]), step)
+    rl.store(acc, c, [m0, n0], strides=[N], bounds=[M, N])
+
+
+@pytest.mark.parametrize("device", sorted(CHIPS) + ["host"])
+@pytest.mark.parametrize("m,n,k", [(70, 50, 90), (64, 64, 32), (1, 33, 7)])
+def test_b_operand_read_transposed_from_lds(device, m, n, k, rng):
+    a, b, a64, b64 = operands(rng, "bf16", m, n, k)
+    bt = np.ascontiguousarray(b.T)  # stored N x K
+    bm, bn, bk = 64, 64, 32
+    grid = ((m + bm - 1) // bm, (n + bn - 1) // bn)
+    if device == "host":
+        c = np.full((m, n), np.nan, np.float32)
+        gemm_bt[grid]((a, "bf16"), (bt, "bf16"), c, m, n, k, BM=bm, BN=bn,
+                      BK=bk)
+    else:
+        da = rocdsl.device_array(a, device, "bf16")
+        db = rocdsl.device_array(bt, device, "bf16")
+        dc = rocdsl.device_array(np.full((m, n), np.nan, np.float32), device)
+        gemm_bt[grid](da, db, dc, m, n, k, BM=bm, BN=bn, BK=bk)
+        c = dc.to_host()
+    ref = a64 @ b64
+    tol = 2e-6 * np.sqrt(k) * np.abs(a64) @ np.abs(b64) + 1e-6
+    bad = ~(np.abs(c - ref) <= tol)
+    assert not bad.any(), (f"{bad.sum()} of {c.size} outside tolerance; "
+                           f"worst {np.nanmax(np.abs(c - ref))}")
+
+
+@rocdsl.kernel(num_warps=4)
+def transpose_in_lds(x: rl.ptr("f32"), y: rl.ptr("f32"), M: rl.i32,
+                     N: rl.i32, BM: rl.constexpr, BN: rl.constexpr):
+    """y = x^T through one swizzled LDS tile read transposed."""
+    m0 = rl.program_id(0) * BM
+    n0 = rl.program_id(1) * BN
+    lds = rl.local_alloc([BM, BN], "f32", swizzle=(4, 1, 8))
+    lds.store(rl.load(x, [m0, n0], shape=[BM, BN], strides=[N],
+                      bounds=[M, N]))
+    rl.store(lds.load(trans=True), y, [n0, m0], strides=[M], bounds=[N, M])
+
+
+@pytest.mark.parametrize("device", sorted(CHIPS) + ["host"])
+@pytest.mark.parametrize("m,n", [(100, 37), (64, 128)])
+def test_transposed_lds_read(device, m, n, rng):
+    x = rng.standard_normal((m, n)).astype(np.float32)
+    bm, bn = 32, 64
+    grid = ((m + bm - 1) // bm, (n + bn - 1) // bn)
+    if device == "host":
+        y = np.full((n, m), np.nan, np.float32)
+        transpose_in_lds[grid](x, y, m, n, BM=bm, BN=bn)
+    else:
+        dy = rocdsl.device_array(np.full((n, m), np.nan, np.float32), device)
+        transpose_in_lds[grid](rocdsl.device_array(x, device), dy, m, n,
+                               BM=bm, BN=bn)
+        y = dy.to_host()
+    np.testing.assert_array_equal(y, x.T)
+
+
+def test_transposed_load_needs_a_2d_tile():
+    @rocdsl.kernel(num_warps=1)
+    def bad(y: rl.ptr("f32")):
+        t = rl.local_alloc([2, 4, 8], "f32")
+        rl.store(t.load(trans=True), y, [0, 0, 0], strides=[32, 8])
+    with pytest.raises(rocdsl.CompilationError, match="reads 2-D tiles"):
+        bad[(1,)](np.zeros(64, np.float32))
+
+
 def test_lds_tiles_in_the_ir_and_the_isa():
     compiled = gemm_lds.compile("gfx942", a="bf16", b="bf16", BM=64, BN=64,
                                 BK=32)

@@ -148,7 +148,22 @@ LogicalResult LocalIndexOp::verify() {
 }
 
 LogicalResult LocalLoadOp::verify() {
-  return verifyLdsMatch(*this, getType(), getSrc().getType());
+  LdsTileType src = getSrc().getType();
+  if (!getTrans())
+    return verifyLdsMatch(*this, getType(), src);
+  if (failed(verifyTileType(*this, getType(), "register tile")))
+    return failure();
+  if (src.getRank() != 2)
+    return emitOpError() << "reads a transpose of 2-D tiles only; " << src
+                         << " has rank " << src.getRank();
+  ArrayRef<int64_t> shape = getType().getShape();
+  if (shape.size() != 2 || shape[0] != src.getShape()[1] ||
+      shape[1] != src.getShape()[0] ||
+      getType().getElementType() != src.getElementType())
+    return emitOpError() << "register tile " << getType()
+                         << " is not the transpose of LDS tile " << src
+                         << " (its shape reversed, the same element type)";
+  return success();
 }
 
 LogicalResult LocalStoreOp::verify() {

@@ -303,7 +303,21 @@ def RocDSL_LocalAllocOp : RocDSL_Op<"local_alloc", [
 
 def RocDSL_LocalLoadOp : RocDSL_Op<"local_load", [MemoryEffects<[MemRead]>]> {
   let summary = "Read an LDS tile into registers in the result's layout";
-  let arguments = (ins RocDSL_LdsTileType:$src);
+  let description = [{
+    With `trans` (2-D tiles only) the result is the transpose of `src`:
+    element (i, j) is read from (j, i), and the result's shape is `src`'s
+    reversed. Nothing moves in LDS; the read walks the stored tile with its
+    dimensions exchanged, so a tile written row by row (an asynchronous
+    copy of K's rows) can be read as the B operand K^T of a product, with
+    the target's matrix loads where the layouts allow (`ldmatrix` on
+    NVIDIA).
+
+    ```mlir
+    %kt = rocdsl.local_load %k {trans}
+        : !rocdsl.lds<32x128xbf16, #shared> -> tensor<128x32xbf16, #opB>
+    ```
+  }];
+  let arguments = (ins RocDSL_LdsTileType:$src, UnitAttr:$trans);
   let results = (outs RocDSL_Tile:$result);
   let assemblyFormat = "$src attr-dict `:` qualified(type($src)) `->` type($result)";
   let hasVerifier = 1;

@@ -150,6 +150,8 @@ public:
   void store(Tile tile) const;
   /// rocdsl.local_load into `layout`.
   Tile load(Layout layout) const;
+  /// rocdsl.local_load {trans}: the transpose of this 2-D tile, in `layout`.
+  Tile loadTransposed(Layout layout) const;
   /// rocdsl.local_index: buffer `i` of a stack from localAllocBuffers.
   LdsTile index(Scalar i) const;
 

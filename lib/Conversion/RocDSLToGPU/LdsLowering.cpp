@@ -119,6 +119,14 @@ struct LdsLayout {
       l.pad = 16 / elementBytes;
     return l;
   }
+  /// The same 2-D array seen with its dimensions exchanged: element
+  /// (i, j) of the view is (j, i) of this layout.
+  LdsLayout transposed() const {
+    LdsLayout l = *this;
+    for (unsigned &d : l.order)
+      d = unsigned(order.size()) - 1 - d;
+    return l;
+  }
   bool swizzled() const { return order.size() >= 2 && maxPhase > 1; }
   int64_t numElements(ArrayRef<int64_t> shape) const {
     int64_t n = 1;
@@ -468,12 +476,15 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
     auto dist = TileDistribution::get(tileType);
     if (!dist)
       return rewriter.notifyMatchFailure(op, "no register mapping");
+    // A transposed read is an ordinary read of the same array through
+    // the exchanged layout, so the target's matrix loads still apply.
+    LdsLayout layout =
+        LdsLayout::of(cast<SharedAttr>(op.getSrc().getType().getEncoding()));
+    if (op.getTrans())
+      layout = layout.transposed();
     rewriter.replaceOp(op, readTile(rewriter, op.getLoc(), tileType,
                                     getTypeConverter()->convertType(tileType),
-                                    adaptor.getSrc(),
-                                    LdsLayout::of(cast<SharedAttr>(
-                                        op.getSrc().getType().getEncoding())),
-                                    *dist, target));
+                                    adaptor.getSrc(), layout, *dist, target));
     return success();
   }
   const TargetInfo &target;

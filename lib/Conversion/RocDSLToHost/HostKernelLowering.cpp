@@ -325,9 +325,16 @@ void mlir::rocdsl::populateHostTilePatterns(HostTypeConverter &converter,
         auto vt = cast<VectorType>(t);
         Value pad = arith::ConstantOp::create(
             r, op.getLoc(), r.getZeroAttr(vt.getElementType()));
+        SmallVector<Value> origin = zeroIndices(r, op.getLoc(), vt.getRank());
+        if (!op.getTrans())
+          return vector::TransferReadOp::create(r, op.getLoc(), vt,
+                                                a.getSrc(), origin, pad);
+        // The transpose: the read's dimensions map to the array's swapped.
+        AffineMap swap = AffineMap::getPermutationMap(
+            ArrayRef<unsigned>{1, 0}, r.getContext());
         return vector::TransferReadOp::create(
-            r, op.getLoc(), vt, a.getSrc(),
-            zeroIndices(r, op.getLoc(), vt.getRank()), pad);
+            r, op.getLoc(), vt, a.getSrc(), origin, pad, swap,
+            /*inBounds=*/ArrayRef<bool>{true, true});
       });
   addLambda<LocalIndexOp>(
       patterns, converter,

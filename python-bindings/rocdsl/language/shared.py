@@ -79,12 +79,21 @@ class SharedTile:
                              self.value, " : ", tile.type, ", ",
                              self._type_text(False))
 
-    def load(self):
-        """The tile's contents as a register tile."""
+    def load(self, trans=False):
+        """The tile's contents as a register tile; with `trans=True` (2-D
+        tiles) its transpose, read in place (e.g. K^T from K's rows as a
+        dot operand, with no transposed copy)."""
         self._single("load")
-        result = new_tile_type(self.shape, self.dtype)
+        shape = self.shape
+        if trans:
+            if len(shape) != 2:
+                raise error(f"load(trans=True) reads 2-D tiles, not "
+                            f"{self.describe()}")
+            shape = [shape[1], shape[0]]
+        result = new_tile_type(shape, self.dtype)
         return make_tile(tracing.builder().op(
-            result, "rocdsl.local_load ", self.value, " : ",
+            result, "rocdsl.local_load ", self.value,
+            " {trans}" if trans else "", " : ",
             self._type_text(False), " -> ", result))
 
 

@@ -83,3 +83,32 @@ rocdsl.func @not_ldmatrix(%p: !rocdsl.ptr<bf16>) attributes {num_warps = 4 : i32
   rocdsl.store %s, %p[%c0, %c0] strides [%c64] : tensor<32x64xbf16, #bl>, !rocdsl.ptr<bf16>
   rocdsl.return
 }
+
+// -----
+
+// K^T read in place (attention's scores): keys stored by rows (64 keys x
+// 32 head elements, the head dimension contiguous) and read transposed as
+// the 32x64 B operand. In the exchanged view K (the head dimension) is
+// contiguous, so the reads are plain (non-.trans) ldmatrix, the same as a
+// column-major B tile: four x4 per lane, no element-wise shared loads.
+// CHECK-LABEL: gpu.func @transposed_read(
+// CHECK-NOT:     llvm.load
+// CHECK-COUNT-4: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>, num = 4 : i32
+// CHECK-NOT:     llvm.load
+// CHECK:         nvvm.mma.sync
+#mma2 = #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>
+#a2 = #rocdsl.dot_operand<opIdx = 0, parent = #mma2, kWidth = 2>
+#b2 = #rocdsl.dot_operand<opIdx = 1, parent = #mma2, kWidth = 2>
+#rows = #rocdsl.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>
+rocdsl.func @transposed_read(%pc: !rocdsl.ptr<f32>) attributes {num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %lq = rocdsl.local_alloc -> !rocdsl.lds<64x32xbf16, #rows>
+  %lk = rocdsl.local_alloc -> !rocdsl.lds<64x32xbf16, #rows>
+  %q = rocdsl.local_load %lq : !rocdsl.lds<64x32xbf16, #rows> -> tensor<64x32xbf16, #a2>
+  %kt = rocdsl.local_load %lk {trans} : !rocdsl.lds<64x32xbf16, #rows> -> tensor<32x64xbf16, #b2>
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma2>
+  %d = rocdsl.dot %q, %kt, %zero : tensor<64x32xbf16, #a2>, tensor<32x64xbf16, #b2> -> tensor<64x64xf32, #mma2>
+  rocdsl.store %d, %pc[%c0, %c0] strides [%c64] : tensor<64x64xf32, #mma2>, !rocdsl.ptr<f32>
+  rocdsl.return
+}

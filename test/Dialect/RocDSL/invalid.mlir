@@ -1110,3 +1110,25 @@ rocdsl.func @async_wait_count() attributes {num_warps = 4 : i32} {
   rocdsl.async_wait {pending = 8 : i32}
   rocdsl.return
 }
+
+// -----
+
+#shared = #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
+#blk = #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+rocdsl.func @local_load_trans_shape() attributes {num_warps = 4 : i32} {
+  %buf = rocdsl.local_alloc -> !rocdsl.lds<64x32xbf16, #shared>
+  // expected-error-re@+1 {{'rocdsl.local_load' op register tile 'tensor<64x32xbf16, {{.*}}>' is not the transpose of LDS tile '!rocdsl.lds<64x32xbf16, {{.*}}>' (its shape reversed, the same element type)}}
+  %t = rocdsl.local_load %buf {trans} : !rocdsl.lds<64x32xbf16, #shared> -> tensor<64x32xbf16, #blk>
+  rocdsl.return
+}
+
+// -----
+
+#shared3 = #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]>
+#blk = #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+rocdsl.func @local_load_trans_rank() attributes {num_warps = 4 : i32} {
+  %buf = rocdsl.local_alloc -> !rocdsl.lds<2x64x32xbf16, #shared3>
+  // expected-error@+1 {{'rocdsl.local_load' op reads a transpose of 2-D tiles only; '!rocdsl.lds<2x64x32xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]>>' has rank 3}}
+  %t = rocdsl.local_load %buf {trans} : !rocdsl.lds<2x64x32xbf16, #shared3> -> tensor<32x64xbf16, #blk>
+  rocdsl.return
+}

@@ -231,6 +231,17 @@ rocdsl.func @lds(%p: !rocdsl.ptr<bf16>) attributes {num_warps = 4 : i32} {
   rocdsl.return
 }
 
+// CHECK-LABEL: rocdsl.func @lds_trans(
+// CHECK: [[K:%.+]] = rocdsl.local_alloc -> !rocdsl.lds<64x32xbf16,
+// CHECK: rocdsl.local_load [[K]] {trans} : !rocdsl.lds<64x32xbf16, {{.*}}> -> tensor<32x64xbf16, #rocdsl.dot_operand<opIdx = 1,
+// GENERIC-LABEL: sym_name = "lds_trans"
+// GENERIC: "rocdsl.local_load"(%{{.*}}) <{trans}> : (!rocdsl.lds<64x32xbf16,
+rocdsl.func @lds_trans() attributes {num_warps = 4 : i32} {
+  %k = rocdsl.local_alloc -> !rocdsl.lds<64x32xbf16, #shared>
+  %kt = rocdsl.local_load %k {trans} : !rocdsl.lds<64x32xbf16, #shared> -> tensor<32x64xbf16, #dotB>
+  rocdsl.return
+}
+
 // CHECK-LABEL: rocdsl.func @sync()
 // CHECK-SAME: attributes {num_warps = 8 : i32} {
 // CHECK-NEXT: rocdsl.barrier
