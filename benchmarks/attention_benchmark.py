@@ -4,6 +4,7 @@ forward on one NVIDIA GPU, in one run (docs/benchmarks.md, "Attention").
 
     python3 benchmarks/attention_benchmark.py --out table.md [--quick]
         [--configs default,BMxBNxWARPS[xPREFETCH][:NAME=VALUE...],...] [--all]
+        [--dtypes bf16,f16]
 
 Tensors are torch's (B, H, S, D) layout. Every side's output is compared
 with float64 attention on sampled heads before anything is timed (outputs
@@ -194,11 +195,16 @@ def main():
                    "(e.g. 128x64x8:stages=3)")
     p.add_argument("--all", action="store_true",
                    help="print every side's TFLOP/s")
+    p.add_argument("--dtypes", default=",".join(DTYPES),
+                   help="comma-separated dtypes to run (bf16, f16)")
     args = p.parse_args()
     gen = torch.Generator(device="cuda").manual_seed(
         int(datetime.datetime.now().timestamp()))
     shapes = SHAPES[:2] if args.quick else SHAPES
-    dtypes = ["bf16"] if args.quick else list(DTYPES)
+    dtypes = ["bf16"] if args.quick else args.dtypes.split(",")
+    for dtype in dtypes:
+        if dtype not in DTYPES:
+            p.error(f"--dtypes: {dtype} is not one of {', '.join(DTYPES)}")
     lines = ["| dtype | B Hq/Hkv S D | causal | cuDNN | flash | efficient "
              "| Triton (config) | ROCDSL (config) | ROCDSL/flash "
              "| ROCDSL/cuDNN |", "|---|---|---|---|---|---|---|---|---|---|"]
