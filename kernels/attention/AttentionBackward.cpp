@@ -95,6 +95,33 @@ struct BackwardBuilder {
     tile.store(rows.transposed(getTransposedLayout(rows.getLayout())));
   }
 
+  /// Rows [n, d] kept in LDS for two second operands: as they are (d the
+  /// product's N) and transposed (d its K). On NVIDIA both reads want the
+  /// same 16-byte swizzle groups, so one copy serves both, read transposed
+  /// in place; AMD's K-fast reads want narrower groups (operandLdsTile),
+  /// so there the transpose is a second, K-fast copy.
+  struct RowsBothWays {
+    LdsTile rows, transposed;
+    bool inPlace = false;
+    void store(Tile t) const {
+      if (!inPlace)
+        storeTransposed(transposed, t);
+      rows.store(t);
+    }
+    Tile loadRows(Layout layout) const { return rows.load(layout); }
+    Tile loadTransposed(Layout layout) const {
+      return inPlace ? rows.loadTransposed(layout) : transposed.load(layout);
+    }
+  };
+  RowsBothWays rowsBothWays(int64_t n, int64_t d) {
+    RowsBothWays tiles;
+    tiles.inPlace = c.nvidia;
+    if (!tiles.inPlace)
+      tiles.transposed = ldsTile(d, n, /*colMajor=*/true, /*kFast=*/true);
+    tiles.rows = ldsTile(n, d, /*colMajor=*/false, /*kFast=*/false);
+    return tiles;
+  }
+
   /// P (or P^T) and dS (or dS^T) of one step from the raw products S and
   /// dP, the lse and delta broadcast over them (`lse2`, `delta` full
   /// tiles), and the mask `seen` (null: everything seen).
@@ -128,10 +155,8 @@ static void buildKeyProgram(BackwardBuilder &bb, const Sequences &seq,
   HeadRows vView = getHeadRows(kb, c, seq, batch, kvHead, false, c.dv);
   Tile keys = bb.firstOperand(bb.loadRows("k", kView, k0, c.bn));
   Tile values = bb.firstOperand(bb.loadRows("v", vView, k0, c.bn));
-  LdsTile qT = bb.ldsTile(c.d, c.step, /*colMajor=*/true, /*kFast=*/true);
-  LdsTile qN = bb.ldsTile(c.step, c.d, /*colMajor=*/false, /*kFast=*/false);
-  LdsTile doT = bb.ldsTile(c.dv, c.step, /*colMajor=*/true, /*kFast=*/true);
-  LdsTile doN = bb.ldsTile(c.step, c.dv, /*colMajor=*/false, /*kFast=*/false);
+  BackwardBuilder::RowsBothWays qTiles = bb.rowsBothWays(c.step, c.d);
+  BackwardBuilder::RowsBothWays doTiles = bb.rowsBothWays(c.step, c.dv);
 
   // Rows are keys, columns queries: key j sees query i when
   // -upper <= i - j <= -lower.
@@ -165,12 +190,10 @@ static void buildKeyProgram(BackwardBuilder &bb, const Sequences &seq,
             Tile dout = bb.loadRows("dout", oView, m0, c.step);
             Tile lse2 = bb.loadLseLog2(lseView, m0, c.step, bb.colLayout);
             Tile delta = bb.loadDelta(oView, m0, c.step, bb.colLayout);
-            BackwardBuilder::storeTransposed(qT, queries);
-            qN.store(queries);
-            BackwardBuilder::storeTransposed(doT, dout);
-            doN.store(dout);
-            Tile sT = kb.dot(keys, qT.load(bb.opB), zeroS);
-            Tile dpT = kb.dot(values, doT.load(bb.opB), zeroS);
+            qTiles.store(queries);
+            doTiles.store(dout);
+            Tile sT = kb.dot(keys, qTiles.loadTransposed(bb.opB), zeroS);
+            Tile dpT = kb.dot(values, doTiles.loadTransposed(bb.opB), zeroS);
             std::optional<Tile> seen;
             if (masked)
               seen =
@@ -178,8 +201,10 @@ static void buildKeyProgram(BackwardBuilder &bb, const Sequences &seq,
                                seq.qLength, lower, upper);
             auto [pT, dsT] =
                 bb.probabilitiesAndGrad(sT, dpT, cols(lse2), cols(delta), seen);
-            dv = kb.dot(pT.to(c.dtype).convertTo(bb.opA), doN.load(bb.opB), dv);
-            dk = kb.dot(dsT.to(c.dtype).convertTo(bb.opA), qN.load(bb.opB), dk);
+            dv = kb.dot(pT.to(c.dtype).convertTo(bb.opA),
+                        doTiles.loadRows(bb.opB), dv);
+            dk = kb.dot(dsT.to(c.dtype).convertTo(bb.opA),
+                        qTiles.loadRows(bb.opB), dk);
             return {dk, dv};
           };
         };
@@ -215,8 +240,7 @@ static void buildQueryProgram(BackwardBuilder &bb, const Sequences &seq,
   };
   Tile lse2 = rows(bb.loadLseLog2(lseView, q0, c.bm, bb.rowLayout));
   Tile delta = rows(bb.loadDelta(oView, q0, c.bm, bb.rowLayout));
-  LdsTile kT = bb.ldsTile(c.d, c.step, /*colMajor=*/true, /*kFast=*/true);
-  LdsTile kN = bb.ldsTile(c.step, c.d, /*colMajor=*/false, /*kFast=*/false);
+  BackwardBuilder::RowsBothWays kTiles = bb.rowsBothWays(c.step, c.d);
   LdsTile vT = bb.ldsTile(c.dv, c.step, /*colMajor=*/true, /*kFast=*/true);
 
   StepRuns runs =
@@ -227,18 +251,17 @@ static void buildQueryProgram(BackwardBuilder &bb, const Sequences &seq,
     return [&, masked](Scalar n0, ArrayRef<Tile> carried) -> SmallVector<Tile> {
       Tile keys = bb.loadRows("k", kView, n0, c.step);
       Tile values = bb.loadRows("v", vView, n0, c.step);
-      BackwardBuilder::storeTransposed(kT, keys);
-      kN.store(keys);
+      kTiles.store(keys);
       BackwardBuilder::storeTransposed(vT, values);
-      Tile s = kb.dot(queries, kT.load(bb.opB), zeroS);
+      Tile s = kb.dot(queries, kTiles.loadTransposed(bb.opB), zeroS);
       Tile dp = kb.dot(dout, vT.load(bb.opB), zeroS);
       std::optional<Tile> seen;
       if (masked)
         seen = visiblePairs(kb, queryRows, kb.iota(c.step, bb.colLayout) + n0,
                             seq.kLength, seq.lower, seq.upper);
       Tile ds = bb.probabilitiesAndGrad(s, dp, lse2, delta, seen).second;
-      return {kb.dot(ds.to(c.dtype).convertTo(bb.opA), kN.load(bb.opB),
-                     carried[0])};
+      return {kb.dot(ds.to(c.dtype).convertTo(bb.opA),
+                     kTiles.loadRows(bb.opB), carried[0])};
     };
   };
   SmallVector<Tile> dq = {kb.zeros({c.bm, c.d}, bb.acc, DType::F32)};

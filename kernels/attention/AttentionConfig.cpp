@@ -241,8 +241,11 @@ LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
     // step; a query program stages Q and dO, then keeps K, K^T and V^T.
     // P^T and dS^T reach the dV and dK products through a conversion
     // scratch of a step's tile while those stay live.
-    ldsBytes = (std::max({c.bn * (c.d + c.dv), 2 * c.step * (c.d + c.dv),
-                          c.bm * (c.d + c.dv), c.step * (2 * c.d + c.dv)}) +
+    // (On NVIDIA one copy of Q, dO and K serves both reads: the
+    // transposed one reads it in place.)
+    int64_t copies = c.nvidia ? 1 : 2;
+    ldsBytes = (std::max({c.bn * (c.d + c.dv), copies * c.step * (c.d + c.dv),
+                          c.bm * (c.d + c.dv), c.step * (copies * c.d + c.dv)}) +
                 std::max(c.bm, c.bn) * c.step) *
                elementBytes;
     int64_t programs = llvm::divideCeil(c.sk, c.bn) * c.batch * c.hkv +
