@@ -97,41 +97,46 @@ HeadRows mlir::rocdsl::getLseRows(KernelBuilder &kb, const AttentionConfig &c,
   return view;
 }
 
+namespace {
+/// How `rows` rows of a head view are accessed: in the coalesced layout,
+/// bounded by the view, as wide as the row allows.
+struct RowAccess {
+  Layout layout;
+  AccessOptions options;
+  SmallVector<Scalar> origin;
+};
+} // namespace
+
+static RowAccess rowAccess(KernelBuilder &kb, const AttentionConfig &c,
+                           const HeadRows &view, Scalar row0, int64_t rows) {
+  RowAccess a;
+  a.layout = kb.defaultLayout({rows, view.cols}, c.dtype, c.waveSize);
+  a.options.strides = {kb.i32(view.stride)};
+  a.options.bounds = {view.end, view.column + view.cols};
+  a.options.vec = accessWidth(view.cols, c.dtype, a.layout);
+  a.origin = {view.first + row0, view.column};
+  return a;
+}
+
 Tile mlir::rocdsl::loadHeadRows(KernelBuilder &kb, const AttentionConfig &c,
                                 Ptr ptr, const HeadRows &view, Scalar row0,
                                 int64_t rows) {
-  AccessOptions o;
-  o.strides = {kb.i32(view.stride)};
-  o.bounds = {view.end, view.column + view.cols};
-  Layout layout = kb.defaultLayout({rows, view.cols}, c.dtype, c.waveSize);
-  o.vec = accessWidth(view.cols, c.dtype, layout);
-  return kb.load(ptr, {view.first + row0, view.column}, {rows, view.cols},
-                 layout, o);
+  RowAccess a = rowAccess(kb, c, view, row0, rows);
+  return kb.load(ptr, a.origin, {rows, view.cols}, a.layout, a.options);
 }
 
 void mlir::rocdsl::copyHeadRows(KernelBuilder &kb, const AttentionConfig &c,
                                 Ptr ptr, const HeadRows &view, Scalar row0,
                                 LdsTile dst) {
-  int64_t rows = dst.getShape()[0];
-  AccessOptions o;
-  o.strides = {kb.i32(view.stride)};
-  o.bounds = {view.end, view.column + view.cols};
-  Layout layout = kb.defaultLayout({rows, view.cols}, c.dtype, c.waveSize);
-  o.vec = accessWidth(view.cols, c.dtype, layout);
-  kb.asyncCopy(ptr, {view.first + row0, view.column}, layout, dst, o);
+  RowAccess a = rowAccess(kb, c, view, row0, dst.getShape()[0]);
+  kb.asyncCopy(ptr, a.origin, a.layout, dst, a.options);
 }
 
 void mlir::rocdsl::storeHeadRows(KernelBuilder &kb, const AttentionConfig &c,
                                  Tile tile, Ptr ptr, const HeadRows &view,
                                  Scalar row0) {
-  int64_t rows = tile.getShape()[0];
-  AccessOptions o;
-  o.strides = {kb.i32(view.stride)};
-  o.bounds = {view.end, view.column + view.cols};
-  Layout coalesced = kb.defaultLayout({rows, view.cols}, c.dtype, c.waveSize);
-  o.vec = accessWidth(view.cols, c.dtype, coalesced);
-  kb.store(tile.to(c.dtype).convertTo(coalesced), ptr,
-           {view.first + row0, view.column}, o);
+  RowAccess a = rowAccess(kb, c, view, row0, tile.getShape()[0]);
+  kb.store(tile.to(c.dtype).convertTo(a.layout), ptr, a.origin, a.options);
 }
 
 std::vector<int64_t> mlir::rocdsl::attentionShape(const AttentionConfig &c,

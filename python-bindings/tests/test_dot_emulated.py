@@ -227,29 +227,36 @@ def gemm_lds(a: rl.ptr, b: rl.ptr, c: rl.ptr("f32"), M: rl.i32, N: rl.i32,
     rl.store(acc, c, [m0, n0], strides=[N], bounds=[M, N])
 
 
-# Ragged tiles over three K steps (both buffers, the first reused), one
-# exact tile and a sliver of one, on every device.
-@pytest.mark.parametrize("device", sorted(CHIPS) + ["host"])
-@pytest.mark.parametrize("m,n,k", [(70, 50, 90), (64, 64, 32), (1, 33, 7)])
-def test_operands_through_double_buffered_lds(device, m, n, k, rng):
+def check_bf16_gemm(kernel, device, m, n, k, rng, b_stored=lambda b: b):
+    """Runs `kernel` (a, b as `b_stored` keeps it, c, M, N, K, 64x64x32
+    tiles) on `device` and compares c with a @ b in float64."""
     a, b, a64, b64 = operands(rng, "bf16", m, n, k)
+    b = np.ascontiguousarray(b_stored(b))
     bm, bn, bk = 64, 64, 32
     grid = ((m + bm - 1) // bm, (n + bn - 1) // bn)
     if device == "host":
         c = np.full((m, n), np.nan, np.float32)
-        gemm_lds[grid]((a, "bf16"), (b, "bf16"), c, m, n, k, BM=bm, BN=bn,
-                       BK=bk)
+        kernel[grid]((a, "bf16"), (b, "bf16"), c, m, n, k, BM=bm, BN=bn,
+                     BK=bk)
     else:
         da = rocdsl.device_array(a, device, "bf16")
         db = rocdsl.device_array(b, device, "bf16")
         dc = rocdsl.device_array(np.full((m, n), np.nan, np.float32), device)
-        gemm_lds[grid](da, db, dc, m, n, k, BM=bm, BN=bn, BK=bk)
+        kernel[grid](da, db, dc, m, n, k, BM=bm, BN=bn, BK=bk)
         c = dc.to_host()
     ref = a64 @ b64
     tol = 2e-6 * np.sqrt(k) * np.abs(a64) @ np.abs(b64) + 1e-6
     bad = ~(np.abs(c - ref) <= tol)
     assert not bad.any(), (f"{bad.sum()} of {c.size} outside tolerance; "
                            f"worst {np.nanmax(np.abs(c - ref))}")
+
+
+# Ragged tiles over three K steps (both buffers, the first reused), one
+# exact tile and a sliver of one, on every device.
+@pytest.mark.parametrize("device", sorted(CHIPS) + ["host"])
+@pytest.mark.parametrize("m,n,k", [(70, 50, 90), (64, 64, 32), (1, 33, 7)])
+def test_operands_through_double_buffered_lds(device, m, n, k, rng):
+    check_bf16_gemm(gemm_lds, device, m, n, k, rng)
 
 
 @rocdsl.kernel(num_warps=4)
@@ -277,25 +284,7 @@ def gemm_bt(a: rl.ptr, bt: rl.ptr, c: rl.ptr("f32"), M: rl.i32, N: rl.i32,
 @pytest.mark.parametrize("device", sorted(CHIPS) + ["host"])
 @pytest.mark.parametrize("m,n,k", [(70, 50, 90), (64, 64, 32), (1, 33, 7)])
 def test_b_operand_read_transposed_from_lds(device, m, n, k, rng):
-    a, b, a64, b64 = operands(rng, "bf16", m, n, k)
-    bt = np.ascontiguousarray(b.T)  # stored N x K
-    bm, bn, bk = 64, 64, 32
-    grid = ((m + bm - 1) // bm, (n + bn - 1) // bn)
-    if device == "host":
-        c = np.full((m, n), np.nan, np.float32)
-        gemm_bt[grid]((a, "bf16"), (bt, "bf16"), c, m, n, k, BM=bm, BN=bn,
-                      BK=bk)
-    else:
-        da = rocdsl.device_array(a, device, "bf16")
-        db = rocdsl.device_array(bt, device, "bf16")
-        dc = rocdsl.device_array(np.full((m, n), np.nan, np.float32), device)
-        gemm_bt[grid](da, db, dc, m, n, k, BM=bm, BN=bn, BK=bk)
-        c = dc.to_host()
-    ref = a64 @ b64
-    tol = 2e-6 * np.sqrt(k) * np.abs(a64) @ np.abs(b64) + 1e-6
-    bad = ~(np.abs(c - ref) <= tol)
-    assert not bad.any(), (f"{bad.sum()} of {c.size} outside tolerance; "
-                           f"worst {np.nanmax(np.abs(c - ref))}")
+    check_bf16_gemm(gemm_bt, device, m, n, k, rng, b_stored=lambda b: b.T)
 
 
 @rocdsl.kernel(num_warps=4)
