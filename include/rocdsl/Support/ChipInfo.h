@@ -88,6 +88,10 @@ struct ChipInfo {
   /// most (AMD occupancy: CDNA3 and CDNA4 alike).
   unsigned simdsPerComputeUnit = 4;
   unsigned maxWavesPerSimd = 8;
+  /// Whether LDS has transposing reads for matrix operands
+  /// (ds_read_b64_tr_b16: 16 lanes read a 4 x 16 block of 16-bit elements
+  /// by rows and each receives one column; CDNA4).
+  bool ldsTransposeReads = false;
 
   /// The most LDS one workgroup can have.
   unsigned maxSharedMemoryBytes() const {

@@ -41,6 +41,12 @@ public:
   LogicalResult lowerSubgroupReductions(gpu::GPUModuleOp) const override {
     return success();
   }
+  Value readLdsTile(OpBuilder &b, Location loc, const LdsTileRead &read,
+                    VectorType vectorType) const override {
+    if (!chip.ldsTransposeReads)
+      return {};
+    return readLdsWithTransposeRead(b, loc, read, vectorType);
+  }
   void populateMathPatterns(RewritePatternSet &patterns) const override {
     populateHardwareMathPatterns(patterns, "llvm.amdgcn.exp2",
                                  "llvm.amdgcn.log");

@@ -332,6 +332,8 @@ void mlir::rocdsl::separateDirectCopiesFromLdsAccesses(
     else if (auto store = dyn_cast<LLVM::StoreOp>(op);
              store && isLds(store.getAddr()))
       store.setNoaliasScopesAttr(scope);
+    else if (auto read = dyn_cast<ROCDL::ds_read_tr16_b64>(op))
+      read.setNoaliasScopesAttr(scope);
   });
 }
 

@@ -144,6 +144,12 @@ void foldAdjacentBarriers(gpu::GPUModuleOp gpuModule);
 /// (NvidiaLdsMatrix.cpp).
 Value readLdsWithLdmatrix(OpBuilder &b, Location loc, const LdsTileRead &read,
                           VectorType vectorType);
+/// CDNA4: `read` as ds_read_b64_tr_b16 fragments where each lane's
+/// registers hold four elements running across the LDS rows, neighbouring
+/// lanes neighbouring columns (MFMA operands whose K crosses the rows);
+/// else null (AmdLdsTranspose.cpp).
+Value readLdsWithTransposeRead(OpBuilder &b, Location loc,
+                               const LdsTileRead &read, VectorType vectorType);
 /// Why an LDS tile's #rocdsl.shared layout cannot be lowered, if it cannot.
 std::optional<std::string> checkSharedLayout(LdsTileType type);
 
