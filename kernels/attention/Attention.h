@@ -66,6 +66,7 @@ struct AttentionConfig {
   int64_t step = 0;
   unsigned waveSize = 64;
   unsigned ldsBanks = 32;
+  bool ldsTransposeReads = false;
   /// AMD matrix instruction (M, N, K), K elements per lane, layout
   /// version; NVIDIA uses mma.sync m16n8k16.
   unsigned instr[3] = {32, 32, 8};

@@ -80,7 +80,7 @@ struct BackwardBuilder {
   }
   LdsTile ldsTile(int64_t rows, int64_t cols, bool colMajor, bool kFast) {
     return operandLdsTile(kb, rows, cols, c.dtype, colMajor, kFast, c.nvidia,
-                          c.kWidth, c.ldsBanks);
+                          c.kWidth, c.ldsBanks, c.ldsTransposeReads);
   }
   /// A tile read once into the first operand's layout (through LDS).
   Tile firstOperand(Tile rows) {

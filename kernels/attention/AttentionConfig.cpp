@@ -168,6 +168,7 @@ LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
   c.nvidia = chip->isNVIDIA();
   c.waveSize = chip->waveSize;
   c.ldsBanks = chip->sharedMemoryBanks;
+  c.ldsTransposeReads = chip->ldsTransposeReads;
   // The backward on NVIDIA at head dimensions up to 128: 128 x 128 tiles
   // on 8 warps (H200, B2 H16 S4096: D64 causal with 64 a step 149 TFLOP/s
   // against 130 for 64 x 64 x 32 on 4; D128 with 32 a step, in dynamic

@@ -95,7 +95,7 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
   auto ldsTile = [&](int64_t rows, int64_t cols, bool colMajor, bool kFast,
                      unsigned buffers = 0) {
     return operandLdsTile(kb, rows, cols, c.dtype, colMajor, kFast, c.nvidia,
-                          c.kWidth, c.ldsBanks, buffers);
+                          c.kWidth, c.ldsBanks, c.ldsTransposeReads, buffers);
   };
 
   // The program's rows (past the end of a short packed sequence: none).

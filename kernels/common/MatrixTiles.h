@@ -41,11 +41,13 @@ unsigned mfmaVersion(const MatrixInstr &instr);
 /// gfx942, whose 16 rows of one read phase would otherwise meet in 8 bank
 /// positions), ldmatrix's 16-byte rows on NVIDIA. `banks`: the chip's
 /// 4-byte LDS banks. `buffers` > 0: that many such tiles stacked for
-/// N-buffering (pick one with LdsTile::index).
+/// N-buffering (pick one with LdsTile::index). `transposeReads`: the chip
+/// reads operands whose K crosses the rows with transposing reads
+/// (ChipInfo::ldsTransposeReads), which want wider swizzle groups.
 dsl::LdsTile operandLdsTile(dsl::KernelBuilder &kb, int64_t rows, int64_t cols,
                             dsl::DType dtype, bool colMajor, bool kFast,
                             bool nvidia, unsigned kWidth, unsigned banks,
-                            unsigned buffers = 0);
+                            bool transposeReads, unsigned buffers = 0);
 
 } // namespace mlir::rocdsl
 

@@ -123,6 +123,7 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
   c.nvidia = chip->isNVIDIA();
   c.waveSize = chip->waveSize;
   c.ldsBanks = chip->sharedMemoryBanks;
+  c.ldsTransposeReads = chip->ldsTransposeReads;
   c.maxLdsBytes = chip->maxSharedMemoryBytes();
   if (!c.warps)
     c.warps = 4;
@@ -306,7 +307,7 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
   auto ldsTile = [&](int64_t rows, int64_t cols, bool colMajor, bool kFast,
                      unsigned buffers) {
     return operandLdsTile(kb, rows, cols, c.dtype, colMajor, kFast, c.nvidia,
-                          c.kWidth, c.ldsBanks, buffers);
+                          c.kWidth, c.ldsBanks, c.ldsTransposeReads, buffers);
   };
   // (Ops are built in statement order: the order in which a compiler
   // evaluates function arguments must not change the kernel.)

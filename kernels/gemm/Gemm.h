@@ -25,6 +25,7 @@ struct GemmConfig {
   unsigned waveSize = 64;
   /// 4-byte LDS banks (the operand tiles' swizzle).
   unsigned ldsBanks = 32;
+  bool ldsTransposeReads = false;
   /// The most LDS one workgroup can have (bounds the epilogue's scratch).
   int64_t maxLdsBytes = 64 * 1024;
   /// Matrix instruction (M, N, K) and K elements per lane (AMD), from the
