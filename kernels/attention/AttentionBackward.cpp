@@ -201,10 +201,14 @@ static void buildKeyProgram(BackwardBuilder &bb, const Sequences &seq,
                                seq.qLength, lower, upper);
             auto [pT, dsT] =
                 bb.probabilitiesAndGrad(sT, dpT, cols(lse2), cols(delta), seen);
-            dv = kb.dot(pT.to(c.dtype).convertTo(bb.opA),
-                        doTiles.loadRows(bb.opB), dv);
-            dk = kb.dot(dsT.to(c.dtype).convertTo(bb.opA),
-                        qTiles.loadRows(bb.opB), dk);
+            // (One op per statement: argument evaluation order must not
+            // change the kernel.)
+            Tile pOperand = pT.to(c.dtype).convertTo(bb.opA);
+            Tile doRows = doTiles.loadRows(bb.opB);
+            dv = kb.dot(pOperand, doRows, dv);
+            Tile dsOperand = dsT.to(c.dtype).convertTo(bb.opA);
+            Tile qRows = qTiles.loadRows(bb.opB);
+            dk = kb.dot(dsOperand, qRows, dk);
             return {dk, dv};
           };
         };
@@ -260,8 +264,9 @@ static void buildQueryProgram(BackwardBuilder &bb, const Sequences &seq,
         seen = visiblePairs(kb, queryRows, kb.iota(c.step, bb.colLayout) + n0,
                             seq.kLength, seq.lower, seq.upper);
       Tile ds = bb.probabilitiesAndGrad(s, dp, lse2, delta, seen).second;
-      return {kb.dot(ds.to(c.dtype).convertTo(bb.opA),
-                     kTiles.loadRows(bb.opB), carried[0])};
+      Tile dsOperand = ds.to(c.dtype).convertTo(bb.opA);
+      Tile kRows = kTiles.loadRows(bb.opB);
+      return {kb.dot(dsOperand, kRows, carried[0])};
     };
   };
   SmallVector<Tile> dq = {kb.zeros({c.bm, c.d}, bb.acc, DType::F32)};

@@ -156,8 +156,12 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
       Tile alpha = (m - mShift).exp2();
       Tile p = (s * factor - rowsOf(mShift, c.bn)).exp2();
       Tile lNext = l * alpha + p.sum(1);
-      Tile oNext = kb.dot(p.to(c.dtype).convertTo(opA), readValues(),
-                          o * rowsOf(alpha, c.dv));
+      // (One op per statement: the order in which a compiler evaluates
+      // function arguments must not change the kernel.)
+      Tile pOperand = p.to(c.dtype).convertTo(opA);
+      Tile values = readValues();
+      Tile scaled = o * rowsOf(alpha, c.dv);
+      Tile oNext = kb.dot(pOperand, values, scaled);
       return SmallVector<Tile>{oNext, mNext, lNext};
     };
     SmallVector<Tile> state = {kb.zeros({c.bm, c.dv}, acc, DType::F32),
@@ -244,8 +248,9 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
           Scalar index = (n0 - runs.lo) / bn;
           kb.asyncWait(stages - 2);
           kb.barrier();
-          copyStep(n0 + int64_t(stages - 1) * c.bn,
-                   kb.rem(index + int64_t(stages - 1), count));
+          Scalar ahead = n0 + int64_t(stages - 1) * c.bn;
+          Scalar refill = kb.rem(index + int64_t(stages - 1), count);
+          copyStep(ahead, refill);
           Scalar buffer = kb.rem(index, count);
           return update(
               masked, n0, carried,

@@ -107,10 +107,10 @@ Value mlir::rocdsl::readLdsWithTransposeRead(OpBuilder &b, Location loc,
   // address of row i / 4, columns 4 (i mod 4) .. + 3, of the block.
   Value lane = dist.laneId(b, loc);
   Value i = arith::RemUIOp::create(b, loc, lane, constI32(b, loc, kGroupLanes));
-  Value row = arith::DivUIOp::create(b, loc, i, constI32(b, loc, kRows));
+  Value rows = constI32(b, loc, kRows);
+  Value row = arith::DivUIOp::create(b, loc, i, rows);
   Value column = arith::MulIOp::create(
-      b, loc, arith::RemUIOp::create(b, loc, i, constI32(b, loc, kRows)),
-      constI32(b, loc, kRows));
+      b, loc, arith::RemUIOp::create(b, loc, i, rows), rows);
   Value laneBase[2] = {dist.laneCoordBase(b, loc, 0),
                        dist.laneCoordBase(b, loc, 1)};
   auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
