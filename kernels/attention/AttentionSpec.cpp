@@ -169,7 +169,9 @@ KernelSpec mlir::rocdsl::getAttentionForwardSpec() {
        {"stages", "0",
         "1: keys and values pass through registers; 2-4: copied "
         "asynchronously into that many LDS buffers, stages - 1 key steps "
-        "ahead (cp.async on NVIDIA) and K^T read from K's rows (0: 1)",
+        "ahead (cp.async on NVIDIA) and K^T read from K's rows (0: 2 on "
+        "NVIDIA where two buffers take at most half the shared memory, "
+        "else 1)",
         false},
        chipParam,
        scaleParam});
