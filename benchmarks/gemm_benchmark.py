@@ -105,14 +105,17 @@ def builtin_run(dtype, cfg):
     tile = [] if dims == "default" else [
         f"{k}={v}" for k, v in zip(("BM", "BN", "BK", "warps", "stages"),
                                    dims.split("x"))]
-    tile += extra
+    # ":chip=sm_90a" picks the compile target (wgmma needs sm_90a).
+    chip = next((e.split("=", 1)[1] for e in extra if e.startswith("chip=")),
+                "")
+    tile += [e for e in extra if not e.startswith("chip=")]
 
     def run(a, b, c):
         m, k = a.shape
         n = b.shape[1]
         kernel = rocdsl.runtime.builtin(
             "gemm", [f"M={m}", f"N={n}", f"K={k}", f"dtype={dtype}"] + tile,
-            "cuda")
+            "cuda", chip)
         kernel.launch([(a.data_ptr(), dtype, (m, k)),
                        (b.data_ptr(), dtype, (k, n)),
                        (c.data_ptr(), dtype, (m, n)), 1.0],

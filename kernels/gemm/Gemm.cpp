@@ -45,6 +45,59 @@ static LogicalResult parseLayout(const KernelParams &params, StringRef name,
   return success();
 }
 
+/// The tiles of the wgmma main loop (wgmma=1): K steps of 64 (one 128-byte
+/// swizzle row of bf16/f16), every warp along M (16 rows each, four to a
+/// warp group), row-major A, B either way, asynchronous stages.
+static LogicalResult configureWarpgroupGemm(const ChipInfo &chip,
+                                            GemmConfig &c,
+                                            std::string &error) {
+  auto fail = [&](const std::string &why) {
+    error = "wgmma=1: " + why;
+    return failure();
+  };
+  if (!chip.warpgroupMma)
+    return fail(chip.name.str() +
+                " has no warpgroup MMA (wgmma needs sm_90a; chip=sm_90a)");
+  if (c.aColMajor)
+    return fail("A must be row-major (layout_a=row)");
+  if (c.warps != 4 && c.warps != 8)
+    return fail("warps=" + std::to_string(c.warps) +
+                " is not 4 or 8 (one or two warp groups)");
+  if (!c.bm)
+    c.bm = 128;
+  if (!c.bn)
+    c.bn = 128;
+  if (!c.bk)
+    c.bk = 64;
+  int64_t groupRows = 16 * c.warps;
+  int64_t nStep = c.bColMajor ? 8 : 64;
+  if (c.bk != 64 || c.bm % groupRows || c.bm > 256 || c.bn % nStep ||
+      c.bn > 256)
+    return fail("tile BM=" + std::to_string(c.bm) +
+                " BN=" + std::to_string(c.bn) + " BK=" + std::to_string(c.bk) +
+                ": BK must be 64, BM a multiple of " +
+                std::to_string(groupRows) + " (16 rows a warp) up to 256, BN " +
+                "a multiple of " + std::to_string(nStep) +
+                (c.bColMajor ? "" : " (64-column panels of row-major B)") +
+                " up to 256");
+  if (!c.stages)
+    c.stages = 3;
+  if (c.stages < 2 || c.stages > 4)
+    return fail("stages=" + std::to_string(c.stages) + " is not 2, 3 or 4");
+  if (c.loadAhead != 1)
+    return fail("load_ahead applies to stages=1 only");
+  c.kSlice = c.bk;
+  c.prefetchOperands = false;
+  int64_t ldsBytes = c.stages * (c.bm + c.bn) * c.bk * bitWidth(c.dtype) / 8;
+  if (ldsBytes > chip.maxSharedMemoryBytes())
+    return fail("stages=" + std::to_string(c.stages) + " of BM=" +
+                std::to_string(c.bm) + " BN=" + std::to_string(c.bn) +
+                " need " + std::to_string(ldsBytes) + " bytes of LDS; " +
+                chip.name.str() + " has " +
+                std::to_string(chip.maxSharedMemoryBytes()));
+  return success();
+}
+
 LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
                                           GemmConfig &c, std::string &error) {
   for (auto [name, out] : {std::pair<StringRef, int64_t *>{"M", &c.m},
@@ -111,7 +164,8 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
       failed(parseLayout(params, "layout_b", c.bColMajor, error)) ||
       failed(params.getFlag("bias", c.bias, error)) ||
       failed(params.getFlag("accumulate", c.accumulate, error)) ||
-      failed(params.getFlag("prefetch_operands", c.prefetchOperands, error)))
+      failed(params.getFlag("prefetch_operands", c.prefetchOperands, error)) ||
+      failed(params.getFlag("wgmma", c.wgmma, error)))
     return failure();
 
   const ChipInfo *chip = lookupChip(params.get("chip"));
@@ -133,6 +187,8 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
     return failure();
   }
   c.xcds = chip->xcds;
+  if (c.wgmma)
+    return configureWarpgroupGemm(*chip, c, error);
   unsigned kBlock = 16;
   if (!c.nvidia) {
     const MatrixInstr *instr = pickMatrixInstr(*chip, c.dtype);
@@ -262,7 +318,9 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
   Scalar m0 = rowTile * c.bm, n0 = colTile * c.bn;
 
   // Layouts: coalesced loads, the accumulator and its operands.
-  auto [wm, wn] = splitWarps(unsigned(c.warps));
+  // (Warpgroup products stack every warp along M: four make one group.)
+  auto [wm, wn] = c.wgmma ? std::pair<unsigned, unsigned>{unsigned(c.warps), 1}
+                          : splitWarps(unsigned(c.warps));
   Layout acc = c.nvidia ? kb.mma({wm, wn})
                         : kb.mfma(c.matrixVersion,
                                   {c.instr[0], c.instr[1], c.instr[2]},
@@ -313,8 +371,76 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
   // evaluates function arguments must not change the kernel.)
   Tile zero = kb.zeros({c.bm, c.bn}, acc, DType::F32);
   Scalar kBegin = kb.i32(0), kEnd = kb.i32(c.k), kStep = kb.i32(c.bk);
+  // An asynchronous copy of a tile of a [batch * outer, inner] row-major
+  // array into `dst`: rows from `row0` of this batch entry, columns from
+  // `col0`; past the array's edges nothing is read and zeros are written.
+  auto copy = [&](Ptr p, int64_t outer, int64_t inner, Scalar row0,
+                  Scalar col0, LdsTile dst) {
+    AccessOptions o;
+    Scalar first = batch * outer;
+    o.strides = {kb.i32(inner)};
+    o.bounds = {first + outer, kb.i32(inner)};
+    Layout layout = blocked(dst.getShape()[0], dst.getShape()[1], c.dtype);
+    o.vec = accessWidth(inner, c.dtype, layout);
+    kb.asyncCopy(p, {first + row0, col0}, layout, dst, o);
+  };
   Tile sum;
-  if (c.stages == 1) {
+  if (c.wgmma) {
+    // S buffers, S - 1 K steps in flight, as the stages below, but the
+    // matrix unit reads both operands from LDS itself (warpgroup_dot): A
+    // as BM x 64 rows, B as BN / 64 panels of 64 x 64 (row-major B, K x N)
+    // or BN x 64 rows (column-major B, stored N x K), all in its 128-byte
+    // swizzle (what sharedLayout gives 128-byte rows over 32 banks). Each
+    // step waits for its own copies, and one barrier publishes them and
+    // ends the previous step's products (warpgroup_dot returns when they
+    // are done), whose buffer the copy of step i + S - 1 then refills.
+    unsigned s = unsigned(c.stages);
+    int64_t panels = c.bn / 64;
+    Layout sharedA = kb.sharedLayout({c.bm, 64}, c.dtype, {1, 0}, 32);
+    LdsTile stackA = kb.localAllocBuffers(s, {c.bm, 64}, c.dtype, sharedA);
+    LdsTile stackB =
+        c.bColMajor
+            ? kb.localAllocBuffers(
+                  s, {c.bn, 64}, c.dtype,
+                  kb.sharedLayout({c.bn, 64}, c.dtype, {1, 0}, 32))
+            : kb.localAllocBuffers(
+                  s, {panels, 64, 64}, c.dtype,
+                  kb.sharedLayout({panels, 64, 64}, c.dtype, {2, 1, 0}, 32));
+    auto copyStep = [&](Scalar k, Scalar buffer) {
+      copy(a, c.m, c.k, m0, k, stackA.index(buffer));
+      LdsTile bufferB = stackB.index(buffer);
+      if (c.bColMajor) {
+        copy(b, c.n, c.k, n0, k, bufferB);
+      } else {
+        for (int64_t p = 0; p < panels; ++p) {
+          Scalar col = n0 + p * 64;
+          copy(b, c.k, c.n, k, col, bufferB.index(kb.i32(p)));
+        }
+      }
+      kb.asyncCommit();
+    };
+    for (unsigned i = 0; i + 1 < s; ++i) {
+      Scalar k = kb.i32(int64_t(i) * c.bk);
+      copyStep(k, kb.i32(i));
+    }
+    auto body = [&](Scalar k, ArrayRef<Tile> carried) {
+      Scalar step = k / kb.i32(c.bk);
+      kb.asyncWait(s - 2);
+      kb.barrier();
+      Scalar ahead = k + int64_t(s - 1) * c.bk;
+      Scalar later = step + int64_t(s - 1);
+      Scalar count = kb.i32(s);
+      copyStep(ahead, kb.rem(later, count));
+      Scalar buffer = kb.rem(step, count);
+      LdsTile x = stackA.index(buffer);
+      LdsTile y = stackB.index(buffer);
+      Tile acc = kb.warpgroupDot(x, y, carried[0]);
+      return SmallVector<Tile>{acc};
+    };
+    sum = kb.forLoop(kBegin, kEnd, kStep, {zero}, body)[0];
+    kb.asyncWait(0);
+    kb.barrier();
+  } else if (c.stages == 1) {
     LdsTile ldsA = ldsTile(c.bm, c.bk, c.aColMajor, !c.aColMajor, 0);
     LdsTile ldsB = ldsTile(c.bk, c.bn, c.bColMajor, c.bColMajor, 0);
     // Each step writes its staged operands to LDS, issues the global
@@ -377,16 +503,6 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
       return first + slice;
     };
     auto copyStep = [&](Scalar k, Scalar buffer) {
-      auto copy = [&](Ptr p, int64_t outer, int64_t inner, Scalar row0,
-                      Scalar col0, LdsTile dst) {
-        AccessOptions o;
-        Scalar first = batch * outer;
-        o.strides = {kb.i32(inner)};
-        o.bounds = {first + outer, kb.i32(inner)};
-        Layout layout = blocked(dst.getShape()[0], dst.getShape()[1], c.dtype);
-        o.vec = accessWidth(inner, c.dtype, layout);
-        kb.asyncCopy(p, {first + row0, col0}, layout, dst, o);
-      };
       for (int64_t j = 0; j < slices; ++j) {
         Scalar col = k + j * c.kSlice;
         LdsTile dst = stackA.index(slot(buffer, j));
@@ -634,6 +750,11 @@ KernelSpec mlir::rocdsl::getGemmSpec() {
        "while the current one multiplies, and the next step's first slice "
        "right after the step's barrier (0: read a whole step, then "
        "multiply)",
+       false},
+      {"wgmma", "0",
+       "sm_90a: 1 multiplies with warpgroup MMA (wgmma) reading both "
+       "operands from the LDS stages (BK=64, warps 4 or 8 stacked along M, "
+       "row-major A, stages 2-4; default tile 128x128x64, 3 stages)",
        false},
       {"chip", "gfx942",
        "target whose matrix instruction and tiles the kernel uses; set from "

@@ -55,6 +55,9 @@ struct GemmConfig {
   /// stages >= 2: the next slice's operands are read while the current one
   /// multiplies (the step's first slice across the barrier).
   bool prefetchOperands = true;
+  /// sm_90a: the K loop's products as warpgroup MMA (wgmma) reading both
+  /// operands from the LDS stages, instead of mma.sync from registers.
+  bool wgmma = false;
 };
 
 /// Reads and checks the parameters (dtypes, layouts, shapes, tiles).

@@ -402,6 +402,11 @@ Tile KernelBuilder::dot(Tile a, Tile b, Tile c) {
                             b.getValue(), c.getValue()));
 }
 
+Tile KernelBuilder::warpgroupDot(LdsTile a, LdsTile b, Tile c) {
+  return wrap(WarpgroupDotOp::create(builder, loc, c.getType(), a.getValue(),
+                                     b.getValue(), c.getValue()));
+}
+
 Layout KernelBuilder::blocked(ArrayRef<unsigned> sizePerThread,
                               ArrayRef<unsigned> threadsPerWarp,
                               ArrayRef<unsigned> warpsPerCTA,

@@ -98,6 +98,8 @@ void rocdsl::buildRocDSLToNVVMPipeline(OpPassManager &pm,
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
   pm.nest<gpu::GPUModuleOp>().addPass(createConvertGpuOpsToNVVMOps());
+  // NVVM ops without an LLVM intrinsic (wgmma.mma_async) become inline PTX.
+  pm.nest<gpu::GPUModuleOp>().addPass(createConvertNVVMToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 

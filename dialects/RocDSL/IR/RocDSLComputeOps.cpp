@@ -120,3 +120,75 @@ LogicalResult DotOp::verify() {
                          << instr[0] << "x" << instr[1] << "x" << instr[2];
   return success();
 }
+
+/// Whether `type` is laid out in the matrix unit's 128-byte swizzle: rows
+/// of 128 bytes (the last dimension, fastest), 16-byte groups XORed with
+/// the row index modulo 8, dimensions slower in order.
+static bool hasWarpgroupSwizzle(LdsTileType type) {
+  auto shared = dyn_cast<SharedAttr>(type.getEncoding());
+  unsigned rank = type.getRank();
+  if (!shared || shared.getOrder().size() != rank)
+    return false;
+  for (unsigned i = 0; i < rank; ++i)
+    if (shared.getOrder()[i] != rank - 1 - i)
+      return false;
+  unsigned bytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+  return shared.getVec() * bytes == 16 && shared.getPerPhase() == 1 &&
+         shared.getMaxPhase() == 8 && type.getShape().back() * bytes == 128;
+}
+
+LogicalResult WarpgroupDotOp::verify() {
+  LdsTileType aType = getA().getType(), bType = getB().getType();
+  auto cType = getC().getType();
+  if (failed(verifyTileType(*this, cType, "accumulator")))
+    return failure();
+  Type element = aType.getElementType();
+  if (element != bType.getElementType() || !(element.isBF16() || element.isF16()))
+    return emitOpError() << "a and b must share an f16 or bf16 element type, "
+                            "got "
+                         << element << " and " << bType.getElementType();
+  if (!cType.getElementType().isF32() || cType.getRank() != 2)
+    return emitOpError() << "accumulator must be a 2-D f32 tile, got "
+                         << cType;
+  auto mma = dyn_cast_or_null<NvidiaMmaAttr>(cType.getEncoding());
+  if (!mma || mma.getWarpsPerCTA().size() != 2 ||
+      mma.getWarpsPerCTA()[1] != 1 || mma.getWarpsPerCTA()[0] % 4 != 0)
+    return emitOpError() << "accumulator must have a #rocdsl.mma layout with "
+                            "warpsPerCTA = [W, 1], W a multiple of 4 (warp "
+                            "groups stacked along M), got "
+                         << cType.getEncoding();
+  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
+  unsigned warps = mma.getWarpsPerCTA()[0];
+  if (aType.getRank() != 2 || aType.getDimSize(0) != m ||
+      aType.getDimSize(1) != 64)
+    return emitOpError() << "a must be an LDS tile of " << m
+                         << "x64 (M x K, K fastest), got "
+                         << LdsTileType(aType);
+  bool panels = bType.getRank() == 3;
+  bool bFits = panels ? bType.getDimSize(0) * 64 == n &&
+                            bType.getDimSize(1) == 64 &&
+                            bType.getDimSize(2) == 64
+                      : bType.getRank() == 2 && bType.getDimSize(0) == n &&
+                            bType.getDimSize(1) == 64;
+  if (!bFits)
+    return emitOpError() << "b must be an LDS tile of " << n
+                         << "x64 (N x K, K fastest) or " << n / 64
+                         << "x64x64 (panels of 64 columns, K x N with N "
+                            "fastest), got "
+                         << LdsTileType(bType);
+  if (m % (16 * warps) != 0 || n % 8 != 0 || n > 256)
+    return emitOpError() << "accumulator " << m << "x" << n
+                         << ": M must be a multiple of " << 16 * warps
+                         << " (16 rows a warp) and N a multiple of 8 up to "
+                            "256";
+  for (auto [name, type] : {std::pair<StringRef, LdsTileType>{"a", aType},
+                            {"b", bType}})
+    if (!hasWarpgroupSwizzle(type))
+      return emitOpError()
+             << "operand " << name
+             << " must be laid out in the matrix unit's 128-byte swizzle "
+                "(#rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8> with "
+                "the last dimension fastest and 128 bytes long), got "
+             << type.getEncoding();
+  return success();
+}

@@ -288,6 +288,47 @@ def RocDSL_DotOp : RocDSL_Op<"dot", [Pure, AllTypesMatch<["c", "result"]>]> {
   let hasVerifier = 1;
 }
 
+def RocDSL_WarpgroupDotOp : RocDSL_Op<"warpgroup_dot", [
+    AllTypesMatch<["c", "result"]>, MemoryEffects<[MemRead]>]> {
+  let summary = "Tile matrix product with both operands read from LDS";
+  let description = [{
+    d = a * b + c where `a` (M x K) and `b` (K x N) are LDS tiles the
+    matrix unit reads itself (NVIDIA sm_90a `wgmma.mma_async` through
+    shared-memory descriptors: four warps at a time, no operand registers).
+    `c` and the result are f32 in a `#rocdsl.mma` layout whose warps all
+    stack along M (`warpsPerCTA = [W, 1]`, W a multiple of 4), so each
+    group of four warps owns 64 consecutive rows of every 16 W.
+
+    Operands are bf16 or f16, both of one type, in the 128-byte swizzle
+    of the matrix unit: `#rocdsl.shared<vec = 8, perPhase = 1,
+    maxPhase = 8>` over rows of 128 bytes (64 elements), the tile's bytes
+    1024-aligned (the LDS allocator aligns tiles these ops read). `a` is
+    M x 64 with K fastest. `b` is either N x 64 with K fastest (B stored
+    by columns) or N / 64 panels of 64 x 64, K by N with N fastest
+    (`!rocdsl.lds<PxKx64>`: element (k, n) of B is (n / 64, k, n mod 64)).
+    K = 64.
+
+    The product is complete when the op returns (the lowering waits for
+    the matrix unit), so its LDS reads are over and a later write may reuse
+    the bytes after a barrier. LDS written before a barrier is visible to
+    it: on kernels with these ops the barrier lowering fences shared
+    memory for the matrix unit's (asynchronous) reads first.
+
+    ```mlir
+    %d = rocdsl.warpgroup_dot %a, %b, %c
+        : !rocdsl.lds<128x64xbf16, #sw>, !rocdsl.lds<2x64x64xbf16, #sw3>,
+          tensor<128x128xf32, #mma>
+    ```
+  }];
+  let arguments = (ins RocDSL_LdsTileType:$a, RocDSL_LdsTileType:$b,
+                       RocDSL_Tile:$c);
+  let results = (outs RocDSL_Tile:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c attr-dict `:` qualified(type($a)) `,` qualified(type($b)) `,` type($c)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // LDS
 //===----------------------------------------------------------------------===//

@@ -268,6 +268,9 @@ public:
   /// d = a * b + c on the matrix units (rocdsl.dot): a and b in the
   /// dot-operand layouts of c's.
   Tile dot(Tile a, Tile b, Tile c);
+  /// rocdsl.warpgroup_dot: c + a * b with both operands read from LDS by
+  /// the matrix unit (sm_90a wgmma; layouts in the op's documentation).
+  Tile warpgroupDot(LdsTile a, LdsTile b, Tile c);
 
   /// scf.for from `lb` to `ub` by `step` carrying `inits`; `body` returns
   /// the next values of the carried tiles.

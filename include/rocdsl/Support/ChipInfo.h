@@ -92,6 +92,10 @@ struct ChipInfo {
   /// (ds_read_b64_tr_b16: 16 lanes read a 4 x 16 block of 16-bit elements
   /// by rows and each receives one column; CDNA4).
   bool ldsTransposeReads = false;
+  /// Whether the chip has warpgroup matrix instructions reading their
+  /// operands from shared memory (wgmma.mma_async: sm_90a, the
+  /// architecture-specific Hopper target; plain sm_90 PTX may not use it).
+  bool warpgroupMma = false;
 
   /// The most LDS one workgroup can have.
   unsigned maxSharedMemoryBytes() const {

@@ -73,6 +73,17 @@ LogicalResult mlir::rocdsl::checkMatrixOps(ModuleOp module,
     }
     return WalkResult::advance();
   });
+  if (result.wasInterrupted())
+    return failure();
+  result = module.walk([&](WarpgroupDotOp op) {
+    if (chip.warpgroupMma)
+      return WalkResult::advance();
+    op.emitError() << "rocdsl.warpgroup_dot needs warpgroup MMA (wgmma, "
+                      "sm_90a); "
+                   << chip.name << " has none (its matrix instructions: "
+                   << listMatrixInstrs(chip) << ")";
+    return WalkResult::interrupt();
+  });
   return failure(result.wasInterrupted());
 }
 

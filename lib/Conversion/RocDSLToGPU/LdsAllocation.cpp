@@ -7,7 +7,8 @@
 // next iteration reads it again). Buffers whose live ranges are disjoint
 // share bytes: the operand tiles of a K loop and the scratch of the
 // epilogue's conversion after it, for example. Offsets are found first-fit,
-// the largest buffer first, aligned to 16 bytes (the widest LDS access).
+// the largest buffer first, aligned to 16 bytes (the widest LDS access) or
+// to what the buffer asks for (the matrix unit's swizzled tiles: 1024).
 //
 // Sharing bytes needs no barrier of its own: every LDS write already waits
 // for all waves at a barrier before it writes (LdsLowering.cpp), so the
@@ -70,7 +71,7 @@ std::pair<int64_t, int64_t> liveRange(const ProgramOrder &order,
       }
       // Anything but an LDS read or write (a yield, a call) may keep the
       // tile beyond what the uses show: live to the end.
-      if (!isa<LocalLoadOp, LocalStoreOp, AsyncCopyOp>(user))
+      if (!isa<LocalLoadOp, LocalStoreOp, AsyncCopyOp, WarpgroupDotOp>(user))
         return {first, order.end};
       int64_t end = order.last(user);
       for (Operation *loop = user->getParentOp(); loop;
@@ -105,6 +106,7 @@ mlir::rocdsl::assignLdsOffsets(FuncOp func, ArrayRef<LdsBuffer> buffers,
   int64_t arena = 0;
   for (unsigned i : byDecreasingSize) {
     auto [first, last] = liveRange(order, buffers[i]);
+    int64_t align = std::max(kLdsAlignment, buffers[i].alignment);
     int64_t bytes = llvm::alignTo(buffers[i].bytes, kLdsAlignment);
     // Lowest offset clear of every placed buffer live at the same time.
     SmallVector<std::pair<int64_t, int64_t>> busy;
@@ -116,7 +118,7 @@ mlir::rocdsl::assignLdsOffsets(FuncOp func, ArrayRef<LdsBuffer> buffers,
     for (auto [begin, end] : busy) {
       if (offset + bytes <= begin)
         break;
-      offset = std::max(offset, end);
+      offset = llvm::alignTo(std::max(offset, end), align);
     }
     placed.push_back({first, last, offset, bytes});
     offsets[buffers[i].op] = offset;

@@ -582,6 +582,25 @@ struct TransLowering : OpConversionPattern<TransOp> {
 
 } // namespace
 
+/// The matrix unit applies its 128-byte swizzle to address bits, so the
+/// tiles it reads start on 1024 bytes (8 rows of 128).
+constexpr int64_t kWarpgroupTileAlignment = 1024;
+
+/// Whether rocdsl.warpgroup_dot reads `tile` or one of its buffers.
+static bool readByWarpgroupDot(Value tile) {
+  SmallVector<Value> tiles = {tile};
+  while (!tiles.empty()) {
+    Value t = tiles.pop_back_val();
+    for (Operation *user : t.getUsers()) {
+      if (auto index = dyn_cast<LocalIndexOp>(user))
+        tiles.push_back(index.getResult());
+      else if (isa<WarpgroupDotOp>(user))
+        return true;
+    }
+  }
+  return false;
+}
+
 LdsSlots mlir::rocdsl::createLdsArenas(ModuleOp module,
                                        gpu::GPUModuleOp gpuModule,
                                        const ChipInfo &chip) {
@@ -607,8 +626,11 @@ LdsSlots mlir::rocdsl::createLdsArenas(ModuleOp module,
       if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
         LdsTileType type = alloc.getType();
         buffers.push_back(
-            {op, type.getNumElements() *
-                     std::max(1u, type.getElementTypeBitWidth() / 8)});
+            {op,
+             type.getNumElements() *
+                 std::max(1u, type.getElementTypeBitWidth() / 8),
+             readByWarpgroupDot(alloc.getResult()) ? kWarpgroupTileAlignment
+                                                   : 16});
       } else if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
         scratch(op, convert.getSrc().getType(), convert.getType(), false);
       } else if (auto trans = dyn_cast<TransOp>(op)) {
@@ -619,6 +641,9 @@ LdsSlots mlir::rocdsl::createLdsArenas(ModuleOp module,
       continue;
     llvm::DenseMap<Operation *, int64_t> offsets;
     int64_t bytes = assignLdsOffsets(func, buffers, offsets);
+    int64_t alignment = 16;
+    for (const LdsBuffer &buffer : buffers)
+      alignment = std::max(alignment, buffer.alignment);
     std::string arena = ("__rocdsl_lds_" + func.getName()).str();
     b.setInsertionPointToStart(gpuModule.getBody());
     // Past the static limit the arena is dynamic (NVIDIA): external and
@@ -633,7 +658,7 @@ LdsSlots mlir::rocdsl::createLdsArenas(ModuleOp module,
         LLVM::LLVMArrayType::get(b.getI8Type(), dynamic ? 0 : bytes),
         /*isConstant=*/false,
         dynamic ? LLVM::Linkage::External : LLVM::Linkage::Internal, arena,
-        Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+        Attribute(), alignment, /*addrSpace=*/3);
     if (dynamic)
       LLVM::GlobalOp::create(b, func.getLoc(), b.getI32Type(),
                              /*isConstant=*/true, LLVM::Linkage::External,

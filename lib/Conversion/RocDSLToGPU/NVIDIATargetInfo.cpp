@@ -1,7 +1,7 @@
 //===- NVIDIATargetInfo.cpp - sm_90 parts of the conversion ---------------===//
 //
-// Guarded global accesses, cp.async, mma.sync and ldmatrix, warp shuffles for
-// cross-lane reductions, PTX's approximate exp2, division and rsqrt;
+// Guarded global accesses, cp.async, mma.sync and ldmatrix, wgmma (sm_90a),
+// warp shuffles for cross-lane reductions, PTX's approximate exp2, division and rsqrt;
 // AMDGPU-only escape hatches dropped with a note.
 //
 //===----------------------------------------------------------------------===//
@@ -65,6 +65,10 @@ public:
   void populateDotPatterns(TileTypeConverter &converter,
                            RewritePatternSet &patterns) const override {
     populateNvidiaDotPatterns(converter, patterns);
+    populateNvidiaWarpgroupDotPatterns(converter, patterns);
+  }
+  void finishConversion(gpu::GPUModuleOp gpuModule) const override {
+    fenceSharedMemoryForWarpgroupMma(gpuModule);
   }
   /// Cross-lane reductions become warp shuffles (shfl.sync).
   LogicalResult

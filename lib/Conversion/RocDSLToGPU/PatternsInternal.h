@@ -82,6 +82,14 @@ void populateMfmaDotPatterns(TileTypeConverter &converter,
 /// rocdsl.dot -> nvvm.mma.sync (NvidiaDotLowering.cpp).
 void populateNvidiaDotPatterns(TileTypeConverter &converter,
                                RewritePatternSet &patterns);
+/// rocdsl.warpgroup_dot as wgmma.mma_async from shared-memory descriptors
+/// (sm_90a; NvidiaWarpgroupDot.cpp).
+void populateNvidiaWarpgroupDotPatterns(TileTypeConverter &converter,
+                                        RewritePatternSet &patterns);
+/// In kernels with wgmma: a generic-to-async proxy fence on shared memory
+/// before every barrier, so that what was written before it is visible to
+/// the matrix unit's reads after it.
+void fenceSharedMemoryForWarpgroupMma(gpu::GPUModuleOp gpuModule);
 /// The matrix-operand kind of an element type, if matrix cores take it.
 std::optional<MatrixOperand> matrixOperandOf(Type type);
 /// One precise error for the first dot the chip cannot run (no such
@@ -93,6 +101,9 @@ LogicalResult checkMatrixOps(ModuleOp module, const ChipInfo &chip);
 struct LdsBuffer {
   Operation *op;
   int64_t bytes;
+  /// Byte alignment of the buffer's offset: 16 (the widest LDS access), or
+  /// 1024 for tiles the matrix unit reads in its 128-byte swizzle.
+  int64_t alignment = 16;
 };
 /// Places `buffers` in one arena where buffers live at the same time never
 /// share bytes (LdsAllocation.cpp); returns the arena's size.

@@ -1132,3 +1132,69 @@ rocdsl.func @local_load_trans_rank() attributes {num_warps = 4 : i32} {
   %t = rocdsl.local_load %buf {trans} : !rocdsl.lds<2x64x32xbf16, #shared3> -> tensor<32x64xbf16, #blk>
   rocdsl.return
 }
+
+// -----
+
+rocdsl.func @warpgroup_dot_warps() attributes {num_warps = 4 : i32} {
+  %a = rocdsl.local_alloc -> !rocdsl.lds<128x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>
+  %b = rocdsl.local_alloc -> !rocdsl.lds<128x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>
+  %c = arith.constant dense<0.0> : tensor<128x128xf32, #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [2, 2]>>
+  // expected-error @+1 {{accumulator must have a #rocdsl.mma layout with warpsPerCTA = [W, 1], W a multiple of 4}}
+  %d = rocdsl.warpgroup_dot %a, %b, %c : !rocdsl.lds<128x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>, !rocdsl.lds<128x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>, tensor<128x128xf32, #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [2, 2]>>
+  rocdsl.return
+}
+
+// -----
+
+rocdsl.func @warpgroup_dot_swizzle() attributes {num_warps = 4 : i32} {
+  %a = rocdsl.local_alloc -> !rocdsl.lds<128x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>
+  %b = rocdsl.local_alloc -> !rocdsl.lds<128x64xbf16, #rocdsl.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>>
+  %c = arith.constant dense<0.0> : tensor<128x128xf32, #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>>
+  // expected-error @+1 {{operand b must be laid out in the matrix unit's 128-byte swizzle}}
+  %d = rocdsl.warpgroup_dot %a, %b, %c : !rocdsl.lds<128x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>, !rocdsl.lds<128x64xbf16, #rocdsl.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>>, tensor<128x128xf32, #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>>
+  rocdsl.return
+}
+
+// -----
+
+rocdsl.func @warpgroup_dot_k() attributes {num_warps = 4 : i32} {
+  %a = rocdsl.local_alloc -> !rocdsl.lds<128x32xbf16, #rocdsl.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>>
+  %b = rocdsl.local_alloc -> !rocdsl.lds<128x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>
+  %c = arith.constant dense<0.0> : tensor<128x128xf32, #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>>
+  // expected-error @+1 {{a must be an LDS tile of 128x64 (M x K, K fastest)}}
+  %d = rocdsl.warpgroup_dot %a, %b, %c : !rocdsl.lds<128x32xbf16, #rocdsl.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>>, !rocdsl.lds<128x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>, tensor<128x128xf32, #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>>
+  rocdsl.return
+}
+
+// -----
+
+rocdsl.func @warpgroup_dot_panels() attributes {num_warps = 4 : i32} {
+  %a = rocdsl.local_alloc -> !rocdsl.lds<128x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>
+  %b = rocdsl.local_alloc -> !rocdsl.lds<3x64x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]>>
+  %c = arith.constant dense<0.0> : tensor<128x128xf32, #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>>
+  // expected-error @+1 {{b must be an LDS tile of 128x64 (N x K, K fastest) or 2x64x64 (panels of 64 columns}}
+  %d = rocdsl.warpgroup_dot %a, %b, %c : !rocdsl.lds<128x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>, !rocdsl.lds<3x64x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]>>, tensor<128x128xf32, #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>>
+  rocdsl.return
+}
+
+// -----
+
+rocdsl.func @warpgroup_dot_type() attributes {num_warps = 4 : i32} {
+  %a = rocdsl.local_alloc -> !rocdsl.lds<128x32xf32, #rocdsl.shared<vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]>>
+  %b = rocdsl.local_alloc -> !rocdsl.lds<128x32xf32, #rocdsl.shared<vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]>>
+  %c = arith.constant dense<0.0> : tensor<128x128xf32, #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>>
+  // expected-error @+1 {{a and b must share an f16 or bf16 element type}}
+  %d = rocdsl.warpgroup_dot %a, %b, %c : !rocdsl.lds<128x32xf32, #rocdsl.shared<vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]>>, !rocdsl.lds<128x32xf32, #rocdsl.shared<vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]>>, tensor<128x128xf32, #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>>
+  rocdsl.return
+}
+
+// -----
+
+rocdsl.func @warpgroup_dot_rows() attributes {num_warps = 8 : i32} {
+  %a = rocdsl.local_alloc -> !rocdsl.lds<64x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>
+  %b = rocdsl.local_alloc -> !rocdsl.lds<128x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>
+  %c = arith.constant dense<0.0> : tensor<64x128xf32, #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [8, 1]>>
+  // expected-error @+1 {{accumulator 64x128: M must be a multiple of 128 (16 rows a warp)}}
+  %d = rocdsl.warpgroup_dot %a, %b, %c : !rocdsl.lds<64x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>, !rocdsl.lds<128x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>, tensor<64x128xf32, #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [8, 1]>>
+  rocdsl.return
+}

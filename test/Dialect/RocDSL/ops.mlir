@@ -242,6 +242,18 @@ rocdsl.func @lds_trans() attributes {num_warps = 4 : i32} {
   rocdsl.return
 }
 
+// CHECK-LABEL: rocdsl.func @warpgroup_dot(
+// CHECK: rocdsl.warpgroup_dot %{{.*}}, %{{.*}}, %{{.*}} : !rocdsl.lds<128x64xbf16, {{.*}}>, !rocdsl.lds<2x64x64xbf16, {{.*}}>, tensor<128x128xf32, #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>>
+// GENERIC-LABEL: sym_name = "warpgroup_dot"
+// GENERIC: "rocdsl.warpgroup_dot"(%{{.*}}, %{{.*}}, %{{.*}}) : (!rocdsl.lds<128x64xbf16,
+rocdsl.func @warpgroup_dot() attributes {num_warps = 4 : i32} {
+  %a = rocdsl.local_alloc -> !rocdsl.lds<128x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>
+  %b = rocdsl.local_alloc -> !rocdsl.lds<2x64x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]>>
+  %c = arith.constant dense<0.0> : tensor<128x128xf32, #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>>
+  %d = rocdsl.warpgroup_dot %a, %b, %c : !rocdsl.lds<128x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>, !rocdsl.lds<2x64x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]>>, tensor<128x128xf32, #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>>
+  rocdsl.return
+}
+
 // CHECK-LABEL: rocdsl.func @sync()
 // CHECK-SAME: attributes {num_warps = 8 : i32} {
 // CHECK-NEXT: rocdsl.barrier
