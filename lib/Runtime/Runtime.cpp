@@ -166,7 +166,9 @@ llvm::Expected<std::string> Runtime::resolveChip(DeviceId device,
   case DeviceKind::Host:
     return std::string("host");
   case DeviceKind::CUDA:
-    return requested.empty() ? std::string("sm_90") : requested.str();
+    // The devices ROCDSL launches on (H100, H200) run sm_90a code, which
+    // adds warpgroup MMA to sm_90's (gemm's wgmma=auto takes it).
+    return requested.empty() ? std::string("sm_90a") : requested.str();
   case DeviceKind::HIP:
     break;
   }

@@ -35,7 +35,7 @@ static cl::opt<std::string> deviceName("device",
                                        cl::init("host"), cl::cat(category));
 static cl::opt<std::string>
     chip("chip",
-         cl::desc("Chip (default: the hip device's own, else gfx942; sm_90 "
+         cl::desc("Chip (default: the hip device's own, else gfx942; sm_90a "
                   "for cuda)"),
          cl::init(""), cl::cat(category));
 static cl::opt<bool> check("check",
