@@ -419,16 +419,41 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
     o.vec = accessWidth(inner, c.dtype, layout);
     kb.asyncCopy(p, {first + row0, col0}, layout, dst, o);
   };
+  // S LDS buffers, S - 1 K steps in flight, one group of copies committed
+  // per step (copyStep; empty past K, so the counts stay exact). Step i
+  // waits for its own copies (at most S - 2 newer groups may still run),
+  // and one barrier both publishes every lane's copies and ends step
+  // i - 1's reads of buffer (i - 1) % S, which the copy of step i + S - 1
+  // refills while step i multiplies from buffer i % S (multiply).
+  auto stagedLoop = [&](unsigned s,
+                        function_ref<void(Scalar k, Scalar buffer)> copyStep,
+                        function_ref<Tile(Scalar buffer, Tile acc)> multiply) {
+    for (unsigned i = 0; i + 1 < s; ++i) {
+      Scalar k = kb.i32(int64_t(i) * c.bk);
+      copyStep(k, kb.i32(i));
+    }
+    auto body = [&](Scalar k, ArrayRef<Tile> carried) {
+      Scalar step = k / kb.i32(c.bk);
+      kb.asyncWait(s - 2);
+      kb.barrier();
+      Scalar ahead = k + int64_t(s - 1) * c.bk;
+      Scalar later = step + int64_t(s - 1);
+      Scalar count = kb.i32(s);
+      copyStep(ahead, kb.rem(later, count));
+      Scalar buffer = kb.rem(step, count);
+      return SmallVector<Tile>{multiply(buffer, carried[0])};
+    };
+    return kb.forLoop(kBegin, kEnd, kStep, {zero}, body)[0];
+  };
   Tile sum;
   if (c.wgmma) {
     // S buffers, S - 1 K steps in flight, as the stages below, but the
     // matrix unit reads both operands from LDS itself (warpgroup_dot): A
     // as BM x 64 rows, B as BN / 64 panels of 64 x 64 (row-major B, K x N)
     // or BN x 64 rows (column-major B, stored N x K), all in its 128-byte
-    // swizzle (what sharedLayout gives 128-byte rows over 32 banks). Each
-    // step waits for its own copies, and one barrier publishes them and
-    // ends the previous step's products (warpgroup_dot returns when they
-    // are done), whose buffer the copy of step i + S - 1 then refills.
+    // swizzle (what sharedLayout gives 128-byte rows over 32 banks). The
+    // step's barrier also ends the previous step's products (warpgroup_dot
+    // returns when they are done) before their buffer is refilled.
     unsigned s = unsigned(c.stages);
     int64_t panels = c.bn / 64;
     Layout sharedA = kb.sharedLayout({c.bm, 64}, c.dtype, {1, 0}, 32);
@@ -454,25 +479,11 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
       }
       kb.asyncCommit();
     };
-    for (unsigned i = 0; i + 1 < s; ++i) {
-      Scalar k = kb.i32(int64_t(i) * c.bk);
-      copyStep(k, kb.i32(i));
-    }
-    auto body = [&](Scalar k, ArrayRef<Tile> carried) {
-      Scalar step = k / kb.i32(c.bk);
-      kb.asyncWait(s - 2);
-      kb.barrier();
-      Scalar ahead = k + int64_t(s - 1) * c.bk;
-      Scalar later = step + int64_t(s - 1);
-      Scalar count = kb.i32(s);
-      copyStep(ahead, kb.rem(later, count));
-      Scalar buffer = kb.rem(step, count);
+    sum = stagedLoop(s, copyStep, [&](Scalar buffer, Tile acc) {
       LdsTile x = stackA.index(buffer);
       LdsTile y = stackB.index(buffer);
-      Tile acc = kb.warpgroupDot(x, y, carried[0]);
-      return SmallVector<Tile>{acc};
-    };
-    sum = kb.forLoop(kBegin, kEnd, kStep, {zero}, body)[0];
+      return kb.warpgroupDot(x, y, acc);
+    });
     kb.asyncWait(0);
     kb.barrier();
   } else if (c.stages == 1) {
@@ -557,33 +568,16 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
     };
     auto stepOf = [&](Scalar k) { return k / kb.i32(c.bk); };
     if (!c.prefetchOperands) {
-      // Each step waits for its own copies (at most S - 2 newer groups may
-      // still run), and one barrier then both publishes every lane's
-      // copies and ends the previous step's reads of buffer (i - 1) % S,
-      // which the copy of step i + S - 1 refills while this step
+      // Each step reads its whole buffer after the barrier, then
       // multiplies.
-      for (unsigned i = 0; i + 1 < s; ++i) {
-        Scalar k = kb.i32(int64_t(i) * c.bk);
-        copyStep(k, kb.i32(i));
-      }
-      auto body = [&](Scalar k, ArrayRef<Tile> carried) {
-        Scalar step = stepOf(k);
-        kb.asyncWait(s - 2);
-        kb.barrier();
-        Scalar ahead = k + int64_t(s - 1) * c.bk;
-        Scalar later = step + int64_t(s - 1);
-        Scalar count = kb.i32(s);
-        copyStep(ahead, kb.rem(later, count));
-        Scalar buffer = kb.rem(step, count);
+      sum = stagedLoop(s, copyStep, [&](Scalar buffer, Tile acc) {
         SmallVector<std::pair<Tile, Tile>> operands;
         for (int64_t j = 0; j < slices; ++j)
           operands.push_back(readSlice(buffer, j));
-        Tile acc = carried[0];
         for (auto [x, y] : operands)
           acc = kb.dot(x, y, acc);
-        return SmallVector<Tile>{acc};
-      };
-      sum = kb.forLoop(kBegin, kEnd, kStep, {zero}, body)[0];
+        return acc;
+      });
     } else {
       // The matrix units never wait for an LDS read: slice j + 1 is read
       // while slice j multiplies, and the next step's first slice right
