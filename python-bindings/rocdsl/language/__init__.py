@@ -7,7 +7,7 @@ docs/python.md, "Writing kernels in Python", for every op.
 """
 from .control import for_loop
 from .creation import barrier, full, iota, num_programs, program_id, zeros
-from .dot import dot
+from .dot import dot, warpgroup_dot
 from .functions import (abs, broadcast_to, div_rn, exp, exp2, exp_accurate,
                         expand_dims, fast_div, fast_exp, log, max, maximum,
                         min, minimum, prod, rsqrt, sqrt, sum, trans, where)
@@ -25,6 +25,6 @@ __all__ = [
     "f16", "f32", "for_loop", "full", "i1", "i32", "iota", "load",
     "local_alloc", "log", "max", "maximum", "min", "minimum", "num_programs",
     "prod", "program_id", "ptr", "rsqrt", "sched_barrier",
-    "sched_group_barrier", "sqrt", "store", "sum", "trans", "wait", "where",
-    "zeros",
+    "sched_group_barrier", "sqrt", "store", "sum", "trans", "wait",
+    "warpgroup_dot", "where", "zeros",
 ]

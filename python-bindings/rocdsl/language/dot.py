@@ -131,3 +131,73 @@ def dot(a, b, acc=None, instr=None, k_width=None):
     back = ir.TileType(acc.shape, "f32", acc.type.layout)
     return make_tile(builder.op(back, "rocdsl.convert_layout ", d, " : ",
                                 d.type, " -> ", back))
+
+
+# The matrix unit's 128-byte swizzle: 16-byte groups over 128-byte rows.
+_WGMMA_SWIZZLE = (8, 1, 8)
+
+
+def warpgroup_dot(a, b, acc=None):
+    """acc + A @ B with both operands in LDS, read by the matrix unit
+    itself (rocdsl.warpgroup_dot: sm_90a's wgmma.mma_async, four warps at a
+    time; num_warps a multiple of 4). `a` is an [M, 64] f16/bf16 LDS tile
+    (K fastest); `b` is [N, 64] (B stored N x K) or [N // 64, 64, 64] (B as
+    64-column panels, K by N); both allocated with swizzle=(8, 1, 8), the
+    matrix unit's 128-byte swizzle, and published by a barrier after their
+    last write. M is a multiple of 16 * num_warps. Returns the f32 [M, N]
+    tile; its products are done when it returns. Other chips: a compile
+    error naming the chip."""
+    from .shared import SharedTile
+    for name, t in (("a", a), ("b", b)):
+        if not isinstance(t, SharedTile):
+            raise error(f"rl.warpgroup_dot operand {name} must be an LDS tile "
+                        f"(rl.local_alloc), got {type(t).__name__}")
+        t._single(f"rl.warpgroup_dot operand {name}")
+        if t.dtype not in _DOT_INPUTS:
+            raise error(f"rl.warpgroup_dot operand {name} is {t.describe()}; "
+                        f"the inputs are f16 or bf16")
+        if t._swizzle != _WGMMA_SWIZZLE or t.shape[-1] != 64:
+            raise error(f"rl.warpgroup_dot operand {name} ({t.describe()}) "
+                        f"must have 64 elements a row and swizzle=(8, 1, 8), "
+                        f"the matrix unit's 128-byte swizzle")
+    if a.dtype != b.dtype:
+        raise error(f"rl.warpgroup_dot operands differ in dtype: {a.dtype} "
+                    f"and {b.dtype}")
+    if len(a.shape) != 2:
+        raise error(f"rl.warpgroup_dot operand a must be [M, 64], got "
+                    f"{list(a.shape)}")
+    m = a.shape[0]
+    if len(b.shape) == 2:
+        n = b.shape[0]
+    elif len(b.shape) == 3 and b.shape[1] == 64:
+        n = b.shape[0] * 64
+    else:
+        raise error(f"rl.warpgroup_dot operand b must be [N, 64] or "
+                    f"[N // 64, 64, 64], got {list(b.shape)}")
+    builder = tracing.builder()
+    warps = builder.num_warps
+    if warps % 4 or m % (16 * warps) or n % 8 or n > 256:
+        raise error(f"rl.warpgroup_dot of M = {m}, N = {n} on {warps} warps: "
+                    f"the warps must be a multiple of 4, M of 16 * warps "
+                    f"and N of 8, at most 256")
+    if acc is None:
+        acc = zeros([m, n], "f32")
+    if not isinstance(acc, Tile) or acc.shape != (m, n) or acc.dtype != "f32":
+        raise error(f"rl.warpgroup_dot accumulator must be an f32 [{m}, {n}] "
+                    f"tile, got "
+                    f"{getattr(acc, 'describe', lambda: repr(acc))()}")
+    acc_layout = (f"#rocdsl.mma<version = 2, instrShape = [16, 8, 16], "
+                  f"warpsPerCTA = [{warps}, 1]>")
+    if layouts.find(acc.type.layout).term is None:
+        layouts.unify(acc.type.layout, layouts.fixed(acc_layout))
+        c_op = acc.value
+    else:
+        c_op = _convert(acc.value, acc_layout)
+    d = builder.op(c_op.type, "rocdsl.warpgroup_dot ", a.value, ", ", b.value,
+                   ", ", c_op, " : ", a._type_text(False), ", ",
+                   b._type_text(False), ", ", c_op.type)
+    if c_op is acc.value:
+        return make_tile(d)
+    back = ir.TileType(acc.shape, "f32", acc.type.layout)
+    return make_tile(builder.op(back, "rocdsl.convert_layout ", d, " : ",
+                                d.type, " -> ", back))
