@@ -45,9 +45,10 @@ static LogicalResult parseLayout(const KernelParams &params, StringRef name,
   return success();
 }
 
-/// The tiles of the wgmma main loop (wgmma=1): K steps of 64 (one 128-byte
-/// swizzle row of bf16/f16), every warp along M (16 rows each, four to a
-/// warp group), row-major A, B either way, asynchronous stages.
+/// The tiles of the wgmma main loop (wgmma=1, or auto on sm_90a): K steps
+/// of 64 (one 128-byte swizzle row of bf16/f16), every warp along M (16
+/// rows each, four to a warp group), row-major A, B either way,
+/// asynchronous stages.
 static LogicalResult configureWarpgroupGemm(const ChipInfo &chip,
                                             GemmConfig &c,
                                             std::string &error) {
@@ -72,15 +73,23 @@ static LogicalResult configureWarpgroupGemm(const ChipInfo &chip,
     c.bm = 128;
     c.bn = wide ? 256 : 128;
   }
-  if (!c.warps)
-    c.warps = 4;
-  if (c.warps != 4 && c.warps != 8)
-    return fail("warps=" + std::to_string(c.warps) +
-                " is not 4 or 8 (one or two warp groups)");
   if (!c.bm)
     c.bm = 128;
   if (!c.bn)
     c.bn = 128;
+  // Up to 128 accumulator registers a thread (255 in all): two warp
+  // groups where one would hold more.
+  if (!c.warps)
+    c.warps = c.bm * c.bn / (32 * 4) > 128 ? 8 : 4;
+  if (c.warps != 4 && c.warps != 8)
+    return fail("warps=" + std::to_string(c.warps) +
+                " is not 4 or 8 (one or two warp groups)");
+  if (c.bm * c.bn / (32 * c.warps) > 128)
+    return fail("tile BM=" + std::to_string(c.bm) + " BN=" +
+                std::to_string(c.bn) + " on " + std::to_string(c.warps) +
+                " warps holds " + std::to_string(c.bm * c.bn / (32 * c.warps)) +
+                " accumulators a thread; at most 128 (use warps=8 or a "
+                "smaller tile)");
   if (!c.bk)
     c.bk = 64;
   int64_t groupRows = 16 * c.warps;

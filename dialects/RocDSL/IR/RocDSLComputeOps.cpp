@@ -170,12 +170,15 @@ LogicalResult WarpgroupDotOp::verify() {
                             bType.getDimSize(2) == 64
                       : bType.getRank() == 2 && bType.getDimSize(0) == n &&
                             bType.getDimSize(1) == 64;
-  if (!bFits)
-    return emitOpError() << "b must be an LDS tile of " << n
-                         << "x64 (N x K, K fastest) or " << n / 64
-                         << "x64x64 (panels of 64 columns, K x N with N "
-                            "fastest), got "
-                         << LdsTileType(bType);
+  if (!bFits) {
+    InFlightDiagnostic diag = emitOpError()
+                              << "b must be an LDS tile of " << n
+                              << "x64 (N x K, K fastest)";
+    if (n % 64 == 0)
+      diag << " or " << n / 64
+           << "x64x64 (panels of 64 columns, K x N with N fastest)";
+    return diag << ", got " << LdsTileType(bType);
+  }
   if (m % (16 * warps) != 0 || n % 8 != 0 || n > 256)
     return emitOpError() << "accumulator " << m << "x" << n
                          << ": M must be a multiple of " << 16 * warps

@@ -152,8 +152,10 @@ struct ConvertRocDSLToGPUPass
                                                          target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
-    targetInfo->finishConversion(gpuModule);
+    // Fold first: what the target adds before barriers (NVIDIA's proxy
+    // fences) would otherwise keep adjacent ones apart.
     foldAdjacentBarriers(gpuModule);
+    targetInfo->finishConversion(gpuModule);
     for (auto kernel : gpuModule.getOps<gpu::GPUFuncOp>())
       if (auto programs =
               kernel->getAttrOfType<IntegerAttr>(kMinProgramsPerCUAttr)) {

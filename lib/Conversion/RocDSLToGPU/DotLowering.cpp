@@ -76,13 +76,31 @@ LogicalResult mlir::rocdsl::checkMatrixOps(ModuleOp module,
   if (result.wasInterrupted())
     return failure();
   result = module.walk([&](WarpgroupDotOp op) {
-    if (chip.warpgroupMma)
-      return WalkResult::advance();
-    op.emitError() << "rocdsl.warpgroup_dot needs warpgroup MMA (wgmma, "
-                      "sm_90a); "
-                   << chip.name << " has none (its matrix instructions: "
-                   << listMatrixInstrs(chip) << ")";
-    return WalkResult::interrupt();
+    if (!chip.warpgroupMma) {
+      op.emitError() << "rocdsl.warpgroup_dot needs warpgroup MMA (wgmma, "
+                        "sm_90a); "
+                     << chip.name << " has none (its matrix instructions: "
+                     << listMatrixInstrs(chip) << ")";
+      return WalkResult::interrupt();
+    }
+    // The allocator aligns the tiles it sees this op read (the hardware
+    // swizzles address bits); a tile passed through anything else could
+    // land on any 16 bytes.
+    for (auto [name, tile] : {std::pair<StringRef, Value>{"a", op.getA()},
+                              {"b", op.getB()}}) {
+      Operation *def = tile.getDefiningOp();
+      while (auto index = dyn_cast_or_null<LocalIndexOp>(def))
+        def = index.getSrc().getDefiningOp();
+      if (!isa_and_nonnull<LocalAllocOp>(def)) {
+        op.emitError() << "rocdsl.warpgroup_dot operand " << name
+                       << " must come straight from rocdsl.local_alloc "
+                          "(through rocdsl.local_index), which the LDS "
+                          "allocator then aligns to 1024 bytes for the "
+                          "matrix unit's swizzle";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
   });
   return failure(result.wasInterrupted());
 }

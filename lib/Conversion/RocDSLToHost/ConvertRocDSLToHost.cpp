@@ -32,6 +32,11 @@ LogicalResult checkHostElementTypes(ModuleOp module) {
     return f && f.getWidth() == 8;
   };
   WalkResult result = module.walk([&](Operation *op) {
+    if (isa<WarpgroupDotOp>(op)) {
+      op->emitError() << "rocdsl.warpgroup_dot needs warpgroup MMA (wgmma, "
+                         "sm_90a); the host has none (use rocdsl.dot)";
+      return WalkResult::interrupt();
+    }
     for (Type type :
          llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
       if (isFloat8(type)) {
