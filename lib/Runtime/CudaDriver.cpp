@@ -257,6 +257,17 @@ int CudaDriver::multiprocessorCount(int device) {
   return count;
 }
 
+int CudaDriver::computeCapability(int device) {
+  constexpr int kMajor = 75, kMinor = 76; // CU_DEVICE_ATTRIBUTE_COMPUTE_...
+  std::string error;
+  DeviceContext *c = contextOf(device, error);
+  int major = 0, minor = 0;
+  if (!c || api->deviceGetAttribute(&major, kMajor, c->device) != 0 ||
+      api->deviceGetAttribute(&minor, kMinor, c->device) != 0)
+    return 0;
+  return major * 10 + minor;
+}
+
 bool CudaDriver::allocate(int device, uint64_t *ptr, size_t bytes,
                           std::string &error) {
   CudaContextGuard guard(*this, device, error);

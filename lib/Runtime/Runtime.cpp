@@ -10,6 +10,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "rocdsl/Runtime/CudaDriver.h"
 #include "rocdsl/Runtime/HipRuntime.h"
 #include "rocdsl/Runtime/HostJIT.h"
 #include "rocdsl/Target/AMDGPU.h"
@@ -165,10 +166,21 @@ llvm::Expected<std::string> Runtime::resolveChip(DeviceId device,
   switch (device.kind) {
   case DeviceKind::Host:
     return std::string("host");
-  case DeviceKind::CUDA:
-    // The devices ROCDSL launches on (H100, H200) run sm_90a code, which
-    // adds warpgroup MMA to sm_90's (gemm's wgmma=auto takes it).
-    return requested.empty() ? std::string("sm_90a") : requested.str();
+  case DeviceKind::CUDA: {
+    if (!requested.empty())
+      return requested.str();
+    // Compute capability 9.0 (H100, H200) runs sm_90a code, which adds
+    // warpgroup MMA to sm_90's (gemm's wgmma=auto takes it); sm_90a code
+    // runs nowhere else, while sm_90 PTX is JIT-compiled for later chips.
+    // Without a driver (compiling only) the Hopper target is assumed.
+    std::string why;
+    CudaDriver *cuda = CudaDriver::get(why);
+    int capability = cuda && cuda->checkDevice(device.ordinal, why)
+                         ? cuda->computeCapability(device.ordinal)
+                         : 90;
+    return std::string(capability == 90 || capability == 0 ? "sm_90a"
+                                                            : "sm_90");
+  }
   case DeviceKind::HIP:
     break;
   }

@@ -35,8 +35,8 @@ static cl::opt<std::string> deviceName("device",
                                        cl::init("host"), cl::cat(category));
 static cl::opt<std::string>
     chip("chip",
-         cl::desc("Chip (default: the hip device's own, else gfx942; sm_90a "
-                  "for cuda)"),
+         cl::desc("Chip (default: the hip device's own, else gfx942; for "
+                  "cuda sm_90a on compute capability 9.0, else sm_90)"),
          cl::init(""), cl::cat(category));
 static cl::opt<bool> check("check",
                            cl::desc("Compare the outputs with the float64 "

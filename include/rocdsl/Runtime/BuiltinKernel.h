@@ -84,7 +84,8 @@ llvm::Error launchRequest(DeviceId device, const CompileRequest &request,
 class BuiltinKernel {
 public:
   /// `chip` empty picks the device's (Runtime::resolveChip: the hip
-  /// device's own chip, else gfx942; sm_90a for cuda). The kernel's own
+  /// device's own chip, else gfx942; for cuda sm_90a on compute capability
+  /// 9.0, else sm_90). The kernel's own
   /// target defaults (KernelSpec::targetDefaults: e.g. RMSNorm's wave size
   /// and grid) apply before `definitions`.
   static llvm::Expected<std::unique_ptr<BuiltinKernel>>

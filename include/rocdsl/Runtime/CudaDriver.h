@@ -53,6 +53,9 @@ public:
                           std::string &error);
   /// Streaming multiprocessors (0 if the driver cannot say).
   int multiprocessorCount(int device = 0);
+  /// Compute capability as major * 10 + minor (90 on H100/H200; 0 if the
+  /// driver cannot say).
+  int computeCapability(int device = 0);
   bool allocate(int device, uint64_t *devicePtr, size_t bytes,
                 std::string &error);
   bool free(int device, uint64_t devicePtr);
