@@ -77,7 +77,9 @@ check_on_gpu 20 "rmsnorm_fwd -D M=4096 -D N=4096 -D dtype=bf16" \
 # each launch (all finite here, so the run passes).
 ROCDSL_CHECK_FINITE=1 "$root/bin/rocdsl-run" --kernel rmsnorm_add_bwd \
   -D M=256 -D N=4096 -D dtype=bf16 --device cuda --check || status=1
-# The gemm family on mma.sync: ragged shapes, both layouts, epilogue.
+# The gemm family: ragged shapes, both layouts, epilogue (warpgroup MMA
+# where wgmma=auto takes it on compute capability 9.0, mma.sync with
+# column-major A and wgmma=0).
 check_on_gpu 5 "gemm -D M=1000 -D N=1000 -D K=1000" \
   "gemm -D M=1 -D N=17 -D K=255 -D layout_a=col -D dtype=f16" \
   "gemm -D M=129 -D N=130 -D K=96 -D layout_b=col -D out_dtype=f32" \
@@ -93,7 +95,12 @@ check_on_gpu 5 "gemm -D M=1000 -D N=1000 -D K=1000" \
   "gemm -D M=17 -D N=4097 -D K=1000 -D batch=2 -D dtype=f16 -D bias=1" \
   "gemm -D M=500 -D N=600 -D K=700 -D BK=64 -D stages=3" \
   "gemm -D M=513 -D N=257 -D K=129 -D stages=3 -D prefetch_operands=0" \
-  "gemm -D M=1 -D N=1 -D K=1"
+  "gemm -D M=1 -D N=1 -D K=1" \
+  "gemm -D M=1000 -D N=1000 -D K=1000 -D wgmma=0" \
+  "gemm -D M=500 -D N=600 -D K=700 -D wgmma=0 -D stages=3 -D dtype=f16" \
+  "gemm -D M=4097 -D N=255 -D K=700 -D layout_b=col -D wgmma=1" \
+  "gemm -D M=300 -D N=520 -D K=200 -D BN=256 -D wgmma=1 -D dtype=f16" \
+  "gemm -D M=1 -D N=17 -D K=255 -D BM=64 -D BN=64 -D stages=2 -D wgmma=1"
 # The whole GEMM matrix (dtypes x layouts x ragged M/N/K x batch).
 scripts/gemm-matrix.sh "$root/bin" cuda | tee "$out/gemm-matrix.txt"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
