@@ -63,6 +63,31 @@ def _convert(value, fixed_layout):
                                 " : ", t, " -> ", target)
 
 
+def _accumulator(acc, m, n, what):
+    """`acc` (zeros when None), checked to be an f32 [m, n] tile."""
+    if acc is None:
+        acc = zeros([m, n], "f32")
+    if not isinstance(acc, Tile) or acc.shape != (m, n) or acc.dtype != "f32":
+        raise error(f"{what} accumulator must be an f32 [{m}, {n}] tile, got "
+                    f"{getattr(acc, 'describe', lambda: repr(acc))()}")
+    return acc
+
+
+def _accumulate(acc, acc_layout, product):
+    """The tile `product(c)` builds from the accumulator value `c` in
+    `acc_layout`. The accumulator takes that layout itself while nothing
+    has fixed its layout (a fresh rl.zeros, a loop-carried value), so a K
+    loop keeps it in the matrix registers; otherwise it is converted in and
+    the result back."""
+    if layouts.find(acc.type.layout).term is None:
+        layouts.unify(acc.type.layout, layouts.fixed(acc_layout))
+        return make_tile(product(acc.value))
+    d = product(_convert(acc.value, acc_layout))
+    back = ir.TileType(acc.shape, "f32", acc.type.layout)
+    return make_tile(tracing.builder().op(back, "rocdsl.convert_layout ", d,
+                                          " : ", d.type, " -> ", back))
+
+
 def dot(a, b, acc=None, instr=None, k_width=None):
     """acc + a @ b for a [M, K] and b [K, N] f16/bf16 tiles and an f32
     accumulator [M, N] (zeros when omitted); returns an f32 [M, N] tile.
@@ -85,11 +110,7 @@ def dot(a, b, acc=None, instr=None, k_width=None):
     if k != k2:
         raise error(f"rl.dot shape mismatch: a is {list(a.shape)}, b is "
                     f"{list(b.shape)} (expected [M, K] and [K, N])")
-    if acc is None:
-        acc = zeros([m, n], "f32")
-    if not isinstance(acc, Tile) or acc.shape != (m, n) or acc.dtype != "f32":
-        raise error(f"rl.dot accumulator must be an f32 [{m}, {n}] tile, got "
-                    f"{getattr(acc, 'describe', lambda: repr(acc))()}")
+    acc = _accumulator(acc, m, n, "rl.dot")
     builder = tracing.builder()
     wm, wn = _warps(builder.num_warps)
     if builder.target == "cuda":
@@ -118,19 +139,9 @@ def dot(a, b, acc=None, instr=None, k_width=None):
                              f" kWidth = {k_width}>")
     b_op = _convert(b.value, f"#rocdsl.dot_operand<opIdx = 1, parent = {acc_layout},"
                              f" kWidth = {k_width}>")
-    if layouts.find(acc.type.layout).term is None:
-        # Free: the accumulator lives in the matrix layout from here on.
-        layouts.unify(acc.type.layout, layouts.fixed(acc_layout))
-        c_op = acc.value
-    else:
-        c_op = _convert(acc.value, acc_layout)
-    d = builder.op(c_op.type, "rocdsl.dot ", a_op, ", ", b_op, ", ", c_op,
-                   " : ", a_op.type, ", ", b_op.type, " -> ", c_op.type)
-    if c_op is acc.value:
-        return make_tile(d)
-    back = ir.TileType(acc.shape, "f32", acc.type.layout)
-    return make_tile(builder.op(back, "rocdsl.convert_layout ", d, " : ",
-                                d.type, " -> ", back))
+    return _accumulate(acc, acc_layout, lambda c: builder.op(
+        c.type, "rocdsl.dot ", a_op, ", ", b_op, ", ", c, " : ", a_op.type,
+        ", ", b_op.type, " -> ", c.type))
 
 
 # The matrix unit's 128-byte swizzle: 16-byte groups over 128-byte rows.
@@ -180,24 +191,9 @@ def warpgroup_dot(a, b, acc=None):
         raise error(f"rl.warpgroup_dot of M = {m}, N = {n} on {warps} warps: "
                     f"the warps must be a multiple of 4, M of 16 * warps "
                     f"and N of 8, at most 256")
-    if acc is None:
-        acc = zeros([m, n], "f32")
-    if not isinstance(acc, Tile) or acc.shape != (m, n) or acc.dtype != "f32":
-        raise error(f"rl.warpgroup_dot accumulator must be an f32 [{m}, {n}] "
-                    f"tile, got "
-                    f"{getattr(acc, 'describe', lambda: repr(acc))()}")
+    acc = _accumulator(acc, m, n, "rl.warpgroup_dot")
     acc_layout = (f"#rocdsl.mma<version = 2, instrShape = [16, 8, 16], "
                   f"warpsPerCTA = [{warps}, 1]>")
-    if layouts.find(acc.type.layout).term is None:
-        layouts.unify(acc.type.layout, layouts.fixed(acc_layout))
-        c_op = acc.value
-    else:
-        c_op = _convert(acc.value, acc_layout)
-    d = builder.op(c_op.type, "rocdsl.warpgroup_dot ", a.value, ", ", b.value,
-                   ", ", c_op, " : ", a._type_text(False), ", ",
-                   b._type_text(False), ", ", c_op.type)
-    if c_op is acc.value:
-        return make_tile(d)
-    back = ir.TileType(acc.shape, "f32", acc.type.layout)
-    return make_tile(builder.op(back, "rocdsl.convert_layout ", d, " : ",
-                                d.type, " -> ", back))
+    return _accumulate(acc, acc_layout, lambda c: builder.op(
+        c.type, "rocdsl.warpgroup_dot ", a.value, ", ", b.value, ", ", c,
+        " : ", a._type_text(False), ", ", b._type_text(False), ", ", c.type))
