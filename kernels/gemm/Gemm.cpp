@@ -209,11 +209,11 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
   c.ldsBanks = chip->sharedMemoryBanks;
   c.ldsTransposeReads = chip->ldsTransposeReads;
   c.maxLdsBytes = chip->maxSharedMemoryBytes();
+  c.xcds = chip->xcds;
   // wgmma=auto takes warpgroup MMA where the chip has it and the other
   // parameters allow it, mma.sync (or MFMA) otherwise; wgmma=1 insists.
   if (wgmma == "1" || (wgmma == "auto" && chip->warpgroupMma)) {
     GemmConfig trial = c;
-    trial.xcds = chip->xcds;
     std::string why;
     if (succeeded(configureWarpgroupGemm(*chip, trial, why))) {
       c = trial;
@@ -232,7 +232,6 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
     error = "warps=" + std::to_string(c.warps) + " is not 1, 2, 4, 8 or 16";
     return failure();
   }
-  c.xcds = chip->xcds;
   unsigned kBlock = 16;
   if (!c.nvidia) {
     const MatrixInstr *instr = pickMatrixInstr(*chip, c.dtype);
