@@ -61,33 +61,41 @@ std::pair<int64_t, int64_t> liveRange(const ProgramOrder &order,
     return {first, last}; // scratch: within the op
   // The tile's readers and writers, through local_index for the buffers of
   // a stack.
-  SmallVector<Value> tiles = {op->getResult(0)};
-  while (!tiles.empty()) {
-    Value tile = tiles.pop_back_val();
-    for (Operation *user : tile.getUsers()) {
-      if (auto index = dyn_cast<LocalIndexOp>(user)) {
-        tiles.push_back(index.getResult());
-        continue;
-      }
-      // Anything but an LDS read or write (a yield, a call) may keep the
-      // tile beyond what the uses show: live to the end.
-      if (!isa<LocalLoadOp, LocalStoreOp, AsyncCopyOp, WarpgroupDotOp>(user))
-        return {first, order.end};
-      int64_t end = order.last(user);
-      for (Operation *loop = user->getParentOp(); loop;
-           loop = loop->getParentOp()) {
-        if (loop->isAncestor(op))
-          break;
-        if (isa<LoopLikeOpInterface>(loop))
-          end = std::max(end, order.last(loop));
-      }
-      last = std::max(last, end);
+  bool seen = walkLdsTileUsers(op->getResult(0), [&](Operation *user) {
+    // Anything but an LDS read or write (a yield, a call) may keep the
+    // tile beyond what the uses show: live to the end.
+    if (!isa<LocalLoadOp, LocalStoreOp, AsyncCopyOp, WarpgroupDotOp>(user))
+      return false;
+    int64_t end = order.last(user);
+    for (Operation *loop = user->getParentOp(); loop;
+         loop = loop->getParentOp()) {
+      if (loop->isAncestor(op))
+        break;
+      if (isa<LoopLikeOpInterface>(loop))
+        end = std::max(end, order.last(loop));
     }
-  }
-  return {first, last};
+    last = std::max(last, end);
+    return true;
+  });
+  return {first, seen ? last : order.end};
 }
 
 } // namespace
+
+bool mlir::rocdsl::walkLdsTileUsers(Value tile,
+                                    function_ref<bool(Operation *)> fn) {
+  SmallVector<Value> tiles = {tile};
+  while (!tiles.empty()) {
+    Value t = tiles.pop_back_val();
+    for (Operation *user : t.getUsers()) {
+      if (auto index = dyn_cast<LocalIndexOp>(user))
+        tiles.push_back(index.getResult());
+      else if (!fn(user))
+        return false;
+    }
+  }
+  return true;
+}
 
 int64_t
 mlir::rocdsl::assignLdsOffsets(FuncOp func, ArrayRef<LdsBuffer> buffers,

@@ -588,17 +588,8 @@ constexpr int64_t kWarpgroupTileAlignment = 1024;
 
 /// Whether rocdsl.warpgroup_dot reads `tile` or one of its buffers.
 static bool readByWarpgroupDot(Value tile) {
-  SmallVector<Value> tiles = {tile};
-  while (!tiles.empty()) {
-    Value t = tiles.pop_back_val();
-    for (Operation *user : t.getUsers()) {
-      if (auto index = dyn_cast<LocalIndexOp>(user))
-        tiles.push_back(index.getResult());
-      else if (isa<WarpgroupDotOp>(user))
-        return true;
-    }
-  }
-  return false;
+  return !walkLdsTileUsers(
+      tile, [](Operation *user) { return !isa<WarpgroupDotOp>(user); });
 }
 
 LdsSlots mlir::rocdsl::createLdsArenas(ModuleOp module,

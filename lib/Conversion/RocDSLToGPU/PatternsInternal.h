@@ -105,6 +105,10 @@ struct LdsBuffer {
   /// 1024 for tiles the matrix unit reads in its 128-byte swizzle.
   int64_t alignment = 16;
 };
+/// Calls `fn` on each user of the LDS tile `tile` and of the buffers
+/// rocdsl.local_index takes from it (not on the local_index ops); stops and
+/// returns false as soon as `fn` does.
+bool walkLdsTileUsers(Value tile, function_ref<bool(Operation *)> fn);
 /// Places `buffers` in one arena where buffers live at the same time never
 /// share bytes (LdsAllocation.cpp); returns the arena's size.
 int64_t assignLdsOffsets(FuncOp func, ArrayRef<LdsBuffer> buffers,
