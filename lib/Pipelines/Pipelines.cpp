@@ -124,7 +124,14 @@ void rocdsl::buildRocDSLToHostPipeline(OpPassManager &pm) {
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createConvertVectorToLLVMPass());
+  // Float sums and products of a whole row may be reassociated: the GPU
+  // targets reduce as a tree across lanes anyway, and an ordered reduction
+  // of a long vector is one dependent chain that LLVM's instruction
+  // selection takes superlinear time over (24 s for a 8192-long f32 row
+  // in rmsnorm_bwd, 3 s reassociated).
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.reassociateFPReductions = true;
+  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
