@@ -48,17 +48,9 @@ dsl::LdsTile mlir::rocdsl::operandLdsTile(dsl::KernelBuilder &kb, int64_t rows,
                                           unsigned buffers) {
   SmallVector<unsigned> order =
       colMajor ? SmallVector<unsigned>{0, 1} : SmallVector<unsigned>{1, 0};
-  unsigned elemBytes = dsl::bitWidth(dtype) / 8;
-  unsigned vecBytes = kFast && !nvidia ? std::min(16u, kWidth * elemBytes) : 16;
-  // Read transposed (gfx950's ds_read_b64_tr_b16: 16 lanes take 4 rows of
-  // a column block): groups of a quarter of the banks, so that the XOR
-  // puts those four rows in four different quarters (16-byte groups keep
-  // them in the same 64 bytes: 48 bank-conflict cycles a K step of the
-  // default gemm, emulated, against none).
-  if (!kFast && transposeReads)
-    vecBytes = banks * 4 / 4;
-  dsl::Layout shared =
-      kb.sharedLayout({rows, cols}, dtype, order, banks, vecBytes);
+  dsl::Layout shared = getMatrixOperandSharedLayout(
+      kb.getContext(), {rows, cols}, dsl::bitWidth(dtype), order, kFast,
+      nvidia, kWidth, banks, transposeReads);
   if (buffers)
     return kb.localAllocBuffers(buffers, {rows, cols}, dtype, shared);
   return kb.localAlloc({rows, cols}, dtype, shared);

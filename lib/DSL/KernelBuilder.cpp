@@ -338,22 +338,8 @@ Layout KernelBuilder::dotOperand(unsigned opIdx, Layout parent,
 Layout KernelBuilder::sharedLayout(ArrayRef<int64_t> shape, DType dtype,
                                    ArrayRef<unsigned> order, unsigned banks,
                                    unsigned vecBytes) {
-  unsigned bytes = std::max(1u, bitWidth(dtype) / 8);
-  unsigned vec = std::max(1u, vecBytes / bytes);
-  int64_t rowElems = shape[order[0]];
-  if (shape.size() < 2 || rowElems % vec != 0)
-    return SharedAttr::get(getContext(), 1, 1, 1, order);
-  // Rows narrower than one pass over the banks share a phase; the phases
-  // cover the groups of one such pass, and no more than a row holds.
-  unsigned passBytes = banks * 4;
-  int64_t rowBytes = rowElems * bytes;
-  unsigned perPhase = std::max<int64_t>(1, passBytes / rowBytes);
-  unsigned maxPhase =
-      std::max<int64_t>(1, passBytes / (vec * bytes) / perPhase);
-  int64_t groups = rowElems / vec;
-  while (maxPhase > 1 && groups % maxPhase != 0)
-    maxPhase /= 2;
-  return SharedAttr::get(getContext(), vec, perPhase, maxPhase, order);
+  return getSwizzledSharedLayout(getContext(), shape, bitWidth(dtype), order,
+                                 banks, vecBytes);
 }
 
 LdsTile KernelBuilder::localAlloc(ArrayRef<int64_t> shape, DType dtype,

@@ -55,6 +55,7 @@ void rocdsl::buildRocDSLToROCDLPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(rocdsl::createRocDSLInferVectorWidthPass());
+  pm.addPass(rocdsl::createRocDSLPipelineLoopsPass({/*stages=*/0, options.chip}));
   ConvertRocDSLToGPUPassOptions toGpu;
   toGpu.chip = options.chip;
   toGpu.maxStoreBits = options.maxStoreBits;
@@ -86,6 +87,7 @@ void rocdsl::buildRocDSLToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(rocdsl::createRocDSLInferVectorWidthPass());
+  pm.addPass(rocdsl::createRocDSLPipelineLoopsPass({/*stages=*/0, options.chip}));
   ConvertRocDSLToGPUPassOptions toGpu;
   toGpu.chip = options.chip;
   pm.addPass(createConvertRocDSLToGPUPass(toGpu));
@@ -107,6 +109,7 @@ void rocdsl::buildRocDSLToHostPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(rocdsl::createRocDSLInferVectorWidthPass());
+  pm.addPass(rocdsl::createRocDSLPipelineLoopsPass({/*stages=*/0, "host"}));
   pm.addPass(createConvertRocDSLToHostPass());
   pm.addPass(createCanonicalizerPass());
   // bf16 <-> f32 as integer ops: CPUs without bf16 instructions would

@@ -4,6 +4,7 @@
 #include "rocdsl/Dialect/RocDSL/IR/RocDSL.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -124,9 +125,11 @@ AxisInfo elementwiseConstancy(ArrayRef<AxisInfo> operands) {
 } // namespace
 
 AxisInfoAnalysis::AxisInfoAnalysis(Operation *kernel) {
-  // Arguments first, then every op in program order (the IR is SSA and
-  // rocdsl kernels have no loops whose carried values the rules could
-  // sharpen; carried values stay unknown).
+  // Arguments first, then every op in program order (the IR is SSA;
+  // values a loop carries stay unknown). A loop's induction variable
+  // steps from its lower bound by its step, so every value it takes is
+  // divisible by what divides both (a K loop from 0 by BK keeps K offsets
+  // aligned to BK).
   kernel->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (auto func = dyn_cast<FuncOp>(op)) {
       for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
@@ -137,6 +140,13 @@ AxisInfoAnalysis::AxisInfoAnalysis(Operation *kernel) {
         infos[arg] = info;
       }
       return;
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      AxisInfo info = AxisInfo::unknown(1);
+      info.divisibility[0] =
+          std::min(get(loop.getLowerBound()).divisibility[0],
+                   get(loop.getStep()).divisibility[0]);
+      infos[loop.getInductionVar()] = info;
     }
     for (auto [i, result] : llvm::enumerate(op->getResults()))
       infos[result] = compute(op, i);

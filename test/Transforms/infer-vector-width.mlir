@@ -95,3 +95,30 @@ rocdsl.func @caps(%x: !rocdsl.ptr<f16> {rocdsl.alignment = 16 : i32},
   %g = rocdsl.load %x[%start] bounds [%N] {vec = 1 : i32} : !rocdsl.ptr<f16> -> tensor<2048xf16, #l>
   rocdsl.return
 }
+
+// -----
+
+// A K loop's induction variable is divisible by what divides its lower
+// bound and its step: a K tile at column k (from 0 by 32) of 16-byte
+// aligned rows of a K divisible by 16 takes 128-bit accesses; the same
+// loop from 3 takes none.
+#blk = #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [16, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+// CHECK-LABEL: rocdsl.func @loop_induction_variable
+rocdsl.func @loop_induction_variable(%a: !rocdsl.ptr<bf16> {rocdsl.alignment = 16 : i32},
+                                     %M: i32, %K: i32 {rocdsl.divisibility = 16 : i32})
+    attributes {num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c3 = arith.constant 3 : i32
+  %c32 = arith.constant 32 : i32
+  scf.for %k = %c0 to %K step %c32 : i32 {
+    // CHECK: rocdsl.load {{.*}} {vec = 8 : i32} : !rocdsl.ptr<bf16>
+    %t = rocdsl.load %a[%c0, %k] strides [%K] bounds [%M, %K] : !rocdsl.ptr<bf16> -> tensor<64x32xbf16, #blk>
+    rocdsl.store %t, %a[%c0, %k] strides [%K] bounds [%M, %K] : tensor<64x32xbf16, #blk>, !rocdsl.ptr<bf16>
+  }
+  scf.for %k = %c3 to %K step %c32 : i32 {
+    // CHECK: rocdsl.load %{{[^{]*}} : !rocdsl.ptr<bf16> -> tensor<64x32xbf16
+    %t = rocdsl.load %a[%c0, %k] strides [%K] bounds [%M, %K] : !rocdsl.ptr<bf16> -> tensor<64x32xbf16, #blk>
+    rocdsl.store %t, %a[%c0, %k] strides [%K] bounds [%M, %K] : tensor<64x32xbf16, #blk>, !rocdsl.ptr<bf16>
+  }
+  rocdsl.return
+}

@@ -353,3 +353,39 @@ unsigned mlir::rocdsl::getContiguousElementsPerThread(Attribute layout) {
   }
   return 1;
 }
+
+SharedAttr mlir::rocdsl::getSwizzledSharedLayout(MLIRContext *ctx,
+                                                 ArrayRef<int64_t> shape,
+                                                 unsigned elementBits,
+                                                 ArrayRef<unsigned> order,
+                                                 unsigned banks,
+                                                 unsigned vecBytes) {
+  unsigned bytes = std::max(1u, elementBits / 8);
+  unsigned vec = std::max(1u, vecBytes / bytes);
+  int64_t rowElems = shape[order[0]];
+  if (shape.size() < 2 || rowElems % vec != 0)
+    return SharedAttr::get(ctx, 1, 1, 1, order);
+  // Rows narrower than one pass over the banks share a phase; the phases
+  // cover the groups of one such pass, and no more than a row holds.
+  unsigned passBytes = banks * 4;
+  int64_t rowBytes = rowElems * bytes;
+  unsigned perPhase = std::max<int64_t>(1, passBytes / rowBytes);
+  unsigned maxPhase =
+      std::max<int64_t>(1, passBytes / (vec * bytes) / perPhase);
+  int64_t groups = rowElems / vec;
+  while (maxPhase > 1 && groups % maxPhase != 0)
+    maxPhase /= 2;
+  return SharedAttr::get(ctx, vec, perPhase, maxPhase, order);
+}
+
+SharedAttr mlir::rocdsl::getMatrixOperandSharedLayout(
+    MLIRContext *ctx, ArrayRef<int64_t> shape, unsigned elementBits,
+    ArrayRef<unsigned> order, bool kFast, bool nvidia, unsigned kWidth,
+    unsigned banks, bool transposeReads) {
+  unsigned elemBytes = std::max(1u, elementBits / 8);
+  unsigned vecBytes = kFast && !nvidia ? std::min(16u, kWidth * elemBytes) : 16;
+  if (!kFast && transposeReads)
+    vecBytes = banks * 4 / 4;
+  return getSwizzledSharedLayout(ctx, shape, elementBits, order, banks,
+                                 vecBytes);
+}

@@ -32,4 +32,49 @@ def RocDSLInferVectorWidthPass
   let dependentDialects = ["::mlir::rocdsl::RocDSLDialect"];
 }
 
+def RocDSLPipelineLoopsPass
+    : Pass<"rocdsl-pipeline-loops", "::mlir::ModuleOp"> {
+  let summary = "Software-pipeline loops whose global loads feed LDS: N "
+                "buffers, N - 1 steps of asynchronous copies in flight";
+  let description = [{
+    For each `scf.for` with `rocdsl.stages = N` (N >= 2; or every loop
+    when the `stages` option is set), every global `rocdsl.load` in the
+    body whose one use is a `local_store` into an LDS tile only this loop
+    uses (written before it is read in an iteration), or a
+    `convert_layout` into a `#rocdsl.dot_operand` layout (a matrix
+    operand the lowering would route through LDS), becomes an
+    `async_copy` into one of N stacked buffers of that tile:
+
+    - prologue: the copies of steps 0 .. N-2, each guarded by
+      `lb + i * step < ub`, one `async_commit` per step;
+    - each iteration: `async_wait {pending = N-2}`, one `barrier`, the
+      copies of the step N-1 ahead (guarded the same way) into the buffer
+      the previous iteration read, one commit; the body reads buffer
+      `slot`, which the loop carries;
+    - epilogue: the last N-1 iterations copy nothing.
+
+    One group is committed per step, empty or not, so the wait's count is
+    exact; one barrier per iteration both publishes the step's copies and
+    frees the buffer refilled after it. Bounds and masks of the loads (the
+    K tail) carry over; `other`, if any, must be zero (copies write zeros).
+    Loops of zero or one iteration need no special case.
+
+    A loop is left alone (a warning names the reason when the loop asked
+    for stages, a debug line otherwise) when a load's address depends on
+    a value the loop carries, the loop stores to global memory or already
+    has asynchronous copies, or the buffers exceed the chip's LDS.
+    Operand tiles get the swizzle of `getMatrixOperandSharedLayout` for
+    `chip` (`host`: 32 banks, no transposed reads).
+  }];
+  let options = [
+    Option<"stages", "stages", "unsigned", "0",
+           "Stages for loops without rocdsl.stages (0 or 1: leave them)">,
+    Option<"chip", "chip", "std::string", "\"gfx942\"",
+           "Chip whose LDS the buffers are laid out for, or host">,
+  ];
+  let dependentDialects = ["::mlir::rocdsl::RocDSLDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif

@@ -45,9 +45,16 @@ def _next_value(init, out, i):
     return out
 
 
-def for_loop(lb, ub, step, inits, body):
+def for_loop(lb, ub, step, inits, body, stages=1):
     """Runs body(i, *carried) for i in range(lb, ub, step) (i32 bounds,
     step > 0), returning the values carried out of the last iteration.
+
+    `stages` (2 to 9) software-pipelines the loop (rocdsl-pipeline-loops):
+    the global loads of the body that feed `rl.dot` operands (or LDS
+    tiles) become asynchronous copies into `stages` LDS buffers, with the
+    copies of the next `stages - 1` iterations in flight while one
+    computes. A loop the pass cannot pipeline runs as written, and the
+    compile logs a warning saying why.
 
     `inits` is one value (then the loop returns one value) or a list/tuple
     (then it returns a tuple, and the body returns one value per entry).
@@ -56,6 +63,10 @@ def for_loop(lb, ub, step, inits, body):
                           lambda k, acc: acc + rl.load(x, [row, k], ...))
     """
     b = tracing.builder()
+    if isinstance(stages, bool) or not tracing.is_int(stages) or \
+            not 1 <= int(stages) <= 9:
+        raise error(f"for_loop stages={stages!r}: must be an integer "
+                    f"from 1 to 9")
     single = not isinstance(inits, (list, tuple))
     inits = [_carried(v, i)
              for i, v in enumerate([inits] if single else inits)]
@@ -110,7 +121,8 @@ def for_loop(lb, ub, step, inits, body):
     else:
         b.op(None, "scf.yield")
     b.close_block(body_block)
-    b.raw("}")
+    b.raw("}" if int(stages) == 1 else
+          f"}} {{rocdsl.stages = {int(stages)} : i32}}")
 
     block = b.blocks[-1]
     for r in results:

@@ -42,6 +42,11 @@ namespace mlir::rocdsl {
 /// power of two).
 constexpr const char *kConstancyAttrName = "rocdsl.constancy";
 
+/// Discardable attribute on an `scf.for` (i32, set by kernel authors, read
+/// and removed by rocdsl-pipeline-loops): how many K steps' copies to keep
+/// in LDS buffers, N - 1 of them in flight while one computes (1: none).
+constexpr const char *kStagesAttrName = "rocdsl.stages";
+
 /// The layout whose element (i, j) sits where `layout` keeps (j, i): a 2-D
 /// transpose into it moves no data. Null where no such layout is known
 /// (then a transpose goes through LDS).
@@ -53,6 +58,32 @@ LayoutEncodingAttrInterface getTileLayout(Type type);
 /// Number of consecutive elements of the innermost dimension that one lane
 /// owns in `layout` (1 when the innermost dimension is not the fastest).
 unsigned getContiguousElementsPerThread(Attribute layout);
+
+/// The XOR swizzle of an LDS tile of `shape` (elements of `elementBits`)
+/// whose `order[0]` dimension is fastest: groups of `vecBytes`, rows
+/// narrower than one pass over `banks` 4-byte banks sharing a phase, and as
+/// many phases as one pass holds groups (no more than a row has). Rows that
+/// are not whole groups, and 1-D tiles, get no swizzle.
+SharedAttr getSwizzledSharedLayout(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                                   unsigned elementBits,
+                                   ArrayRef<unsigned> order, unsigned banks,
+                                   unsigned vecBytes = 16);
+
+/// The LDS layout of a 2-D matrix operand tile written as global memory
+/// holds it (`order`: its fastest dimension first) and read in a
+/// `#rocdsl.dot_operand` layout with `kWidth` K elements a lane. `kFast`:
+/// K is the fastest dimension. On AMD a K-fast tile is swizzled in groups
+/// of what one lane reads (kWidth elements, at most 16 bytes), and a tile
+/// read transposed (`transposeReads`, gfx950's ds_read_b64_tr_b16) in
+/// groups of a quarter of the banks, so that the four rows of one read
+/// fall in four different quarters; otherwise (and on NVIDIA, whose
+/// ldmatrix reads 16-byte rows) groups of 16 bytes.
+SharedAttr getMatrixOperandSharedLayout(MLIRContext *ctx,
+                                        ArrayRef<int64_t> shape,
+                                        unsigned elementBits,
+                                        ArrayRef<unsigned> order, bool kFast,
+                                        bool nvidia, unsigned kWidth,
+                                        unsigned banks, bool transposeReads);
 
 } // namespace mlir::rocdsl
 
