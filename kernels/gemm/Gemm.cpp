@@ -190,7 +190,8 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
       failed(parseLayout(params, "layout_b", c.bColMajor, error)) ||
       failed(params.getFlag("bias", c.bias, error)) ||
       failed(params.getFlag("accumulate", c.accumulate, error)) ||
-      failed(params.getFlag("prefetch_operands", c.prefetchOperands, error)))
+      failed(params.getFlag("prefetch_operands", c.prefetchOperands, error)) ||
+      failed(params.getFlag("interleave", c.interleave, error)))
     return failure();
   StringRef wgmma = params.get("wgmma");
   if (wgmma != "auto" && wgmma != "0" && wgmma != "1") {
@@ -296,6 +297,13 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
             "B (layout_a=row, layout_b=row); use stages=1";
     return failure();
   }
+  if (c.interleave && (c.nvidia || c.stages != 1)) {
+    error = std::string("interleave=1 orders the MFMA loop of stages=1 on "
+                        "AMDGPU (sched_group_barrier)") +
+            (c.nvidia ? "; " + chip->name.str() + " has no such scheduler hint"
+                      : "; stages=" + std::to_string(c.stages) + " given");
+    return failure();
+  }
   int64_t ldsBytes =
       c.stages > 1 ? c.stages * (c.bm + c.bn) * c.bk * bitWidth(c.dtype) / 8
                    : 0;
@@ -315,6 +323,40 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
 //===----------------------------------------------------------------------===//
 
 namespace {
+
+/// llvm.amdgcn.sched.group.barrier instruction classes.
+constexpr unsigned kSchedMfma = 0x8, kSchedVmemRead = 0x20,
+                   kSchedDsRead = 0x100;
+
+/// The order of one K step of the stages = 1 loop, for LLVM's scheduler:
+/// each of the wave's MFMAs followed by an equal share of its LDS reads and
+/// of the next step's global loads, so that the matrix core always has a
+/// product queued while the memory instructions issue, instead of LLVM's
+/// order (all reads, then all products). The counts are per wave; a share
+/// rounds up, and a group with nothing left to take stays empty.
+void interleaveStep(KernelBuilder &kb, const GemmConfig &c, unsigned wm,
+                    unsigned wn) {
+  int64_t mfmas = std::max<int64_t>(1, (c.bm / wm / c.instr[0]) *
+                                           (c.bn / wn / c.instr[1]) *
+                                           (c.bk / c.instr[2]));
+  int64_t lanes = int64_t(c.waveSize);
+  int64_t bytes = bitWidth(c.dtype) / 8;
+  // Global loads: 16 bytes a lane where the rows allow.
+  int64_t vmem = llvm::divideCeil((c.bm + c.bn) * c.bk * bytes,
+                                  16 * lanes * c.warps);
+  // LDS reads: A's rows kWidth elements a read; B kWidth (K-fast), 4
+  // (transposed reads) or 1 element (16-bit reads of a row-major B).
+  int64_t bPerRead = c.bColMajor ? c.kWidth : c.ldsTransposeReads ? 4 : 1;
+  int64_t ds = llvm::divideCeil((c.bm / wm) * c.bk, lanes * c.kWidth) +
+               llvm::divideCeil((c.bn / wn) * c.bk, lanes * bPerRead);
+  int64_t dsShare = llvm::divideCeil(ds, mfmas);
+  int64_t vmemShare = llvm::divideCeil(vmem, mfmas);
+  for (int64_t i = 0; i < mfmas; ++i) {
+    kb.schedGroupBarrier(kSchedMfma, 1);
+    kb.schedGroupBarrier(kSchedDsRead, unsigned(dsShare));
+    kb.schedGroupBarrier(kSchedVmemRead, unsigned(vmemShare));
+  }
+}
 
 /// Warps along M and N of the accumulator: M first, as square as the warp
 /// count allows.
@@ -516,10 +558,14 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
       nextB = stageB(next);
       // (AMDGPU's scheduler would sink the loads below the products,
       // where they no longer overlap them.)
-      kb.schedBarrier();
+      if (!c.interleave)
+        kb.schedBarrier();
       Tile operandA = ldsA.load(opA);
       Tile operandB = ldsB.load(opB);
-      return kb.dot(operandA, operandB, acc);
+      Tile product = kb.dot(operandA, operandB, acc);
+      if (c.interleave)
+        interleaveStep(kb, c, wm, wn);
+      return product;
     };
     SmallVector<Tile> init = {zero};
     for (int64_t i = 0; i < c.loadAhead; ++i) {
@@ -787,6 +833,11 @@ KernelSpec mlir::rocdsl::getGemmSpec() {
        "while the current one multiplies, and the next step's first slice "
        "right after the step's barrier (0: read a whole step, then "
        "multiply)",
+       false},
+      {"interleave", "0",
+       "AMDGPU, stages=1: 1 orders the K loop for LLVM's scheduler "
+       "(sched_group_barrier): each MFMA followed by its share of the "
+       "step's LDS reads and global loads, instead of all reads first",
        false},
       {"wgmma", "auto",
        "sm_90a: 1 multiplies with warpgroup MMA (wgmma) reading both "

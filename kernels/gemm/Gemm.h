@@ -58,6 +58,10 @@ struct GemmConfig {
   /// sm_90a: the K loop's products as warpgroup MMA (wgmma) reading both
   /// operands from the LDS stages, instead of mma.sync from registers.
   bool wgmma = false;
+  /// AMDGPU, stages = 1: the steady state's instruction order is given to
+  /// LLVM's scheduler (sched_group_barrier): each MFMA followed by its
+  /// share of the step's LDS reads and global loads.
+  bool interleave = false;
 };
 
 /// Reads and checks the parameters (dtypes, layouts, shapes, tiles).
