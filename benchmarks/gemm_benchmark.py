@@ -38,7 +38,7 @@ DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16}
 
 def rocdsl_gemm(a: rl.ptr, b: rl.ptr, c: rl.ptr, M: rl.i32, N: rl.i32,
                 K: rl.i32, BM: rl.constexpr, BN: rl.constexpr,
-                BK: rl.constexpr):
+                BK: rl.constexpr, S: rl.constexpr):
     m0 = rl.program_id(0) * BM
     n0 = rl.program_id(1) * BN
 
@@ -46,7 +46,7 @@ def rocdsl_gemm(a: rl.ptr, b: rl.ptr, c: rl.ptr, M: rl.i32, N: rl.i32,
         at = rl.load(a, [m0, k], shape=[BM, BK], strides=[K], bounds=[M, K])
         bt = rl.load(b, [k, n0], shape=[BK, BN], strides=[N], bounds=[K, N])
         return rl.dot(at, bt, acc)
-    acc = rl.for_loop(0, K, BK, rl.zeros([BM, BN]), step)
+    acc = rl.for_loop(0, K, BK, rl.zeros([BM, BN]), step, stages=S)
     rl.store(acc.to(c.dtype), c, [m0, n0], strides=[N], bounds=[M, N])
 
 
@@ -69,8 +69,12 @@ def triton_gemm(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
              mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
-ROCDSL_CONFIGS = [(128, 128, 32, 4), (128, 128, 32, 8), (64, 128, 32, 4),
-                  (64, 64, 32, 4), (16, 128, 64, 4)]
+# (BM, BN, BK, warps, stages): the rl.dot tile loop as written (1) and
+# software-pipelined by rocdsl-pipeline-loops (2-4).
+ROCDSL_CONFIGS = [(128, 128, 32, 4, 1), (128, 128, 32, 4, 3),
+                  (128, 128, 64, 4, 3), (128, 256, 32, 8, 3),
+                  (128, 128, 32, 8, 4), (64, 128, 32, 4, 3),
+                  (16, 128, 64, 4, 3)]
 TRITON_CONFIGS = [(128, 128, 32, 4, 3), (128, 256, 64, 8, 3),
                   (128, 128, 64, 4, 4), (64, 128, 32, 4, 4),
                   (16, 128, 128, 4, 4), (128, 64, 32, 4, 1)]
@@ -85,13 +89,14 @@ KERNELS = {w: rocdsl.kernel(num_warps=w)(rocdsl_gemm) for w in (4, 8)}
 
 
 def rocdsl_run(cfg):
-    bm, bn, bk, warps = cfg
+    bm, bn, bk, warps, stages = cfg
     kernel = KERNELS[warps]
 
     def run(a, b, c):
         m, k = a.shape
         n = b.shape[1]
-        kernel[grid(m, n, bm, bn)](a, b, c, m, n, k, BM=bm, BN=bn, BK=bk)
+        kernel[grid(m, n, bm, bn)](a, b, c, m, n, k, BM=bm, BN=bn, BK=bk,
+                                   S=stages)
     return run
 
 
