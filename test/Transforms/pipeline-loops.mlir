@@ -1,7 +1,8 @@
 // RUN: rocdsl-opt %s --split-input-file --rocdsl-pipeline-loops="chip=gfx942" 2>/dev/null | FileCheck %s
 // RUN: rocdsl-opt %s --split-input-file --rocdsl-pipeline-loops="chip=gfx942" 2>&1 >/dev/null | FileCheck %s --check-prefix=WARN
 // RUN: rocdsl-opt %s --split-input-file --rocdsl-pipeline-loops="chip=gfx942" --canonicalize 2>/dev/null | FileCheck %s --check-prefix=CANON
-// RUN: not rocdsl-opt %s --split-input-file --rocdsl-pipeline-loops="chip=gfx900" 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: rocdsl-opt %s --split-input-file --rocdsl-pipeline-loops="chip=sm_90" 2>/dev/null | FileCheck %s --check-prefix=NV
+// RUN: not rocdsl-opt %s --split-input-file --rocdsl-pipeline-loops="chip=gfx942" --rocdsl-pipeline-loops="chip=gfx900" 2>&1 | FileCheck %s --check-prefix=CHIP
 
 // CHIP: rocdsl-pipeline-loops: unknown chip 'gfx900'
 
@@ -34,6 +35,15 @@
 // CHECK: rocdsl.async_copy
 // CHECK: rocdsl.async_copy
 // CHECK: rocdsl.async_commit
+// On AMDGPU the prologue is waited for before the loop (LLVM's wait for
+// direct-to-LDS loads at each barrier's fence counts those entering the
+// loop, not those coming around it); NVIDIA keeps it in flight.
+// CHECK: rocdsl.async_wait {pending = 0 : i32}
+// NV-LABEL: rocdsl.func @three_stages
+// NV: rocdsl.async_commit
+// NV-NOT: rocdsl.async_wait
+// NV: scf.for
+// NV-NEXT: rocdsl.async_wait {pending = 1 : i32}
 // CHECK: scf.for %[[IV:.*]] = {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[SLOT:.*]] = %{{.*}}) -> ({{.*}}, i32)
 // CHECK-NEXT: rocdsl.async_wait {pending = 1 : i32}
 // CHECK-NEXT: rocdsl.barrier
