@@ -191,7 +191,8 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
       failed(params.getFlag("bias", c.bias, error)) ||
       failed(params.getFlag("accumulate", c.accumulate, error)) ||
       failed(params.getFlag("prefetch_operands", c.prefetchOperands, error)) ||
-      failed(params.getFlag("interleave", c.interleave, error)))
+      failed(params.getFlag("interleave", c.interleave, error)) ||
+      failed(params.getFlag("pingpong", c.pingpong, error)))
     return failure();
   StringRef wgmma = params.get("wgmma");
   if (wgmma != "auto" && wgmma != "0" && wgmma != "1") {
@@ -303,6 +304,23 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
             (c.nvidia ? "; " + chip->name.str() + " has no such scheduler hint"
                       : "; stages=" + std::to_string(c.stages) + " given");
     return failure();
+  }
+  if (c.pingpong) {
+    std::string why;
+    if (c.nvidia)
+      why = chip->name.str() + " has no issue priorities (AMDGPU only)";
+    else if (c.stages < 2)
+      why = "it needs stages of 2 to 4 (LDS buffers)";
+    else if (c.warps != 8)
+      why = "it needs warps=8 (two waves on every SIMD), not warps=" +
+            std::to_string(c.warps);
+    if (!why.empty()) {
+      error = "pingpong=1: " + why;
+      return failure();
+    }
+    // A half reads its whole step after the barrier (no slice prefetch
+    // across it: the halves' barriers are a phase apart).
+    c.prefetchOperands = false;
   }
   int64_t ldsBytes =
       c.stages > 1 ? c.stages * (c.bm + c.bn) * c.bk * bitWidth(c.dtype) / 8
@@ -621,7 +639,51 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
       return std::pair<Tile, Tile>{x, y};
     };
     auto stepOf = [&](Scalar k) { return k / kb.i32(c.bk); };
-    if (!c.prefetchOperands) {
+    if (c.pingpong) {
+      // Ping-pong (8 waves, one of each half on every SIMD). Each
+      // iteration is two phases, each ending in a barrier: B1, copy step
+      // i + S - 1 into buffer (i - 1) % S, read step i, wait for step
+      // i + 1; then B2 and the products at raised priority. The upper
+      // half crosses one barrier more before the loop, so each of its
+      // barriers meets the lower half's next one: while one half
+      // multiplies, the other copies and reads. Sound because every
+      // phase ends in the wait (step i + 1 landed in this wave) and the
+      // barrier both halves then cross: a half reads step i only after
+      // the other half's wait for it and its reads of buffer (i - 1) % S
+      // (a phase before the copy into it). The lower half crosses its
+      // extra barrier after the loop. AMDGPU waits for the prologue's
+      // direct loads at once (LLVM's wait at each barrier's fence counts
+      // those entering the loop, not those coming around it).
+      for (unsigned i = 0; i + 1 < s; ++i) {
+        Scalar k = kb.i32(int64_t(i) * c.bk);
+        copyStep(k, kb.i32(i));
+      }
+      kb.asyncWait(0);
+      Scalar upper =
+          kb.compare(Cmp::GE, kb.warpId(), kb.i32(c.warps / 2));
+      kb.ifThenElse(upper, [&] { kb.barrier(); });
+      auto body = [&](Scalar k, ArrayRef<Tile> carried) {
+        Scalar step = stepOf(k);
+        Scalar count = kb.i32(s);
+        kb.barrier();
+        Scalar later = step + int64_t(s - 1);
+        copyStep(k + int64_t(s - 1) * c.bk, kb.rem(later, count));
+        Scalar buffer = kb.rem(step, count);
+        SmallVector<std::pair<Tile, Tile>> operands;
+        for (int64_t j = 0; j < slices; ++j)
+          operands.push_back(readSlice(buffer, j));
+        kb.asyncWait(s - 2);
+        kb.barrier();
+        kb.setPriority(1);
+        Tile acc = carried[0];
+        for (auto [x, y] : operands)
+          acc = kb.dot(x, y, acc);
+        kb.setPriority(0);
+        return SmallVector<Tile>{acc};
+      };
+      sum = kb.forLoop(kBegin, kEnd, kStep, {zero}, body)[0];
+      kb.ifThenElse(upper, [] {}, [&] { kb.barrier(); });
+    } else if (!c.prefetchOperands) {
       // Each step reads its whole buffer after the barrier, then
       // multiplies.
       sum = stagedLoop(s, copyStep, [&](Scalar buffer, Tile acc) {
@@ -838,6 +900,11 @@ KernelSpec mlir::rocdsl::getGemmSpec() {
        "AMDGPU, stages=1: 1 orders the K loop for LLVM's scheduler "
        "(sched_group_barrier): each MFMA followed by its share of the "
        "step's LDS reads and global loads, instead of all reads first",
+       false},
+      {"pingpong", "0",
+       "AMDGPU, stages 2-4, warps=8: 1 runs the two halves of the waves a "
+       "barrier apart, one multiplying (at raised s_setprio) while the "
+       "other copies and reads LDS; two barriers a K step",
        false},
       {"wgmma", "auto",
        "sm_90a: 1 multiplies with warpgroup MMA (wgmma) reading both "

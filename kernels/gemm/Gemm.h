@@ -62,6 +62,11 @@ struct GemmConfig {
   /// LLVM's scheduler (sched_group_barrier): each MFMA followed by its
   /// share of the step's LDS reads and global loads.
   bool interleave = false;
+  /// AMDGPU, stages >= 2, 8 waves: ping-pong. The two halves of the waves
+  /// (one wave of each on every SIMD) run a barrier apart, so that one
+  /// half multiplies while the other copies and reads LDS; each half
+  /// raises its priority (s_setprio) around its products.
+  bool pingpong = false;
 };
 
 /// Reads and checks the parameters (dtypes, layouts, shapes, tiles).

@@ -532,6 +532,14 @@ void KernelBuilder::schedGroupBarrier(unsigned mask, unsigned size,
   SchedGroupBarrierOp::create(builder, loc, mask, size, syncId);
 }
 
+Scalar KernelBuilder::warpId() {
+  return {this, WarpIdOp::create(builder, loc, builder.getI32Type())};
+}
+
+void KernelBuilder::setPriority(unsigned priority) {
+  SetPriorityOp::create(builder, loc, priority);
+}
+
 OwningOpRef<ModuleOp> KernelBuilder::finish() {
   ReturnOp::create(builder, loc);
   if (failed(verify(*module)))

@@ -462,6 +462,30 @@ def RocDSL_AsyncWaitOp : RocDSL_Op<"async_wait"> {
 // Expert escape hatches
 //===----------------------------------------------------------------------===//
 
+def RocDSL_WarpIdOp : RocDSL_Op<"warp_id", [Pure]> {
+  let summary = "Index of this wave (warp) within its program instance";
+  let description = [{
+    `%w = rocdsl.warp_id : i32`: 0 for the program's first wave (lanes 0 to
+    wave size - 1), up to `num_warps - 1`; the same in every lane of a wave.
+    The host runs a program as one thread and rejects it.
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def RocDSL_SetPriorityOp : RocDSL_Op<"set_priority"> {
+  let summary = "Set this wave's instruction-issue priority (AMDGPU s_setprio)";
+  let description = [{
+    `rocdsl.set_priority {priority = 1 : i32}` (0 to 3): while several waves
+    of one SIMD have instructions ready, the higher priority issues first
+    (`s_setprio`). Ping-pong schedules raise it around a wave's cluster of
+    matrix instructions so that it is not delayed by the other wave's
+    memory instructions. A hint: other targets drop it.
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<3>]>:$priority);
+  let assemblyFormat = "attr-dict";
+}
+
 def RocDSL_BarrierOp : RocDSL_Op<"barrier"> {
   let summary = "Workgroup barrier (all waves; LDS writes become visible)";
   let assemblyFormat = "attr-dict";

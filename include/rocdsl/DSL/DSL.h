@@ -298,6 +298,10 @@ public:
   /// that the AMDGPU scheduler places here, in order with the other groups
   /// of `syncId`.
   void schedGroupBarrier(unsigned mask, unsigned size, unsigned syncId = 0);
+  /// This wave's index in the program (rocdsl.warp_id).
+  Scalar warpId();
+  /// This wave's issue priority, 0-3 (rocdsl.set_priority, s_setprio).
+  void setPriority(unsigned priority);
 
   /// Terminates the kernel and verifies the module; on failure the
   /// diagnostics went to the context's handler and the result is null.

@@ -123,6 +123,36 @@ struct SchedBarrierRewrite {
   }
 };
 
+struct SetPriorityRewrite {
+  static void rewrite(SetPriorityOp op, SetPriorityOp::Adaptor,
+                      ConversionPatternRewriter &rewriter) {
+    rewriter.replaceOpWithNewOp<ROCDL::SetPrioOp>(
+        op, rewriter.getI16IntegerAttr(int16_t(op.getPriority())));
+  }
+};
+
+/// The lane's thread index over the wave size: uniform in a wave.
+struct WarpIdLowering : OpConversionPattern<WarpIdOp> {
+  WarpIdLowering(TileTypeConverter &converter, MLIRContext *ctx,
+                 unsigned waveSize)
+      : OpConversionPattern(converter, ctx), waveSize(waveSize) {}
+
+  LogicalResult
+  matchAndRewrite(WarpIdOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+    Value lane = arith::IndexCastUIOp::create(rewriter, loc,
+                                              rewriter.getI32Type(), thread);
+    Value size = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getI32IntegerAttr(int32_t(waveSize)));
+    rewriter.replaceOpWithNewOp<arith::DivUIOp>(op, lane, size);
+    return success();
+  }
+
+  unsigned waveSize;
+};
+
 struct SchedGroupBarrierRewrite {
   static void rewrite(SchedGroupBarrierOp op, SchedGroupBarrierOp::Adaptor,
                       ConversionPatternRewriter &rewriter) {
@@ -139,12 +169,14 @@ void mlir::rocdsl::populateKernelPatterns(TileTypeConverter &converter,
                                           unsigned waveSize) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<FuncLowering>(converter, ctx, gpuModule, waveSize);
+  patterns.add<WarpIdLowering>(converter, ctx, waveSize);
   patterns.add<SimpleLowering<ReturnOp, ReturnRewrite>,
                SimpleLowering<ProgramIdOp, ProgramIdRewrite>,
                SimpleLowering<NumProgramsOp, NumProgramsRewrite>,
                SimpleLowering<BarrierOp, BarrierRewrite>,
                SimpleLowering<WaitOp, WaitRewrite>,
                SimpleLowering<SchedBarrierOp, SchedBarrierRewrite>,
-               SimpleLowering<SchedGroupBarrierOp, SchedGroupBarrierRewrite>>(
+               SimpleLowering<SchedGroupBarrierOp, SchedGroupBarrierRewrite>,
+               SimpleLowering<SetPriorityOp, SetPriorityRewrite>>(
       converter, ctx);
 }

@@ -40,7 +40,8 @@ public:
         if (isa<WaitOp>(op)) {
           ++waits;
           op->erase();
-        } else if (isa<SchedBarrierOp, SchedGroupBarrierOp>(op)) {
+        } else if (isa<SchedBarrierOp, SchedGroupBarrierOp, SetPriorityOp>(
+                       op)) {
           ++schedBarriers;
           op->erase();
         }
@@ -52,7 +53,8 @@ public:
                 "registers by itself)");
       if (schedBarriers)
         logInfo("kernel '" + func.getName() + "': " + Twine(schedBarriers) +
-                " rocdsl.sched_barrier/sched_group_barrier dropped for " +
+                " rocdsl.sched_barrier/sched_group_barrier/set_priority "
+                "dropped for " +
                 chip.name +
                 " (a hint for the AMDGPU scheduler only)");
     }

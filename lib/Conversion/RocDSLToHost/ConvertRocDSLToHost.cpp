@@ -32,6 +32,11 @@ LogicalResult checkHostElementTypes(ModuleOp module) {
     return f && f.getWidth() == 8;
   };
   WalkResult result = module.walk([&](Operation *op) {
+    if (isa<WarpIdOp>(op)) {
+      op->emitError() << "rocdsl.warp_id has no host meaning: the host runs "
+                         "a program as one thread";
+      return WalkResult::interrupt();
+    }
     if (isa<WarpgroupDotOp>(op)) {
       op->emitError() << "rocdsl.warpgroup_dot needs warpgroup MMA (wgmma, "
                          "sm_90a); the host has none (use rocdsl.dot)";

@@ -241,7 +241,8 @@ void mlir::rocdsl::populateHostKernelPatterns(HostTypeConverter &converter,
   patterns.add<FuncToHost, ProgramIdToHost, NumProgramsToHost, ReturnToHost,
                EraseOnHost<BarrierOp>, EraseOnHost<WaitOp>,
                EraseOnHost<SchedBarrierOp>,
-               EraseOnHost<SchedGroupBarrierOp>>(converter, ctx);
+               EraseOnHost<SchedGroupBarrierOp>,
+               EraseOnHost<SetPriorityOp>>(converter, ctx);
 }
 
 void mlir::rocdsl::populateHostTilePatterns(HostTypeConverter &converter,

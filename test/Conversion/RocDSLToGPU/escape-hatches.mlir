@@ -24,6 +24,8 @@
 // CHECK-NEXT:    rocdl.sched.group.barrier 8, 1, 0
 // CHECK-NEXT:    rocdl.sched.group.barrier 256, 2, 0
 // CHECK-NEXT:    rocdl.sched.group.barrier 32, 1, 3
+// CHECK-NEXT:    rocdl.s.setprio 1
+// CHECK-NEXT:    rocdl.s.setprio 0
 // CHECK-NEXT:    gpu.barrier
 // CHECK-NEXT:    gpu.return
 // CHECK-NOT:   rocdsl.
@@ -38,6 +40,8 @@ rocdsl.func @hatches(%p: !rocdsl.ptr<f32>) attributes {num_warps = 2 : i32} {
   rocdsl.sched_group_barrier {mask = 8 : i32, size = 1 : i32}
   rocdsl.sched_group_barrier {mask = 256 : i32, size = 2 : i32, sync_id = 0 : i32}
   rocdsl.sched_group_barrier {mask = 32 : i32, size = 1 : i32, sync_id = 3 : i32}
+  rocdsl.set_priority {priority = 1 : i32}
+  rocdsl.set_priority {priority = 0 : i32}
   rocdsl.barrier
   rocdsl.return
 }

@@ -918,6 +918,14 @@ rocdsl.func @sched_group_empty() attributes {num_warps = 4 : i32} {
 
 // -----
 
+rocdsl.func @priority_out_of_range() attributes {num_warps = 1 : i32} {
+  // expected-error@+1 {{'rocdsl.set_priority' op attribute 'priority' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 0 whose maximum value is 3}}
+  rocdsl.set_priority {priority = 4 : i32}
+  rocdsl.return
+}
+
+// -----
+
 rocdsl.func @sched_group_needs_size() attributes {num_warps = 4 : i32} {
   // expected-error@+1 {{'rocdsl.sched_group_barrier' op requires attribute 'size'}}
   rocdsl.sched_group_barrier {mask = 8 : i32}

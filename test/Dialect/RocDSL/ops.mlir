@@ -264,6 +264,8 @@ rocdsl.func @warpgroup_dot() attributes {num_warps = 4 : i32} {
 // CHECK-NEXT: rocdsl.sched_barrier {mask = 6 : i32}
 // CHECK-NEXT: rocdsl.sched_group_barrier {mask = 8 : i32, size = 1 : i32}
 // CHECK-NEXT: rocdsl.sched_group_barrier {mask = 256 : i32, size = 3 : i32, sync_id = 2 : i32}
+// CHECK-NEXT: rocdsl.set_priority {priority = 3 : i32}
+// CHECK-NEXT: %{{.*}} = rocdsl.warp_id : i32
 // CHECK-NEXT: rocdsl.return
 // GENERIC-LABEL: sym_name = "sync"
 // GENERIC: "rocdsl.barrier"() : () -> ()
@@ -282,6 +284,8 @@ rocdsl.func @sync() attributes {num_warps = 8 : i32} {
   rocdsl.sched_barrier {mask = 6 : i32}
   rocdsl.sched_group_barrier {mask = 8 : i32, size = 1 : i32}
   rocdsl.sched_group_barrier {mask = 256 : i32, size = 3 : i32, sync_id = 2 : i32}
+  rocdsl.set_priority {priority = 3 : i32}
+  %w = rocdsl.warp_id : i32
   rocdsl.return
 }
 
