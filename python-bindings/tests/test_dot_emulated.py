@@ -428,6 +428,33 @@ def _trace_error(body):
      r"sched_group_barrier size must be at least 1, got 0"),
     (lambda x: rl.sched_group_barrier(0x8, 1, sync_id=-2),
      r"sync_id must be non-negative, got -2"),
+    (lambda x: rl.set_priority(4),
+     r"set_priority priority must be in \[0, 3\], got 4"),
 ])
 def test_lds_and_scheduling_errors(body, message):
     assert re.search(message, _trace_error(body))
+
+
+@rocdsl.kernel(num_warps=4)
+def wave_ids(y: rl.ptr("i32"), PRIORITY: rl.constexpr):
+    """y[lane] = the lane's wave index, written at raised priority."""
+    rl.set_priority(PRIORITY)
+    w = rl.full([256], rl.warp_id())
+    rl.set_priority(0)
+    rl.store(w, y, [0])
+
+
+@pytest.mark.parametrize("device", sorted(CHIPS))
+def test_warp_id_and_priority(device):
+    y = rocdsl.device_array(np.full(256, -7, np.int32), device)
+    wave_ids[(1,)](y, PRIORITY=2)
+    lanes = 64
+    np.testing.assert_array_equal(y.to_host(), np.arange(256) // lanes)
+    asm = wave_ids.compile(CHIPS[device], PRIORITY=2).asm
+    assert "s_setprio 2" in asm and "s_setprio 0" in asm
+
+
+def test_warp_id_is_refused_on_the_host():
+    with pytest.raises(rocdsl.CompilationError,
+                       match=r"warp_id has no host meaning"):
+        wave_ids[(1,)](np.zeros(256, np.int32), PRIORITY=1)

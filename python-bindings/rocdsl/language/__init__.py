@@ -6,14 +6,15 @@ spread over a program's lanes), uniform scalars and pointer arguments; see
 docs/python.md, "Writing kernels in Python", for every op.
 """
 from .control import for_loop
-from .creation import barrier, full, iota, num_programs, program_id, zeros
+from .creation import (barrier, full, iota, num_programs, program_id,
+                       warp_id, zeros)
 from .dot import dot, warpgroup_dot
 from .functions import (abs, broadcast_to, div_rn, exp, exp2, exp_accurate,
                         expand_dims, fast_div, fast_exp, log, max, maximum,
                         min, minimum, prod, rsqrt, sqrt, sum, trans, where)
 from .memory import load, store
 from .shared import (SharedTile, local_alloc, sched_barrier,
-                     sched_group_barrier, wait)
+                     sched_group_barrier, set_priority, wait)
 from .types import (Layout, bf16, blocked, constexpr, dtype, f16, f32, i1, i32,
                     ptr)
 from .values import Pointer, Scalar, Tile
@@ -24,7 +25,7 @@ __all__ = [
     "exp", "exp2", "exp_accurate", "expand_dims", "fast_div", "fast_exp",
     "f16", "f32", "for_loop", "full", "i1", "i32", "iota", "load",
     "local_alloc", "log", "max", "maximum", "min", "minimum", "num_programs",
-    "prod", "program_id", "ptr", "rsqrt", "sched_barrier",
-    "sched_group_barrier", "sqrt", "store", "sum", "trans", "wait",
+    "prod", "program_id", "warp_id", "ptr", "rsqrt", "sched_barrier",
+    "sched_group_barrier", "set_priority", "sqrt", "store", "sum", "trans", "wait",
     "warpgroup_dot", "where", "zeros",
 ]

@@ -20,6 +20,13 @@ def program_id(axis=0):
                                        f"{_axis(axis)} : i32"))
 
 
+def warp_id():
+    """This wave's (warp's) index in the program, 0 to num_warps - 1 (i32,
+    the same in every lane of a wave). Not on the host, which runs a
+    program as one thread."""
+    return Scalar(tracing.builder().op("i32", "rocdsl.warp_id : i32"))
+
+
 def num_programs(axis=0):
     """The grid's size along `axis` (i32)."""
     return Scalar(tracing.builder().op("i32", f"rocdsl.num_programs "

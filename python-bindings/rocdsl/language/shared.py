@@ -177,3 +177,17 @@ def sched_group_barrier(mask, size, sync_id=0):
     tracing.builder().op(
         None, f"rocdsl.sched_group_barrier {{mask = {mask} : i32, "
               f"size = {size} : i32, sync_id = {sync_id} : i32}}")
+
+
+def set_priority(priority):
+    """Sets this wave's instruction-issue priority, 0 to 3
+    (rocdsl.set_priority, AMDGPU s_setprio): among the waves of one SIMD
+    with instructions ready, the higher priority issues first. Raise it
+    around a cluster of matrix instructions and lower it after. Dropped on
+    other targets."""
+    priority = tracing.static_int(priority, "set_priority priority")
+    if not 0 <= priority <= 3:
+        raise error(f"set_priority priority must be in [0, 3], got "
+                    f"{priority}")
+    tracing.builder().op(
+        None, f"rocdsl.set_priority {{priority = {priority} : i32}}")
