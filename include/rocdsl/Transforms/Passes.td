@@ -45,19 +45,25 @@ def RocDSLPipelineLoopsPass
     operand the lowering would route through LDS), becomes an
     `async_copy` into one of N stacked buffers of that tile:
 
-    - prologue: the copies of steps 0 .. N-2, each guarded by
-      `lb + i * step < ub`, one `async_commit` per step;
+    - prologue: the copies of steps 0 .. N-2 into buffers 0 .. N-2, one
+      `async_commit` per step (on AMDGPU then `async_wait {pending = 0}`:
+      LLVM's wait for direct-to-LDS loads at each barrier's fence counts
+      loads entering the loop, not those coming around its back edge);
     - each iteration: `async_wait {pending = N-2}`, one `barrier`, the
-      copies of the step N-1 ahead (guarded the same way) into the buffer
-      the previous iteration read, one commit; the body reads buffer
-      `slot`, which the loop carries;
-    - epilogue: the last N-1 iterations copy nothing.
+      copies of the step N-1 ahead into the buffer the previous iteration
+      read, one commit; the body reads buffer `slot`, which the loop
+      carries;
+    - epilogue: the copies of the last N-1 iterations are of steps past
+      the end, issued with their first bound 0 (nothing read, zeros
+      written into buffers no one reads), so every group has the same
+      instructions.
 
-    One group is committed per step, empty or not, so the wait's count is
-    exact; one barrier per iteration both publishes the step's copies and
-    frees the buffer refilled after it. Bounds and masks of the loads (the
-    K tail) carry over; `other`, if any, must be zero (copies write zeros).
-    Loops of zero or one iteration need no special case.
+    One group is committed per step, so the wait's count is exact; one
+    barrier per iteration both publishes the step's copies and frees the
+    buffer refilled after it. Bounds and masks of the loads (the K tail)
+    carry over, and a load without bounds gets bounds no index reaches;
+    `other`, if any, must be zero (copies write zeros). Loops of zero or
+    one iteration need no special case.
 
     A loop is left alone (a warning names the reason when the loop asked
     for stages, a debug line otherwise) when a load's address depends on
