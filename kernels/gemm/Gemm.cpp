@@ -493,13 +493,18 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
   // and one barrier both publishes every lane's copies and ends step
   // i - 1's reads of buffer (i - 1) % S, which the copy of step i + S - 1
   // refills while step i multiplies from buffer i % S (multiply).
+  // Steps 0 .. S-2 into buffers 0 .. S-2, before the loop.
+  auto copyPrologue =
+      [&](unsigned s, function_ref<void(Scalar k, Scalar buffer)> copyStep) {
+        for (unsigned i = 0; i + 1 < s; ++i) {
+          Scalar k = kb.i32(int64_t(i) * c.bk);
+          copyStep(k, kb.i32(i));
+        }
+      };
   auto stagedLoop = [&](unsigned s,
                         function_ref<void(Scalar k, Scalar buffer)> copyStep,
                         function_ref<Tile(Scalar buffer, Tile acc)> multiply) {
-    for (unsigned i = 0; i + 1 < s; ++i) {
-      Scalar k = kb.i32(int64_t(i) * c.bk);
-      copyStep(k, kb.i32(i));
-    }
+    copyPrologue(s, copyStep);
     auto body = [&](Scalar k, ArrayRef<Tile> carried) {
       Scalar step = k / kb.i32(c.bk);
       kb.asyncWait(s - 2);
@@ -654,10 +659,7 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
       // extra barrier after the loop. AMDGPU waits for the prologue's
       // direct loads at once (LLVM's wait at each barrier's fence counts
       // those entering the loop, not those coming around it).
-      for (unsigned i = 0; i + 1 < s; ++i) {
-        Scalar k = kb.i32(int64_t(i) * c.bk);
-        copyStep(k, kb.i32(i));
-      }
+      copyPrologue(s, copyStep);
       kb.asyncWait(0);
       Scalar upper =
           kb.compare(Cmp::GE, kb.warpId(), kb.i32(c.warps / 2));

@@ -352,16 +352,15 @@ LdsTile KernelBuilder::localAlloc(ArrayRef<int64_t> shape, DType dtype,
 LdsTile KernelBuilder::localAllocBuffers(unsigned count,
                                          ArrayRef<int64_t> shape, DType dtype,
                                          Layout shared) {
-  SmallVector<int64_t> stacked = {int64_t(count)};
-  llvm::append_range(stacked, shape);
-  return localAlloc(stacked, dtype, cast<SharedAttr>(shared).withBufferDim());
+  auto one = LdsTileType::get(getContext(), shape,
+                              toMLIRType(getContext(), dtype), shared);
+  return {this, LocalAllocOp::create(builder, loc,
+                                     getLdsStackType(one, count), Value())};
 }
 
 LdsTile LdsTile::index(Scalar i) const {
-  auto type = LdsTileType::get(
-      kb->getContext(), getShape().drop_front(), getType().getElementType(),
-      cast<SharedAttr>(getType().getEncoding()).withoutBufferDim());
-  return {kb, LocalIndexOp::create(kb->builder, kb->loc, type, value,
+  return {kb, LocalIndexOp::create(kb->builder, kb->loc,
+                                   getLdsBufferType(getType()), value,
                                    i.getValue())};
 }
 

@@ -71,13 +71,6 @@ struct StagedLoad {
   LdsTileType bufferType;
 };
 
-/// Ops of the loop body the loads' addressing needs, in body order: pure,
-/// region-free, and depending only on the induction variable and values
-/// from outside the loop.
-struct AddressSlice {
-  SmallVector<Operation *> ops;
-};
-
 class LoopPipeliner {
 public:
   LoopPipeliner(scf::ForOp loop, unsigned stages, const LdsFacts &facts)
@@ -90,13 +83,16 @@ public:
 private:
   bool computableAhead(Value v, llvm::SetVector<Operation *> &slice);
   std::string matchLoad(LoadOp load);
-  Value cloneCopy(OpBuilder &b, Location loc, Value iv, Value inside,
-                  Value dst, const StagedLoad &s);
+  void cloneCopy(OpBuilder &b, Location loc, Value iv, Value inside,
+                 Value dst, const StagedLoad &s);
 
   scf::ForOp loop;
   unsigned stages;
   LdsFacts facts;
   SmallVector<StagedLoad> staged;
+  /// Ops of the loop body the loads' addressing needs, in body order:
+  /// pure, region-free, and depending only on the induction variable and
+  /// values from outside the loop.
   llvm::SetVector<Operation *> slice;
 };
 
@@ -150,19 +146,13 @@ std::string LoopPipeliner::matchLoad(LoadOp load) {
       if (other == store)
         continue;
       if (!isa<LocalLoadOp>(other) || !loop->isAncestor(other))
-        return "LDS tile " + std::string("is used outside the loop or "
-                                         "written twice");
+        return "an LDS tile is used outside the loop or written twice";
       Operation *inBody = loop.getBody()->findAncestorOpInBlock(*other);
       if (!store->isBeforeInBlock(inBody))
         return "an LDS tile is read before it is written in an iteration";
     }
-    SmallVector<int64_t> shape = {int64_t(stages)};
-    llvm::append_range(shape, store.getDst().getType().getShape());
     s.store = store;
-    s.bufferType =
-        LdsTileType::get(loop.getContext(), shape,
-                         store.getDst().getType().getElementType(),
-                         shared.withBufferDim());
+    s.bufferType = getLdsStackType(store.getDst().getType(), stages);
   } else if (auto convert = dyn_cast<ConvertLayoutOp>(user)) {
     auto operand = dyn_cast_or_null<DotOperandAttr>(
         convert.getType().getEncoding());
@@ -179,11 +169,9 @@ std::string LoopPipeliner::matchLoad(LoadOp load) {
         loop.getContext(), shape, element.getIntOrFloatBitWidth(), order,
         order[0] == kDim, facts.nvidia, operand.getKWidth(), facts.banks,
         facts.transposeReads);
-    SmallVector<int64_t> stacked = {int64_t(stages)};
-    llvm::append_range(stacked, shape);
     s.convert = convert;
-    s.bufferType = LdsTileType::get(loop.getContext(), stacked, element,
-                                    shared.withBufferDim());
+    s.bufferType = getLdsStackType(
+        LdsTileType::get(loop.getContext(), shape, element, shared), stages);
   } else {
     return "";
   }
@@ -233,8 +221,8 @@ std::string LoopPipeliner::analyze() {
   return "";
 }
 
-Value LoopPipeliner::cloneCopy(OpBuilder &b, Location loc, Value iv,
-                               Value inside, Value dst, const StagedLoad &s) {
+void LoopPipeliner::cloneCopy(OpBuilder &b, Location loc, Value iv,
+                              Value inside, Value dst, const StagedLoad &s) {
   IRMapping map;
   map.map(loop.getInductionVar(), iv);
   for (Operation *op : slice)
@@ -262,7 +250,6 @@ Value LoopPipeliner::cloneCopy(OpBuilder &b, Location loc, Value iv,
                       mapped(load.getOrigin()), mapped(load.getStrides()),
                       bounds, mask, dst, load.getType(), load.getVecAttr(),
                       load.getUniformMask());
-  return dst;
 }
 
 void LoopPipeliner::rewrite() {
@@ -285,11 +272,7 @@ void LoopPipeliner::rewrite() {
     buffers.push_back(LocalAllocOp::create(b, loc, s.bufferType, Value()));
 
   auto bufferOf = [&](OpBuilder &at, Value stack, Value index) -> Value {
-    auto stackType = cast<LdsTileType>(stack.getType());
-    auto type = LdsTileType::get(
-        at.getContext(), stackType.getShape().drop_front(),
-        stackType.getElementType(),
-        cast<SharedAttr>(stackType.getEncoding()).withoutBufferDim());
+    auto type = getLdsBufferType(cast<LdsTileType>(stack.getType()));
     return LocalIndexOp::create(at, loc, type, stack, index);
   };
   // Copies of the step at `base + d` into buffer `index`, all elements

@@ -389,3 +389,17 @@ SharedAttr mlir::rocdsl::getMatrixOperandSharedLayout(
   return getSwizzledSharedLayout(ctx, shape, elementBits, order, banks,
                                  vecBytes);
 }
+
+LdsTileType mlir::rocdsl::getLdsStackType(LdsTileType one, unsigned count) {
+  SmallVector<int64_t> shape = {int64_t(count)};
+  llvm::append_range(shape, one.getShape());
+  return LdsTileType::get(one.getContext(), shape, one.getElementType(),
+                          cast<SharedAttr>(one.getEncoding()).withBufferDim());
+}
+
+LdsTileType mlir::rocdsl::getLdsBufferType(LdsTileType stack) {
+  return LdsTileType::get(
+      stack.getContext(), stack.getShape().drop_front(),
+      stack.getElementType(),
+      cast<SharedAttr>(stack.getEncoding()).withoutBufferDim());
+}

@@ -59,6 +59,12 @@ LayoutEncodingAttrInterface getTileLayout(Type type);
 /// owns in `layout` (1 when the innermost dimension is not the fastest).
 unsigned getContiguousElementsPerThread(Attribute layout);
 
+/// `count` buffers of `one` stacked along a new leading dimension, the
+/// slowest of its `#rocdsl.shared` layout (what rocdsl.local_index takes
+/// apart), and the inverse: one buffer of such a stack.
+LdsTileType getLdsStackType(LdsTileType one, unsigned count);
+LdsTileType getLdsBufferType(LdsTileType stack);
+
 /// The XOR swizzle of an LDS tile of `shape` (elements of `elementBits`)
 /// whose `order[0]` dimension is fastest: groups of `vecBytes`, rows
 /// narrower than one pass over `banks` 4-byte banks sharing a phase, and as
