@@ -471,6 +471,20 @@ void KernelBuilder::store(Tile value, Ptr ptr, ArrayRef<Scalar> origin,
                   /*uniform_mask=*/nullptr);
 }
 
+void KernelBuilder::atomicAdd(Tile value, Ptr ptr, ArrayRef<Scalar> origin,
+                              const AccessOptions &options) {
+  Value mask = options.mask ? options.mask->getValue() : Value();
+  AtomicAddOp::create(builder, loc, value.getValue(), ptr.getValue(),
+                      values(origin), values(options.strides),
+                      values(options.bounds), mask);
+}
+
+Scalar KernelBuilder::programAtomic(ProgramAtomicKind kind, Ptr ptr,
+                                    Scalar index, Scalar value) {
+  return {this, ProgramAtomicOp::create(builder, loc, kind, ptr.getValue(),
+                                        index.getValue(), value.getValue())};
+}
+
 SmallVector<Tile> KernelBuilder::forLoop(
     Scalar lb, Scalar ub, Scalar step, ArrayRef<Tile> inits,
     function_ref<SmallVector<Tile>(Scalar, ArrayRef<Tile>)> body) {

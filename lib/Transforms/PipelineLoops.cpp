@@ -203,8 +203,9 @@ std::string LoopPipeliner::analyze() {
   // A write to global memory in the loop could be one the loads, now
   // issued steps earlier, must see.
   WalkResult written = loop.getBody()->walk([&](Operation *op) {
-    if (isa<StoreOp>(op) || (!isa<RocDSLDialect>(op->getDialect()) &&
-                             hasEffect<MemoryEffects::Write>(op)))
+    if (isa<StoreOp, AtomicAddOp, ProgramAtomicOp>(op) ||
+        (!isa<RocDSLDialect>(op->getDialect()) &&
+         hasEffect<MemoryEffects::Write>(op)))
       return WalkResult::interrupt();
     return WalkResult::advance();
   });

@@ -204,4 +204,15 @@ def RocDSL_ReduceKind : I32EnumAttr<"ReduceKind", "combining function of a reduc
 }
 def RocDSL_ReduceKindAttr : EnumAttr<RocDSL_Dialect, RocDSL_ReduceKind, "reduce_kind">;
 
+def RocDSL_ProgramAtomicKind : I32EnumAttr<"ProgramAtomicKind",
+    "read-modify-write of rocdsl.program_atomic", [
+    I32EnumAttrCase<"Add", 0, "add">,
+    I32EnumAttrCase<"Xchg", 1, "xchg">,
+    I32EnumAttrCase<"Max", 2, "max">]> {
+  let cppNamespace = "::mlir::rocdsl";
+  let genSpecializedAttr = 0;
+}
+def RocDSL_ProgramAtomicKindAttr : EnumAttr<RocDSL_Dialect,
+    RocDSL_ProgramAtomicKind, "program_atomic_kind">;
+
 #endif // ROCDSL_ATTRS_TD

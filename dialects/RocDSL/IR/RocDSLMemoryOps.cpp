@@ -101,6 +101,30 @@ LogicalResult StoreOp::verify() {
                           getMask(), getVecWidth(), getUniformMask());
 }
 
+LogicalResult AtomicAddOp::verify() {
+  RankedTensorType tile = getValue().getType();
+  if (failed(verifyTileAccess(*this, tile, getPtr().getType(),
+                              getOrigin().size(), getStrides().size(),
+                              getBounds(), getMask(), /*vec=*/1,
+                              /*uniformMask=*/false)))
+    return failure();
+  Type element = tile.getElementType();
+  if (!element.isF32() && !element.isSignlessInteger(32))
+    return emitOpError() << "adds f32 or i32 elements atomically, got "
+                         << element;
+  if (!TileMapping::get(tile))
+    return emitOpError() << "layout cannot hold a tile of shape "
+                         << tile.getShape();
+  return success();
+}
+
+LogicalResult ProgramAtomicOp::verify() {
+  if (!getPtr().getType().getElementType().isSignlessInteger(32))
+    return emitOpError() << "updates an i32, got a pointer to "
+                         << getPtr().getType().getElementType();
+  return success();
+}
+
 /// Register tile and LDS tile must hold the same elements.
 static LogicalResult verifyLdsMatch(Operation *op, RankedTensorType tile,
                                     LdsTileType lds) {

@@ -249,6 +249,77 @@ def RocDSL_StoreOp : RocDSL_Op<"store", [AttrSizedOperandSegments,
   }];
 }
 
+def RocDSL_AtomicAddOp : RocDSL_Op<"atomic_add", [AttrSizedOperandSegments,
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Add a tile into global memory, each element atomically";
+  let description = [{
+    Addressing, `bounds` and `mask` as for `rocdsl.store`: each valid
+    element is added to the memory it addresses in one atomic
+    read-modify-write, so programs may add into the same elements at the
+    same time. Each element is added once, however many lanes of the
+    layout hold a copy of it. f32 and i32 elements.
+
+    The updates are relaxed and device-wide: they are ordered only against
+    what synchronizes with them, such as a later `rocdsl.program_atomic`
+    of the same program (which releases them) and the program that
+    acquires that. Float sums therefore come out in an order that may
+    differ from run to run; integer sums do not.
+
+    ```mlir
+    rocdsl.atomic_add %dw, %acc[%c0] bounds [%n]
+        : tensor<1024xf32, #cols>, !rocdsl.ptr<f32>
+    ```
+  }];
+  let arguments = (ins RocDSL_Tile:$value,
+                       RocDSL_PtrType:$ptr,
+                       Variadic<I32>:$origin,
+                       Variadic<I32>:$strides,
+                       Variadic<I32>:$bounds,
+                       Optional<RocDSL_MaskTile>:$mask);
+  let assemblyFormat = [{
+    $value `,` $ptr `[` $origin `]` (`strides` `[` $strides^ `]`)? (`bounds` `[` $bounds^ `]`)?
+    (`mask` `(` $mask^ `:` type($mask) `)`)?
+    attr-dict `:` type($value) `,` qualified(type($ptr))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// One element per update (what accesses shared with stores ask).
+    unsigned getVecWidth() { return 1; }
+  }];
+}
+
+def RocDSL_ProgramAtomicOp : RocDSL_Op<"program_atomic", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "One atomic update for the whole program, ordering its memory accesses";
+  let description = [{
+    `%old = rocdsl.program_atomic add %counter[%i], %v : !rocdsl.ptr<i32>`
+    updates the i32 at `counter + i` once for the program (not once per
+    lane): `add`, `xchg` (store `v`) or signed `max`, and gives every lane
+    the value it held before.
+
+    It is a device-wide acquire-release point for the whole program: every
+    global memory access any of the program's lanes made before it (stores
+    and `rocdsl.atomic_add`s included) is visible to a program whose own
+    `program_atomic` reads the value this one wrote, once that program's
+    `program_atomic` returns; and the accesses this program makes after it
+    see what the programs whose values it read made before theirs. Every
+    lane of the program must reach it (it contains workgroup barriers).
+
+    The pattern it exists for: each of G programs writes its share,
+    `%old = program_atomic add %count[0], 1`, and the program that sees
+    `%old == G - 1` is the last one: it reads every share, and may set the
+    count back to 0 (`xchg`) so that the next launch finds it as the last
+    one left it. Nothing waits on another program, so it cannot deadlock.
+  }];
+  let arguments = (ins RocDSL_ProgramAtomicKindAttr:$kind,
+                       RocDSL_PtrType:$ptr, I32:$index, I32:$value);
+  let results = (outs I32:$result);
+  let assemblyFormat = [{
+    $kind $ptr `[` $index `]` `,` $value attr-dict `:` qualified(type($ptr))
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions and matrix products
 //===----------------------------------------------------------------------===//

@@ -10,6 +10,8 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <set>
+
 using namespace mlir;
 using namespace mlir::rocdsl;
 
@@ -99,6 +101,57 @@ SmallVector<TileOwner> TileMapping::ownersOf(ArrayRef<int64_t> coord) const {
         if (ArrayRef<int64_t>(coordOf(reg, lane, wave)) == coord)
           owners.push_back({reg, lane, wave});
   return owners;
+}
+
+std::optional<SmallVector<TileMapping::SoleHolder>>
+TileMapping::soleHolders() const {
+  // A lane (wave) bit only picks among copies of register `reg`'s element
+  // when flipping it never changes the element, for any lane and wave.
+  auto freeBits = [&](unsigned reg, unsigned count, bool lanes) {
+    unsigned mask = 0;
+    for (unsigned bit = 1; bit < count; bit <<= 1) {
+      bool free = true;
+      for (unsigned w = 0; w < numWarps && free; ++w)
+        for (unsigned l = 0; l < warpSize && free; ++l) {
+          unsigned l2 = lanes ? l ^ bit : l, w2 = lanes ? w : w ^ bit;
+          free = l2 < warpSize && w2 < numWarps &&
+                 coordOf(reg, l, w) == coordOf(reg, l2, w2);
+        }
+      if (free)
+        mask |= bit;
+    }
+    return mask;
+  };
+  SmallVector<SoleHolder> holders;
+  std::set<SmallVector<int64_t>> covered;
+  for (unsigned reg = 0, e = getNumRegisters(); reg < e; ++reg) {
+    SoleHolder h{false, freeBits(reg, warpSize, true),
+                 freeBits(reg, numWarps, false)};
+    std::set<SmallVector<int64_t>> mine;
+    unsigned selected = 0, seen = 0;
+    for (unsigned w = 0; w < numWarps; ++w)
+      for (unsigned l = 0; l < warpSize; ++l) {
+        if ((l & h.laneMask) || (w & h.waveMask))
+          continue;
+        SmallVector<int64_t> c = coordOf(reg, l, w);
+        ++selected;
+        seen += covered.count(c);
+        mine.insert(std::move(c));
+      }
+    // Copies the bits did not separate: two selected holders of one
+    // element.
+    if (mine.size() != selected)
+      return std::nullopt;
+    if (seen == selected) { // an earlier register holds all of these
+      h.skip = true;
+    } else if (seen) {
+      return std::nullopt;
+    } else {
+      covered.insert(mine.begin(), mine.end());
+    }
+    holders.push_back(h);
+  }
+  return holders;
 }
 
 unsigned TileMapping::contiguousAlong(unsigned d) const {

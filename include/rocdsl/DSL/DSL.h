@@ -255,6 +255,16 @@ public:
   void store(Tile value, Ptr ptr, ArrayRef<Scalar> origin,
              const AccessOptions &options = {});
 
+  /// rocdsl.atomic_add: each valid element of an f32 or i32 tile added to
+  /// memory atomically, once (options.vec is ignored: one element each).
+  void atomicAdd(Tile value, Ptr ptr, ArrayRef<Scalar> origin,
+                 const AccessOptions &options = {});
+  /// rocdsl.program_atomic: one update of the i32 at ptr[index] for the
+  /// whole program, an acquire-release point of all its accesses; the old
+  /// value.
+  Scalar programAtomic(ProgramAtomicKind kind, Ptr ptr, Scalar index,
+                       Scalar value);
+
   /// rocdsl.async_copy: the tile `load` would read (`layout` says which
   /// lane copies what) written into `dst` without passing through
   /// registers where the target can; no barrier is placed (see the op).

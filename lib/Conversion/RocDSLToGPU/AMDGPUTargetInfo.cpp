@@ -8,6 +8,8 @@
 #include "TargetInfo.h"
 #include "rocdsl/Conversion/AsyncCopies.h"
 
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+
 using namespace mlir;
 using namespace mlir::rocdsl;
 
@@ -46,6 +48,19 @@ public:
     if (!chip.ldsTransposeReads)
       return {};
     return readLdsWithTransposeRead(b, loc, read, vectorType);
+  }
+  StringRef deviceSyncScope() const override { return "agent"; }
+  bool atomicsUseLaneOffsets() const override { return true; }
+  // Kernel arguments are device allocations (hipMalloc: coarse-grained, on
+  // this device). Saying so lets LLVM emit global_atomic_add_f32 instead
+  // of a compare-and-swap loop, which it must assume for memory another
+  // agent or the host may be changing at the same time.
+  void decorateAtomic(Operation *atomicRmw) const override {
+    auto *rocdl = atomicRmw->getContext()
+                      ->getOrLoadDialect<ROCDL::ROCDLDialect>();
+    UnitAttr unit = UnitAttr::get(atomicRmw->getContext());
+    rocdl->getNoRemoteMemoryAttrHelper().setAttr(atomicRmw, unit);
+    rocdl->getNoFineGrainedMemoryAttrHelper().setAttr(atomicRmw, unit);
   }
   void populateMathPatterns(RewritePatternSet &patterns) const override {
     populateHardwareMathPatterns(patterns, "llvm.amdgcn.exp2",

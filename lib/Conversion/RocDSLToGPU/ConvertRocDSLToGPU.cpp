@@ -139,6 +139,7 @@ struct ConvertRocDSLToGPUPass
                            findReducesWithoutTrailingBarrier(module));
     populateLdsPatterns(converter, patterns, module, ldsSlots, *targetInfo);
     targetInfo->populateMemoryPatterns(converter, patterns);
+    populateAtomicPatterns(converter, patterns, gpuModule, *targetInfo);
     targetInfo->populateDotPatterns(converter, patterns);
 
     ConversionTarget target(*ctx);

@@ -85,6 +85,7 @@ public:
                     VectorType vectorType) const override {
     return readLdsWithLdmatrix(b, loc, read, vectorType);
   }
+  StringRef deviceSyncScope() const override { return "device"; }
   void populateMathPatterns(RewritePatternSet &patterns) const override {
     populateHardwareMathPatterns(patterns, "llvm.nvvm.ex2.approx.f32",
                                  "llvm.nvvm.lg2.approx.f");

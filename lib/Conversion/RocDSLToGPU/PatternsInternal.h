@@ -76,6 +76,11 @@ void populateReducePatterns(TileTypeConverter &converter,
                             llvm::DenseSet<Operation *> withoutTrailingBarrier);
 llvm::DenseSet<Operation *> findReducesWithoutTrailingBarrier(ModuleOp module);
 
+/// rocdsl.atomic_add and rocdsl.program_atomic (AtomicLowering.cpp).
+void populateAtomicPatterns(TileTypeConverter &converter,
+                            RewritePatternSet &patterns,
+                            gpu::GPUModuleOp gpuModule,
+                            const TargetInfo &target);
 /// rocdsl.dot -> amdgpu.mfma (DotLowering.cpp).
 void populateMfmaDotPatterns(TileTypeConverter &converter,
                          RewritePatternSet &patterns);

@@ -67,6 +67,12 @@ public:
   /// takes occupancy hints otherwise (AMD: the function's waves_per_eu).
   virtual void applyOccupancyHint(gpu::GPUFuncOp kernel,
                                   IntegerAttr programs) const {}
+  /// Atomics (AtomicLowering.cpp): the LLVM sync scope of the whole device
+  /// (NVPTX "device", AMDGPU "agent"), how the target addresses an element
+  /// of a tile's atomic update, and what it adds to each atomicrmw.
+  virtual StringRef deviceSyncScope() const = 0;
+  virtual bool atomicsUseLaneOffsets() const { return false; }
+  virtual void decorateAtomic(Operation *atomicRmw) const {}
   /// Fast-math flags to the target's approximate instructions (applied by
   /// one walk over the lowered module).
   virtual void populateMathPatterns(RewritePatternSet &patterns) const = 0;

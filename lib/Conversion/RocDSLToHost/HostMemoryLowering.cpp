@@ -115,12 +115,18 @@ struct RowAccess {
     return arith::MulIOp::create(b, loc, count, i64(b, loc, elementBytes()));
   }
 
-  /// Per-element validity of a row: bounds and mask.
+  /// Per-element validity of a row: bounds and mask (all true without
+  /// either).
   Value rowMask(OpBuilder &b, Location loc, ArrayRef<int64_t> lead) const {
     auto maskType = VectorType::get({rowLength()}, b.getI1Type());
-    Value m = lead.empty()
-                  ? mask
-                  : vector::ExtractOp::create(b, loc, mask, lead).getResult();
+    Value m;
+    if (!mask)
+      m = arith::ConstantOp::create(b, loc, maskType,
+                                    DenseElementsAttr::get(maskType, true));
+    else
+      m = lead.empty()
+              ? mask
+              : vector::ExtractOp::create(b, loc, mask, lead).getResult();
     if (bounds.empty())
       return m;
     SmallVector<int32_t> columns;
@@ -307,9 +313,93 @@ struct StoreToHost : OpConversionPattern<StoreOp> {
   }
 };
 
+/// Each valid element added with its own atomicrmw (programs run on
+/// threads of their own), in a loop over the row guarded by the row's
+/// validity bytes, like a masked store.
+struct AtomicAddToHost : OpConversionPattern<AtomicAddOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtomicAddOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RowAccess access =
+        makeAccess(op, adaptor, op.getValue().getType(), rewriter);
+    Value buffer = access.stackRow(rewriter, loc, op);
+    Value maskBuffer = access.stackMask(rewriter, loc, op);
+    Type element = access.tile.getElementType();
+    bool isFloat = isa<FloatType>(element);
+    Type i8 = rewriter.getI8Type();
+    auto byteRow = VectorType::get({access.rowLength()}, i8);
+    access.forEachRow([&](ArrayRef<int64_t> lead) {
+      Value rowPtr = access.rowPointer(rewriter, loc, lead);
+      Value row = lead.empty() ? adaptor.getValue()
+                               : vector::ExtractOp::create(
+                                     rewriter, loc, adaptor.getValue(), lead)
+                                     .getResult();
+      LLVM::StoreOp::create(rewriter, loc, row, buffer, 16);
+      LLVM::StoreOp::create(
+          rewriter, loc,
+          arith::ExtUIOp::create(rewriter, loc, byteRow,
+                                 access.rowMask(rewriter, loc, lead)),
+          maskBuffer, 1);
+      auto loop = scf::ForOp::create(rewriter, loc, i64(rewriter, loc, 0),
+                                     i64(rewriter, loc, access.rowLength()),
+                                     i64(rewriter, loc, 1));
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(loop.getBody());
+      Value column = loop.getInductionVar();
+      auto at = [&](Value base, Type type) {
+        return LLVM::GEPOp::create(rewriter, loc, base.getType(), type, base,
+                                   ValueRange{column});
+      };
+      Value set = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ne,
+          LLVM::LoadOp::create(rewriter, loc, i8, at(maskBuffer, i8)),
+          arith::ConstantIntOp::create(rewriter, loc, 0, 8));
+      auto guarded = scf::IfOp::create(rewriter, loc, set,
+                                       /*withElseRegion=*/false);
+      rewriter.setInsertionPointToStart(&guarded.getThenRegion().front());
+      Value value =
+          LLVM::LoadOp::create(rewriter, loc, element, at(buffer, element));
+      LLVM::AtomicRMWOp::create(
+          rewriter, loc,
+          isFloat ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add,
+          at(rowPtr, element), value, LLVM::AtomicOrdering::monotonic,
+          StringRef(), /*alignment=*/4);
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// One thread runs the program: its own acquire-release atomicrmw orders
+/// all of the program's accesses.
+struct ProgramAtomicToHost : OpConversionPattern<ProgramAtomicOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ProgramAtomicOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    Value address = LLVM::GEPOp::create(
+        rewriter, loc, adaptor.getPtr().getType(), i32, adaptor.getPtr(),
+        ValueRange{toI64(rewriter, loc, adaptor.getIndex())});
+    LLVM::AtomicBinOp kind = LLVM::AtomicBinOp::add;
+    if (op.getKind() == ProgramAtomicKind::Xchg)
+      kind = LLVM::AtomicBinOp::xchg;
+    else if (op.getKind() == ProgramAtomicKind::Max)
+      kind = LLVM::AtomicBinOp::max;
+    rewriter.replaceOpWithNewOp<LLVM::AtomicRMWOp>(
+        op, kind, address, adaptor.getValue(), LLVM::AtomicOrdering::acq_rel,
+        StringRef(), /*alignment=*/4);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::rocdsl::populateHostMemoryPatterns(HostTypeConverter &converter,
                                               RewritePatternSet &patterns) {
-  patterns.add<LoadToHost, StoreToHost>(converter, patterns.getContext());
+  patterns.add<LoadToHost, StoreToHost, AtomicAddToHost, ProgramAtomicToHost>(
+      converter, patterns.getContext());
 }

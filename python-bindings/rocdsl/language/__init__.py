@@ -12,7 +12,7 @@ from .dot import dot, warpgroup_dot
 from .functions import (abs, broadcast_to, div_rn, exp, exp2, exp_accurate,
                         expand_dims, fast_div, fast_exp, log, max, maximum,
                         min, minimum, prod, rsqrt, sqrt, sum, trans, where)
-from .memory import load, store
+from .memory import atomic_add, load, program_atomic, store
 from .shared import (SharedTile, local_alloc, sched_barrier,
                      sched_group_barrier, set_priority, wait)
 from .types import (Layout, bf16, blocked, constexpr, dtype, f16, f32, i1, i32,
@@ -20,12 +20,13 @@ from .types import (Layout, bf16, blocked, constexpr, dtype, f16, f32, i1, i32,
 from .values import Pointer, Scalar, Tile
 
 __all__ = [
-    "Layout", "Pointer", "Scalar", "SharedTile", "Tile", "abs", "barrier",
+    "Layout", "Pointer", "Scalar", "SharedTile", "Tile", "abs", "atomic_add",
+    "barrier",
     "bf16", "blocked", "broadcast_to", "constexpr", "div_rn", "dot", "dtype",
     "exp", "exp2", "exp_accurate", "expand_dims", "fast_div", "fast_exp",
     "f16", "f32", "for_loop", "full", "i1", "i32", "iota", "load",
     "local_alloc", "log", "max", "maximum", "min", "minimum", "num_programs",
-    "prod", "program_id", "warp_id", "ptr", "rsqrt", "sched_barrier",
+    "prod", "program_atomic", "program_id", "warp_id", "ptr", "rsqrt", "sched_barrier",
     "sched_group_barrier", "set_priority", "sqrt", "store", "sum", "trans", "wait",
     "warpgroup_dot", "where", "zeros",
 ]

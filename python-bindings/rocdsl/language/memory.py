@@ -132,3 +132,53 @@ def store(value, ptr, origin, strides=None, bounds=None, mask=None,
         pieces.append(f" {{vec = {vec} : i32}}")
     pieces += [" : ", value.type, ", ", ir.PtrType(ptr.dtype)]
     tracing.builder().op(None, "rocdsl.store ", value.value, ", ", *pieces)
+
+
+def atomic_add(value, ptr, origin, strides=None, bounds=None, mask=None):
+    """Adds f32 or i32 tile `value` into memory at ptr[origin] (addressed as
+    rl.store), each valid element in one atomic update (rocdsl.atomic_add):
+    programs may add into the same elements at once. Relaxed: a later
+    rl.program_atomic of the program publishes the sums; float sums come
+    out in an order that can differ between runs."""
+    ptr = _pointer(ptr, "rl.atomic_add")
+    if not isinstance(value, Tile):
+        raise error(f"rl.atomic_add adds a tile, got {type(value).__name__}; "
+                    "make one with rl.full")
+    if value.dtype != ptr.dtype:
+        raise error(f"adding {value.describe()} through {ptr.describe()}; "
+                    f"convert with .to({str(ptr.dtype)!r})")
+    if str(value.dtype) not in ("f32", "i32"):
+        raise error(f"rl.atomic_add adds f32 or i32 elements, got "
+                    f"{value.describe()}; accumulate in f32")
+    pieces, _ = _addressing(ptr, origin, value.shape, strides, bounds, mask,
+                            value.type.layout, None)
+    layouts.add_member(value.type.layout, value.shape,
+                       ir.DTYPE_BITS[value.type.dtype], layouts.STORE, 1)
+    pieces += [" : ", value.type, ", ", ir.PtrType(ptr.dtype)]
+    tracing.builder().op(None, "rocdsl.atomic_add ", value.value, ", ",
+                         *pieces)
+
+
+_PROGRAM_ATOMIC_KINDS = ("add", "xchg", "max")
+
+
+def program_atomic(kind, ptr, index, value):
+    """One update of the i32 at ptr[index] for the whole program
+    (rocdsl.program_atomic): "add", "xchg" or signed "max"; returns the
+    value before it. Everything the program's lanes wrote before it is
+    visible to a program that reads its update through its own
+    program_atomic, from that call on: the last of G programs to arrive
+    (`rl.program_atomic("add", count, 0, 1) == G - 1`) sees every other
+    program's results. Every lane must reach it."""
+    ptr = _pointer(ptr, "rl.program_atomic")
+    if kind not in _PROGRAM_ATOMIC_KINDS:
+        raise error(f"rl.program_atomic kind must be one of "
+                    f"{', '.join(_PROGRAM_ATOMIC_KINDS)}, got {kind!r}")
+    if str(ptr.dtype) != "i32":
+        raise error(f"rl.program_atomic updates an i32, got "
+                    f"{ptr.describe()}")
+    index = tracing.index(index, "the program_atomic index")
+    value = as_scalar(value, "i32", "the program_atomic value")
+    return Scalar(tracing.builder().op(
+        "i32", f"rocdsl.program_atomic {kind} ", ptr.value, "[", index,
+        "], ", value.value, " : ", ir.PtrType(ptr.dtype)))

@@ -88,3 +88,23 @@ rocdsl.func @masked(%x: !rocdsl.ptr<f16>, %v: f16) attributes {num_warps = 1 : i
 // CHECK:             %[[TO:.+]] = llvm.getelementptr %[[OUT]][%[[J]]] : (!llvm.ptr, i64) -> !llvm.ptr, i16
 // CHECK:             llvm.store %[[V]], %[[TO]] {alignment = 2 : i64} : i16, !llvm.ptr
 // CHECK-NOT:     llvm.intr.masked
+
+// -----
+
+// atomic_add: a thread runs a program, so each valid element is one
+// atomicrmw in a loop over the row, behind the element's validity byte;
+// program_atomic is one acquire-release atomicrmw.
+// CHECK-LABEL: func.func @atomics
+// CHECK:         scf.for
+// CHECK:           scf.if
+// CHECK:             llvm.atomicrmw fadd %{{.*}}, %{{.*}} monotonic
+// CHECK:         llvm.atomicrmw add %{{.*}}, %{{.*}} acq_rel
+#atomics_l = #rocdsl.blocked<sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]>
+rocdsl.func @atomics(%acc: !rocdsl.ptr<f32>, %count: !rocdsl.ptr<i32>, %v: f32, %n: i32) attributes {num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %t = rocdsl.splat %v : f32 -> tensor<64xf32, #atomics_l>
+  rocdsl.atomic_add %t, %acc[%c0] bounds [%n] : tensor<64xf32, #atomics_l>, !rocdsl.ptr<f32>
+  %old = rocdsl.program_atomic add %count[%c0], %c1 : !rocdsl.ptr<i32>
+  rocdsl.return
+}

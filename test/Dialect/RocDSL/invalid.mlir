@@ -1206,3 +1206,42 @@ rocdsl.func @warpgroup_dot_rows() attributes {num_warps = 8 : i32} {
   %d = rocdsl.warpgroup_dot %a, %b, %c : !rocdsl.lds<64x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>, !rocdsl.lds<128x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>, tensor<64x128xf32, #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [8, 1]>>
   rocdsl.return
 }
+
+// -----
+
+#atomic_b16 = #rocdsl.blocked<sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]>
+rocdsl.func @atomic_add_bf16(%p: !rocdsl.ptr<bf16>, %v: bf16) attributes {num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %t = rocdsl.splat %v : bf16 -> tensor<64xbf16, #atomic_b16>
+  // expected-error@+1 {{'rocdsl.atomic_add' op adds f32 or i32 elements atomically, got 'bf16'}}
+  rocdsl.atomic_add %t, %p[%c0] : tensor<64xbf16, #atomic_b16>, !rocdsl.ptr<bf16>
+  rocdsl.return
+}
+
+// -----
+
+#atomic_f = #rocdsl.blocked<sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]>
+rocdsl.func @atomic_add_pointer_type(%p: !rocdsl.ptr<i32>, %v: f32) attributes {num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %t = rocdsl.splat %v : f32 -> tensor<64xf32, #atomic_f>
+  // expected-error@+1 {{'rocdsl.atomic_add' op pointer element type 'i32' does not match tile element type 'f32'}}
+  rocdsl.atomic_add %t, %p[%c0] : tensor<64xf32, #atomic_f>, !rocdsl.ptr<i32>
+  rocdsl.return
+}
+
+// -----
+
+rocdsl.func @program_atomic_float(%p: !rocdsl.ptr<f32>, %v: i32) attributes {num_warps = 1 : i32} {
+  // expected-error@+1 {{'rocdsl.program_atomic' op updates an i32, got a pointer to 'f32'}}
+  %old = rocdsl.program_atomic add %p[%v], %v : !rocdsl.ptr<f32>
+  rocdsl.return
+}
+
+// -----
+
+rocdsl.func @program_atomic_kind(%p: !rocdsl.ptr<i32>, %v: i32) attributes {num_warps = 1 : i32} {
+  // expected-error@+2 {{expected ::mlir::rocdsl::ProgramAtomicKind to be one of: add, xchg, max}}
+  // expected-error@+1 {{failed to parse RocDSL_ProgramAtomicKindAttr parameter}}
+  %old = rocdsl.program_atomic sub %p[%v], %v : !rocdsl.ptr<i32>
+  rocdsl.return
+}

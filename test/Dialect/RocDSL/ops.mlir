@@ -330,3 +330,22 @@ rocdsl.func @async_copy(%p: !rocdsl.ptr<bf16>, %m: i32) attributes {num_warps = 
   rocdsl.async_wait {pending = 1 : i32}
   rocdsl.return
 }
+
+// CHECK-LABEL: rocdsl.func @atomics
+// CHECK: rocdsl.atomic_add %{{.*}}, %{{.*}}[%{{.*}}] bounds[%{{.*}}] mask(%{{.*}} : tensor<64xi1, #{{.*}}>) : tensor<64xf32, #{{.*}}>, !rocdsl.ptr<f32>
+// CHECK: rocdsl.program_atomic add %{{.*}}[%{{.*}}], %{{.*}} : !rocdsl.ptr<i32>
+// CHECK: rocdsl.program_atomic xchg
+// CHECK: rocdsl.program_atomic max
+#atomics_l = #rocdsl.blocked<sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]>
+rocdsl.func @atomics(%acc: !rocdsl.ptr<f32>, %count: !rocdsl.ptr<i32>, %v: f32, %n: i32) attributes {num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %i = rocdsl.iota : tensor<64xi32, #atomics_l>
+  %nt = rocdsl.splat %n : i32 -> tensor<64xi32, #atomics_l>
+  %m = arith.cmpi slt, %i, %nt : tensor<64xi32, #atomics_l>
+  %t = rocdsl.splat %v : f32 -> tensor<64xf32, #atomics_l>
+  rocdsl.atomic_add %t, %acc[%c0] bounds [%n] mask(%m : tensor<64xi1, #atomics_l>) : tensor<64xf32, #atomics_l>, !rocdsl.ptr<f32>
+  %old = rocdsl.program_atomic add %count[%c0], %n : !rocdsl.ptr<i32>
+  %x = rocdsl.program_atomic xchg %count[%c0], %old : !rocdsl.ptr<i32>
+  %y = rocdsl.program_atomic max %count[%c0], %x : !rocdsl.ptr<i32>
+  rocdsl.return
+}

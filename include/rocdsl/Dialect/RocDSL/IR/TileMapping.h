@@ -87,6 +87,18 @@ public:
   /// enumerates, for verifiers and tests).
   llvm::SmallVector<TileOwner> ownersOf(llvm::ArrayRef<int64_t> coord) const;
 
+  /// Which holders update each element once (atomics; stores may write a
+  /// copy twice). Register `reg` of a lane is its element's one update
+  /// when `!holders[reg].skip` and the lane's and wave's indices have none
+  /// of the bits of `laneMask` and `waveMask` set (the bits that only pick
+  /// among copies). std::nullopt when copies cannot be told apart by
+  /// index bits alone (no layout ROCDSL has).
+  struct SoleHolder {
+    bool skip = false;
+    unsigned laneMask = 0, waveMask = 0;
+  };
+  std::optional<llvm::SmallVector<SoleHolder>> soleHolders() const;
+
   /// Consecutive registers that hold consecutive elements along dimension
   /// `d` (the widest vector access the layout allows along it).
   unsigned contiguousAlong(unsigned d) const;

@@ -1,0 +1,33 @@
+// RUN: rocdsl-opt %s --convert-rocdsl-to-gpu="chip=sm_90" --canonicalize --cse | FileCheck %s
+// RUN: rocdsl-compile %s --chip=sm_90 --emit=ptx | FileCheck %s --check-prefix=PTX
+
+// NVIDIA: the same updates in NVPTX's device scope ("device": PTX .gpu).
+// The fences around lane 0's update are explicit: LLVM 22 emits a relaxed
+// atom for an acq_rel atomicrmw.
+#b = #rocdsl.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [2, 1], order = [1, 0]>
+#c = #rocdsl.slice<dim = 0, parent = #b>
+
+// CHECK-LABEL: gpu.func @column_sums
+// CHECK:         llvm.atomicrmw fadd %{{.*}}, %{{.*}} syncscope("device") monotonic
+// CHECK:         llvm.fence syncscope("device") release
+// CHECK-NEXT:    gpu.barrier
+// CHECK:         llvm.atomicrmw add %{{.*}}, %{{.*}} syncscope("device") acq_rel
+// PTX:           atom.global.add.f32
+// PTX:           fence.acq_rel.gpu;
+// PTX-NEXT:      bar.sync 0;
+// PTX:           fence.acq_rel.gpu;
+// PTX-NEXT:      atom.global.add.u32
+// PTX-NEXT:      fence.acq_rel.gpu;
+// PTX:           bar.sync 0;
+// PTX:           fence.acq_rel.gpu;
+rocdsl.func @column_sums(%x: !rocdsl.ptr<f32>, %acc: !rocdsl.ptr<f32>, %count: !rocdsl.ptr<i32>, %out: !rocdsl.ptr<i32>, %n: i32) attributes {num_warps = 2 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %t = rocdsl.load %x[%c0, %c0] strides [%n] bounds [%n, %n] : !rocdsl.ptr<f32> -> tensor<4x64xf32, #b>
+  %s = rocdsl.reduce add %t {axis = 0 : i32} : tensor<4x64xf32, #b> -> tensor<64xf32, #c>
+  rocdsl.atomic_add %s, %acc[%c0] bounds [%n] : tensor<64xf32, #c>, !rocdsl.ptr<f32>
+  %old = rocdsl.program_atomic add %count[%c0], %c1 : !rocdsl.ptr<i32>
+  %o = rocdsl.splat %old : i32 -> tensor<64xi32, #c>
+  rocdsl.store %o, %out[%c0] : tensor<64xi32, #c>, !rocdsl.ptr<i32>
+  rocdsl.return
+}
