@@ -56,6 +56,13 @@ struct RMSNormConfig {
   /// dtype, so the dw reduction kernel is not needed. The plan launches one
   /// program whatever M is.
   bool directWeightGrad = false;
+  /// Backward with rows in registers, any M (the atomic_dw parameter): one
+  /// launch of G programs; each adds its fp32 column sums into dw_sums [N]
+  /// (rocdsl.atomic_add), and the last program to arrive at dw_count
+  /// (rocdsl.program_atomic) writes dw in the weight's dtype and leaves
+  /// dw_sums zero and dw_count 0. The order of the float adds varies from
+  /// run to run, so dw is not bitwise reproducible.
+  bool atomicWeightGrad = false;
 
   /// 128-bit accesses (the aligned fast path).
   bool isVectorized() const { return vec * dsl::bitWidth(dtype) == 128; }

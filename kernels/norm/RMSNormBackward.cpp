@@ -5,6 +5,8 @@
 // column in fp32 into row p of a [G, N] buffer. rmsnorm_bwd_dw reduces that
 // buffer over G in fp32 and casts to the weight's dtype. With direct_dw the
 // first kernel alone, on one program, stores its column sums as dw. With
+// atomic_dw the G programs add their column sums into dw_sums atomically and
+// the last one to arrive writes dw (one launch at any M). With
 // y = x * rstd * w, rstd = rsqrt(mean(x^2) + eps):
 //   dx = rstd * (w*dy - x * rstd^2 * mean(w*dy*x)),  dw = sum_rows(dy*x*rstd)
 // and rmsnorm_add_bwd adds the gradient of residual_out to dx.
@@ -27,17 +29,21 @@ mlir::rocdsl::buildRMSNormBackward(MLIRContext *ctx, const RMSNormConfig &c,
                                ArgSpec::ptr("dy", c.dtype)};
   if (fused)
     args.push_back(ArgSpec::ptr("dresidual_out", c.dtype));
+  const bool dwItself = c.directWeightGrad || c.atomicWeightGrad;
   args.append({ArgSpec::ptr("dx", c.dtype),
-               c.directWeightGrad ? ArgSpec::ptr("dw", c.weightDType)
-                                  : ArgSpec::ptr("dw_partial", DType::F32),
-               ArgSpec::scalar("M", DType::I32),
-               ArgSpec::scalar("eps", DType::F32)});
+               dwItself ? ArgSpec::ptr("dw", c.weightDType)
+                        : ArgSpec::ptr("dw_partial", DType::F32)});
+  if (c.atomicWeightGrad)
+    args.append({ArgSpec::ptr("dw_sums", DType::F32),
+                 ArgSpec::ptr("dw_count", DType::I32)});
+  args.append(
+      {ArgSpec::scalar("M", DType::I32), ArgSpec::scalar("eps", DType::F32)});
   KernelBuilder kb(ctx, fused ? "rmsnorm_add_bwd" : "rmsnorm_bwd", c.numWarps,
                    args);
   Ptr x = kb.ptrArg(fused ? "h" : "x"), w = kb.ptrArg("w"),
       dy = kb.ptrArg("dy"), dx = kb.ptrArg("dx"),
       // Where the column sums go: the [G, N] partials, or dw itself.
-      partial = kb.ptrArg(c.directWeightGrad ? "dw" : "dw_partial");
+      partial = kb.ptrArg(dwItself ? "dw" : "dw_partial");
   Ptr dResidualOut;
   if (fused)
     dResidualOut = kb.ptrArg("dresidual_out");
@@ -144,6 +150,30 @@ mlir::rocdsl::buildRMSNormBackward(MLIRContext *ctx, const RMSNormConfig &c,
       kb.store(sums[0].sum(0).to(c.weightDType), partial, {zero}, colAccess);
       return kb.finish();
     }
+    if (c.atomicWeightGrad) {
+      // Every program adds its column sums; the last to arrive reads the
+      // totals (program_atomic publishes the others' adds to it), writes
+      // dw and leaves the scratch as it found it for the next launch.
+      Ptr totals = kb.ptrArg("dw_sums"), count = kb.ptrArg("dw_count");
+      AccessOptions sumAccess;
+      sumAccess.bounds = {n};
+      sumAccess.vec = c.partialStoreVec;
+      kb.atomicAdd(sums[0].sum(0), totals, {zero}, sumAccess);
+      Scalar programs = kb.numPrograms(0);
+      Scalar arrived =
+          kb.programAtomic(ProgramAtomicKind::Add, count, zero, kb.i32(1));
+      kb.ifThenElse(kb.compare(Cmp::EQ, arrived, programs - int64_t(1)), [&] {
+        Tile total = kb.load(totals, {zero}, {cols}, colLayout, sumAccess);
+        kb.store(total.to(c.weightDType), partial, {zero}, colAccess);
+        // The column tile has a copy in every wave along the rows: all of
+        // them have read the totals before any clears them.
+        kb.barrier();
+        kb.store(kb.zeros({cols}, colLayout, DType::F32), totals, {zero},
+                 sumAccess);
+        kb.programAtomic(ProgramAtomicKind::Xchg, count, zero, zero);
+      });
+      return kb.finish();
+    }
     kb.store(sums[0].sum(0).expandDims(0), partial, {program, zero},
              partialAccess);
     return kb.finish();
@@ -159,7 +189,7 @@ mlir::rocdsl::buildRMSNormBackward(MLIRContext *ctx, const RMSNormConfig &c,
   // order makes it visible. x, dy and w are read twice here,
   // dresidual_out once, dx written once.
   assert(rows == 1 && "the looping path handles one row per program");
-  assert(!c.directWeightGrad && "direct_dw needs rows in registers");
+  assert(!dwItself && "direct_dw and atomic_dw need rows in registers");
   auto chunkLoop =
       [&](ArrayRef<Tile> inits,
           function_ref<SmallVector<Tile>(Scalar, ArrayRef<Tile>)> body) {

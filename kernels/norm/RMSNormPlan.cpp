@@ -86,29 +86,35 @@ LaunchPlan mlir::rocdsl::planRMSNormBackward(const RMSNormConfig &c, int64_t m,
   Signatures s{c, m};
   int64_t g = c.directWeightGrad ? 1 : rmsNormBackwardPrograms(c, m, maxPrograms);
   // direct_dw: the one program's column sums are dw itself.
-  ArgSignature weightGrad = s.partials(g, c.partialStoreVec, true);
-  if (c.directWeightGrad) {
-    weightGrad = s.weight();
-    weightGrad.name = "dw";
-    weightGrad.isOutput = true;
+  std::vector<ArgSignature> weightGrad = {
+      s.partials(g, c.partialStoreVec, true)};
+  if (c.directWeightGrad || c.atomicWeightGrad) {
+    ArgSignature dw = s.weight();
+    dw.name = "dw";
+    dw.isOutput = true;
+    weightGrad = {dw};
+  }
+  if (c.atomicWeightGrad) {
+    ArgSignature sums{"dw_sums", ArgKind::Tensor, DType::F32, {c.n},
+                      c.partialStoreVec * 4, true};
+    ArgSignature count{"dw_count", ArgKind::Tensor, DType::I32, {1}, 4, true};
+    sums.zeroScratch = count.zeroScratch = true;
+    weightGrad.push_back(sums);
+    weightGrad.push_back(count);
   }
   LaunchPlan plan;
   if (variant == RMSNormVariant::FusedAdd) {
     plan.kernelName = "rmsnorm_add_bwd";
-    plan.args = {s.rows("h", false),  s.weight(),
-                 s.rows("dy", false), s.rows("dresidual_out", false),
-                 s.rows("dx", true),  weightGrad,
-                 s.rowCount(),        s.epsilon()};
+    plan.args = {s.rows("h", false), s.weight(), s.rows("dy", false),
+                 s.rows("dresidual_out", false), s.rows("dx", true)};
   } else {
     plan.kernelName = "rmsnorm_bwd";
-    plan.args = {s.rows("x", false),
-                 s.weight(),
-                 s.rows("dy", false),
-                 s.rows("dx", true),
-                 weightGrad,
-                 s.rowCount(),
-                 s.epsilon()};
+    plan.args = {s.rows("x", false), s.weight(), s.rows("dy", false),
+                 s.rows("dx", true)};
   }
+  plan.args.insert(plan.args.end(), weightGrad.begin(), weightGrad.end());
+  plan.args.push_back(s.rowCount());
+  plan.args.push_back(s.epsilon());
   plan.grid[0] = static_cast<uint32_t>(g);
   return plan;
 }

@@ -113,6 +113,14 @@ std::vector<KernelParamSpec> mlir::rocdsl::getRMSNormBackwardParams() {
        "row tile (rows per program), where the second launch costs more "
        "than the work",
        false});
+  params.push_back(
+      {"atomic_dw", "0",
+       "rmsnorm_bwd / rmsnorm_add_bwd with rows in registers (N <= 8192): "
+       "1 is one launch for any M: programs add their fp32 column sums into "
+       "dw_sums [N] atomically and the last to finish (dw_count) writes dw "
+       "(weight dtype) and leaves dw_sums and dw_count zero for the next "
+       "launch; not bitwise reproducible (the order of the adds varies)",
+       false});
   return params;
 }
 
@@ -133,10 +141,20 @@ LogicalResult mlir::rocdsl::configureRMSNormBackward(const KernelParams &params,
                                                     RMSNormConfig &config,
                                                     std::string &error) {
   int64_t prefetch = 1;
-  bool direct = false;
+  bool direct = false, atomic = false;
   if (failed(params.getInt("prefetch", prefetch, error)) ||
-      failed(params.getFlag("direct_dw", direct, error)))
+      failed(params.getFlag("direct_dw", direct, error)) ||
+      failed(params.getFlag("atomic_dw", atomic, error)))
     return failure();
+  if (direct && atomic) {
+    error = "direct_dw=1 and atomic_dw=1 are two ways to one launch: pick one";
+    return failure();
+  }
+  if (atomic && !config.singlePass) {
+    error = "atomic_dw=1 needs rows in registers (N <= 8192), got N=" +
+            std::to_string(config.n);
+    return failure();
+  }
   if (prefetch < 0 || prefetch > RMSNormConfig::kMaxPrefetchDepth) {
     error = "prefetch=" + std::to_string(prefetch) + " is not in 0.." +
             std::to_string(RMSNormConfig::kMaxPrefetchDepth);
@@ -149,6 +167,7 @@ LogicalResult mlir::rocdsl::configureRMSNormBackward(const KernelParams &params,
   }
   config.prefetchDepth = unsigned(prefetch);
   config.directWeightGrad = direct;
+  config.atomicWeightGrad = atomic;
   return success();
 }
 
@@ -300,16 +319,27 @@ static MagnitudeFn backwardMagnitudes(size_t dxIndex, size_t partialIndex,
              Tensors &out) {
     std::vector<double> dx(t[dxIndex].size()), dw(c.n);
     // With direct_dw the output is dw itself: its magnitude comes with dx's.
-    rmsNormBackwardReference(
-        m, c.n, eps, t[0], t[1], t[2], dx, dw,
-        c.directWeightGrad ? &out[partialIndex] : nullptr,
-        fused ? &t[3] : nullptr, &out[dxIndex]);
-    if (c.directWeightGrad)
+    bool dwItself = c.directWeightGrad || c.atomicWeightGrad;
+    rmsNormBackwardReference(m, c.n, eps, t[0], t[1], t[2], dx, dw,
+                             dwItself ? &out[partialIndex] : nullptr,
+                             fused ? &t[3] : nullptr, &out[dxIndex]);
+    if (dwItself)
       return;
     std::vector<double> partial(t[partialIndex].size());
     rmsNormWeightGradPartialsReference(c, m, eps, t[0], t[2], partial,
                                        &out[partialIndex]);
   };
+}
+
+/// dw itself at t[index]; with atomic_dw the scratch after it (dw_sums,
+/// dw_count) is left all zero.
+static void setWeightGrad(const RMSNormConfig &c, Tensors &t, size_t index,
+                          const std::vector<double> &dw) {
+  t[index] = dw;
+  if (c.atomicWeightGrad) {
+    std::fill(t[index + 1].begin(), t[index + 1].end(), 0.0);
+    std::fill(t[index + 2].begin(), t[index + 2].end(), 0.0);
+  }
 }
 
 KernelSpec mlir::rocdsl::getRMSNormBackwardSpec(RMSNormVariant variant) {
@@ -331,8 +361,8 @@ KernelSpec mlir::rocdsl::getRMSNormBackwardSpec(RMSNormVariant variant) {
         [](const RMSNormConfig &c, int64_t m, double eps, Tensors &t) {
           std::vector<double> dw(c.n);
           rmsNormBackwardReference(m, c.n, eps, t[0], t[1], t[2], t[3], dw);
-          if (c.directWeightGrad)
-            t[4] = dw;
+          if (c.directWeightGrad || c.atomicWeightGrad)
+            setWeightGrad(c, t, 4, dw);
           else
             rmsNormWeightGradPartialsReference(c, m, eps, t[0], t[2], t[4]);
         },
@@ -348,8 +378,8 @@ KernelSpec mlir::rocdsl::getRMSNormBackwardSpec(RMSNormVariant variant) {
         std::vector<double> dw(c.n);
         rmsNormBackwardReference(m, c.n, eps, t[0], t[1], t[2], t[4], dw,
                                  nullptr, &t[3]);
-        if (c.directWeightGrad)
-          t[5] = dw;
+        if (c.directWeightGrad || c.atomicWeightGrad)
+          setWeightGrad(c, t, 5, dw);
         else
           rmsNormWeightGradPartialsReference(c, m, eps, t[0], t[2], t[5]);
       },

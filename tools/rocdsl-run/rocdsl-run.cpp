@@ -94,7 +94,9 @@ int main(int argc, char **argv) {
       if (!buffer->isValid())
         return fail("cannot allocate argument '" + sig.name + "' (" +
                     llvm::Twine(count) + " elements)");
-      if (sig.isOutput)
+      if (sig.zeroScratch)
+        buffer->assign(std::vector<double>(count, 0.0));
+      else if (sig.isOutput)
         buffer->poison();
       else
         buffer->fillRandom(rng);

@@ -42,6 +42,11 @@ struct ArgSignature {
   /// writing that element. Any other overlap between an output and another
   /// tensor argument is an error at launch.
   std::string inPlaceOf;
+  /// Tensors (outputs) the kernel needs all zero on entry and leaves all
+  /// zero: sums and an arrival count that its programs share. A caller
+  /// zeroes one once and passes it to launch after launch on one stream
+  /// (launches running at the same time need one each).
+  bool zeroScratch = false;
 };
 
 /// How to launch one specialization: its arguments in order and the grid.
