@@ -168,6 +168,30 @@ struct RowAccess {
                              /*isVolatile=*/false);
       return;
     }
+    Type element = memoryRowType().getElementType();
+    forEachValidElement(b, loc, lead, maskBuffer, [&](Value column) {
+      Value value = LLVM::LoadOp::create(b, loc, element,
+                                         elementAt(b, loc, from, element, column),
+                                         elementBytes());
+      LLVM::StoreOp::create(b, loc, value,
+                            elementAt(b, loc, to, element, column),
+                            elementBytes());
+    });
+  }
+
+  /// Element `column` of a row array of `element`s at `row`.
+  Value elementAt(OpBuilder &b, Location loc, Value row, Type element,
+                  Value column) const {
+    return LLVM::GEPOp::create(b, loc, base.getType(), element, row,
+                               ValueRange{column});
+  }
+
+  /// Calls `fn(column)` (an i64) for each valid element of row `lead`, in a
+  /// loop over the row guarded by the row's validity, written a byte per
+  /// element into `maskBuffer` first.
+  void forEachValidElement(OpBuilder &b, Location loc, ArrayRef<int64_t> lead,
+                           Value maskBuffer,
+                           function_ref<void(Value)> fn) const {
     auto byteRow = VectorType::get({rowLength()}, b.getI8Type());
     LLVM::StoreOp::create(
         b, loc, arith::ExtUIOp::create(b, loc, byteRow, rowMask(b, loc, lead)),
@@ -177,21 +201,15 @@ struct RowAccess {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value column = loop.getInductionVar();
-    auto at = [&](Value row, Type element) {
-      return LLVM::GEPOp::create(b, loc, base.getType(), element, row,
-                                 ValueRange{column});
-    };
-    Value byte = LLVM::LoadOp::create(b, loc, b.getI8Type(),
-                                      at(maskBuffer, b.getI8Type()));
+    Value byte = LLVM::LoadOp::create(
+        b, loc, b.getI8Type(),
+        elementAt(b, loc, maskBuffer, b.getI8Type(), column));
     Value set =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, byte,
                               arith::ConstantIntOp::create(b, loc, 0, 8));
     auto guarded = scf::IfOp::create(b, loc, set, /*withElseRegion=*/false);
     b.setInsertionPointToStart(&guarded.getThenRegion().front());
-    Type element = memoryRowType().getElementType();
-    Value value = LLVM::LoadOp::create(b, loc, element, at(from, element),
-                                       elementBytes());
-    LLVM::StoreOp::create(b, loc, value, at(to, element), elementBytes());
+    fn(column);
   }
 
 private:
@@ -327,9 +345,8 @@ struct AtomicAddToHost : OpConversionPattern<AtomicAddOp> {
     Value buffer = access.stackRow(rewriter, loc, op);
     Value maskBuffer = access.stackMask(rewriter, loc, op);
     Type element = access.tile.getElementType();
-    bool isFloat = isa<FloatType>(element);
-    Type i8 = rewriter.getI8Type();
-    auto byteRow = VectorType::get({access.rowLength()}, i8);
+    LLVM::AtomicBinOp kind = isa<FloatType>(element) ? LLVM::AtomicBinOp::fadd
+                                                     : LLVM::AtomicBinOp::add;
     access.forEachRow([&](ArrayRef<int64_t> lead) {
       Value rowPtr = access.rowPointer(rewriter, loc, lead);
       Value row = lead.empty() ? adaptor.getValue()
@@ -337,35 +354,17 @@ struct AtomicAddToHost : OpConversionPattern<AtomicAddOp> {
                                      rewriter, loc, adaptor.getValue(), lead)
                                      .getResult();
       LLVM::StoreOp::create(rewriter, loc, row, buffer, 16);
-      LLVM::StoreOp::create(
-          rewriter, loc,
-          arith::ExtUIOp::create(rewriter, loc, byteRow,
-                                 access.rowMask(rewriter, loc, lead)),
-          maskBuffer, 1);
-      auto loop = scf::ForOp::create(rewriter, loc, i64(rewriter, loc, 0),
-                                     i64(rewriter, loc, access.rowLength()),
-                                     i64(rewriter, loc, 1));
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(loop.getBody());
-      Value column = loop.getInductionVar();
-      auto at = [&](Value base, Type type) {
-        return LLVM::GEPOp::create(rewriter, loc, base.getType(), type, base,
-                                   ValueRange{column});
-      };
-      Value set = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::ne,
-          LLVM::LoadOp::create(rewriter, loc, i8, at(maskBuffer, i8)),
-          arith::ConstantIntOp::create(rewriter, loc, 0, 8));
-      auto guarded = scf::IfOp::create(rewriter, loc, set,
-                                       /*withElseRegion=*/false);
-      rewriter.setInsertionPointToStart(&guarded.getThenRegion().front());
-      Value value =
-          LLVM::LoadOp::create(rewriter, loc, element, at(buffer, element));
-      LLVM::AtomicRMWOp::create(
-          rewriter, loc,
-          isFloat ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add,
-          at(rowPtr, element), value, LLVM::AtomicOrdering::monotonic,
-          StringRef(), /*alignment=*/4);
+      access.forEachValidElement(
+          rewriter, loc, lead, maskBuffer, [&](Value column) {
+            Value value = LLVM::LoadOp::create(
+                rewriter, loc, element,
+                access.elementAt(rewriter, loc, buffer, element, column));
+            LLVM::AtomicRMWOp::create(
+                rewriter, loc, kind,
+                access.elementAt(rewriter, loc, rowPtr, element, column),
+                value, LLVM::AtomicOrdering::monotonic, StringRef(),
+                /*alignment=*/4);
+          });
     });
     rewriter.eraseOp(op);
     return success();
