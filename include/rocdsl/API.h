@@ -189,10 +189,6 @@ std::string cacheDirectory();
 std::string normalizeDevice(const std::string &device, std::string &error);
 /// One line naming the device (name, chip, library), or "" and `error`.
 std::string describeDevice(const std::string &device, std::string &error);
-/// Whether `stream` of `device` is capturing a graph: 1 yes, 0 no, -1
-/// unknown (HIP, the host, or an error: then `error` says why).
-int streamCapturing(const std::string &device, void *stream,
-                    std::string &error);
 /// Devices of a kind ("hip", "cuda") this process can see; 0 if none.
 int deviceCount(const std::string &kind);
 /// Lanes per wave for layouts on `device`; 0 for an unknown device.

@@ -247,19 +247,6 @@ std::string api::describeDevice(const std::string &device,
   return *described;
 }
 
-int api::streamCapturing(const std::string &device, void *stream,
-                         std::string &error) {
-  std::optional<DeviceId> id = deviceOf(device, error);
-  if (!id)
-    return -1;
-  auto capturing = rocdsl::isStreamCapturing(*id, stream);
-  if (!capturing) {
-    error = llvm::toString(capturing.takeError());
-    return -1;
-  }
-  return !*capturing ? -1 : int(**capturing);
-}
-
 int api::deviceCount(const std::string &kind) {
   std::string why;
   if (kind == "hip") {

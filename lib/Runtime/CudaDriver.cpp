@@ -294,19 +294,6 @@ bool CudaDriver::copyToHost(int device, void *dst, uint64_t src, size_t bytes,
          check(api->memcpyDtoH(dst, src, bytes), "cuMemcpyDtoH", error);
 }
 
-bool CudaDriver::isCapturing(void *stream, bool &capturing,
-                             std::string &error) {
-  capturing = false;
-  if (!stream || !api->streamIsCapturing)
-    return true;
-  int status = 0; // CU_STREAM_CAPTURE_STATUS_NONE
-  if (!check(api->streamIsCapturing(stream, &status), "cuStreamIsCapturing",
-             error))
-    return false;
-  capturing = status != 0;
-  return true;
-}
-
 bool CudaDriver::synchronize(int device, void *stream, bool &capturing,
                              std::string &error) {
   capturing = false;

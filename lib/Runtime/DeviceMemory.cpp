@@ -110,19 +110,6 @@ llvm::Error DeviceBuffer::transfer(void *host, size_t count, size_t offset,
   return llvm::Error::success();
 }
 
-llvm::Expected<std::optional<bool>>
-mlir::rocdsl::isStreamCapturing(DeviceId device, void *stream) {
-  if (device.kind != DeviceKind::CUDA)
-    return std::optional<bool>();
-  std::string why;
-  CudaDriver *cuda = CudaDriver::get(why);
-  bool capturing = false;
-  if (!cuda || !cuda->isCapturing(stream, capturing, why))
-    return llvm::createStringError("cannot query " + device.str() +
-                                   "'s stream: " + why);
-  return std::optional<bool>(capturing);
-}
-
 llvm::Expected<std::string> mlir::rocdsl::describeDevice(DeviceId device) {
   std::string why;
   if (!Runtime::isAvailable(device, why))

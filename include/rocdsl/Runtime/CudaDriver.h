@@ -65,9 +65,6 @@ public:
                   std::string &error);
   /// Waits for `stream` (null: the whole context). `capturing` is set, and
   /// nothing waited for, while the stream is captured into a graph.
-  /// Whether work queued on `stream` is being captured into a graph
-  /// (false where the driver cannot say: no cuStreamIsCapturing).
-  bool isCapturing(void *stream, bool &capturing, std::string &error);
   bool synchronize(int device, void *stream, bool &capturing,
                    std::string &error);
 

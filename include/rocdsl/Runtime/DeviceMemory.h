@@ -11,8 +11,6 @@
 
 #include "rocdsl/Runtime/Runtime.h"
 
-#include <optional>
-
 #include <memory>
 
 namespace mlir::rocdsl {
@@ -56,10 +54,6 @@ private:
 /// library behind it ("AMD Instinct MI300X (gfx942:sramecc+:xnack-,
 /// libamdhip64.so)"); the error when the device cannot be used.
 llvm::Expected<std::string> describeDevice(DeviceId device);
-/// Whether `stream` of `device` records a graph instead of running work
-/// (CUDA; std::nullopt where ROCDSL cannot tell: HIP, the host).
-llvm::Expected<std::optional<bool>> isStreamCapturing(DeviceId device,
-                                                      void *stream);
 
 } // namespace mlir::rocdsl
 

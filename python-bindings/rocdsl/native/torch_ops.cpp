@@ -16,20 +16,16 @@
 //===----------------------------------------------------------------------===//
 #include "rocdsl/API.h"
 
-#include <ATen/Context.h>
 #include <ATen/core/Tensor.h>
 #include <ATen/core/grad_mode.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/ops/empty.h>
 #include <ATen/ops/empty_like.h>
-#include <ATen/ops/zeros.h>
 #include <c10/core/impl/DeviceGuardImplInterface.h>
 #include <torch/csrc/autograd/custom_function.h>
 #include <torch/library.h>
 
 #include <atomic>
-#include <map>
-#include <mutex>
 #include <shared_mutex>
 #include <string_view>
 #include <unordered_map>
@@ -188,9 +184,6 @@ struct Plan {
   api::DType dtype, wdtype;
   int64_t rows, cols;
   std::vector<int64_t> partial; // the backward's fp32 [G, N] dweight sums
-  /// The backward in one launch at any M (atomic_dw), when built: used
-  /// where dw need not be bitwise reproducible and the stream runs now.
-  KernelSlot atomic;
 };
 
 std::string deviceName(c10::DeviceIndex index) {
@@ -264,13 +257,6 @@ Plan &planFor(Op op, int64_t rows, int64_t cols, const Tensor &x,
         plan->partial.clear();
       }
     }
-  }
-  if (plan->count == 2) {
-    defs.push_back("atomic_dw=1");
-    std::string error;
-    plan->atomic.kernel = api::Kernel::builtin(names[int(op)][0], defs,
-                                               deviceName(key.device), "",
-                                               error);
   }
   std::unique_lock<std::shared_mutex> lock(plans.mutex);
   // Another thread may have planned the same key meanwhile: keep the first.
@@ -389,41 +375,11 @@ std::tuple<Tensor, Tensor> fusedAddRmsNorm(const Tensor &x,
   return {y, h};
 }
 
-/// The atomic backward's scratch, dw_sums [N] then dw_count (an i32 in the
-/// last element's bits), all zero between launches: one per (device,
-/// stream, N), zeroed once on that stream, kept for the process (never
-/// freed: the allocator may be gone at exit). Launches on one stream run
-/// in order, so they share it safely; another stream gets its own.
-std::pair<Tensor, Tensor> atomicScratch(const Tensor &x, void *stream,
-                                        int64_t n) {
-  using Key = std::tuple<int, void *, int64_t>;
-  static std::mutex mutex;
-  static auto *scratch = new std::map<Key, Tensor>();
-  std::lock_guard<std::mutex> lock(mutex);
-  Tensor &t = (*scratch)[Key{x.device().index(), stream, n}];
-  if (!t.defined())
-    t = at::zeros({n + 1}, x.options().dtype(at::kFloat));
-  return {t.narrow(0, 0, n), t.narrow(0, n, 1).view(at::kInt)};
-}
-
-/// Whether the one-launch backward may run: dw need not be reproducible
-/// bit for bit, and `stream` runs work now (captured into a graph, the
-/// kernel could replay beside a later call on the same scratch; HIP cannot
-/// say, so it keeps two launches).
-bool mayUseAtomicBackward(const Plan &p, const Tensor &x, void *stream) {
-  if (!p.atomic.kernel || at::globalContext().deterministicAlgorithms())
-    return false;
-  std::string error;
-  return api::streamCapturing(deviceName(x.device().index()), stream,
-                              error) == 0;
-}
-
 /// dx (with dh added when fused) and dweight: kernel 1 writes dx and fp32
 /// per-program column sums, kernel 2 reduces them and casts. The sums live
 /// in a buffer from PyTorch's caching allocator, so concurrent calls on
 /// different streams and graph replays never share one. A plan of one
-/// kernel (one program) writes dw directly; where mayUseAtomicBackward
-/// allows, one launch adds into a kept zeroed scratch (atomic_dw).
+/// kernel (one program) writes dw directly.
 std::tuple<Tensor, Tensor> backward(Plan &p, const Tensor &x,
                                     const Tensor &weight, double eps,
                                     const Tensor &dy, const Tensor *dh) {
@@ -444,16 +400,6 @@ std::tuple<Tensor, Tensor> backward(Plan &p, const Tensor &x,
     args.push_back(intArg(m));
     args.push_back(floatArg(eps));
     launch(p.slots[0], args, stream);
-    return {dx, dw};
-  }
-  if (mayUseAtomicBackward(p, x, stream)) {
-    auto [sums, count] = atomicScratch(x, stream, n);
-    args.push_back(tensorArg(dw, p.wdtype, m, n, false));
-    args.push_back(tensorArg(sums, api::DType::F32, m, n, false));
-    args.push_back(tensorArg(count, api::DType::I32, m, 1, false));
-    args.push_back(intArg(m));
-    args.push_back(floatArg(eps));
-    launch(p.atomic, args, stream);
     return {dx, dw};
   }
   Tensor partial = at::empty(p.partial, x.options().dtype(at::kFloat));
