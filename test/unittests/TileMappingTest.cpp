@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 using namespace mlir;
 using namespace mlir::rocdsl;
 
@@ -150,6 +152,58 @@ TEST_F(TileMappingTest, BlockedSliceAndWrap) {
   TileMapping half = mapping({4, 256}, blocked);
   EXPECT_TRUE(half.dim(1).wraps);
   EXPECT_EQ(half.ownersOf({1, 100}).size(), 2u);
+}
+
+/// Counts, for every element, the holders soleHolders() selects: each
+/// must be selected exactly once (what an atomic add needs).
+static void expectOneHolderEach(const TileMapping &t,
+                                ArrayRef<int64_t> shape) {
+  auto holders = t.soleHolders();
+  ASSERT_TRUE(holders.has_value());
+  ASSERT_EQ(holders->size(), t.getNumRegisters());
+  std::map<SmallVector<int64_t>, unsigned> count;
+  for (unsigned reg = 0; reg < t.getNumRegisters(); ++reg) {
+    const TileMapping::SoleHolder &h = (*holders)[reg];
+    if (h.skip)
+      continue;
+    for (unsigned w = 0; w < t.getNumWarps(); ++w)
+      for (unsigned l = 0; l < t.getWarpSize(); ++l)
+        if (!(l & h.laneMask) && !(w & h.waveMask))
+          ++count[t.coordOf(reg, l, w)];
+  }
+  int64_t elements = 1;
+  for (int64_t d : shape)
+    elements *= d;
+  EXPECT_EQ(int64_t(count.size()), elements);
+  for (const auto &[coord, n] : count)
+    EXPECT_EQ(n, 1u) << "element held " << n << " times";
+}
+
+TEST_F(TileMappingTest, SoleHoldersSelectEachElementOnce) {
+  auto blocked = BlockedAttr::get(&ctx, {1, 4}, {4, 16}, {2, 1}, {1, 0});
+  // Column sums: a copy in each of 4 lanes and 2 waves along the rows.
+  expectOneHolderEach(mapping({64}, SliceAttr::get(&ctx, 0, blocked)), {64});
+  TileMapping cols = mapping({64}, SliceAttr::get(&ctx, 0, blocked));
+  EXPECT_EQ((*cols.soleHolders())[0].laneMask, 48u);
+  EXPECT_EQ((*cols.soleHolders())[0].waveMask, 1u);
+  // No copies: nothing masked.
+  TileMapping whole = mapping({8, 64}, blocked);
+  for (const auto &h : *whole.soleHolders())
+    EXPECT_TRUE(!h.skip && !h.laneMask && !h.waveMask);
+  expectOneHolderEach(whole, {8, 64});
+  // Wrapped: a tile smaller than the layout (copies within the wave, and
+  // registers repeating elements).
+  expectOneHolderEach(mapping({2, 8}, blocked), {2, 8});
+  auto wide = BlockedAttr::get(&ctx, {1, 8}, {1, 64}, {4, 1}, {1, 0});
+  expectOneHolderEach(mapping({4, 256}, wide), {4, 256});
+  expectOneHolderEach(mapping({4}, SliceAttr::get(&ctx, 1, wide)), {4});
+  // Matrix-core layouts: the accumulator (one holder) and an operand that
+  // two waves share.
+  auto parent = mfma(32, 32, 8, 2, 2);
+  expectOneHolderEach(mapping({64, 64}, parent), {64, 64});
+  expectOneHolderEach(
+      mapping({64, 16}, DotOperandAttr::get(&ctx, 0, parent, 4)), {64, 16});
+  expectOneHolderEach(mapping({1, 32}, mfma(32, 32, 8)), {1, 32});
 }
 
 TEST_F(TileMappingTest, ShapesALayoutCannotHold) {
