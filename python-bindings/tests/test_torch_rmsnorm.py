@@ -406,4 +406,3 @@ def test_check_finite_raises_on_nan_output(monkeypatch):
     x[5, 3] = 1.0
     y = rt.rms_norm(x, w, EPS)  # finite: passes with the check on
     assert torch.isfinite(y).all()
-

@@ -28,6 +28,8 @@
 #include "AccessPlan.h"
 #include "TargetInfo.h"
 
+#include "rocdsl/Conversion/Atomics.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -87,7 +89,7 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
     if (failed(plan))
       return rewriter.notifyMatchFailure(op, "layout has no lowering");
 
-    bool isFloat = isa<FloatType>(tileType.getElementType());
+    LLVM::AtomicBinOp kind = getAtomicAddBinOp(tileType.getElementType());
     Value lane = dist->laneId(rewriter, loc), wave = dist->waveId(rewriter, loc);
     std::map<std::pair<unsigned, unsigned>, Value> holds;
     for (const AccessGroup &group : plan->groups) {
@@ -104,8 +106,7 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
           rewriter, loc, allOf(rewriter, loc, group.valid, mine),
           [&](OpBuilder &b, Location l) {
             auto rmw = LLVM::AtomicRMWOp::create(
-                b, l, isFloat ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add,
-                groupPointer(b, l, *plan, group), value,
+                b, l, kind, groupPointer(b, l, *plan, group), value,
                 LLVM::AtomicOrdering::monotonic, target.deviceSyncScope(),
                 /*alignment=*/4);
             target.decorateAtomic(rmw);
@@ -117,18 +118,6 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
 
   const TargetInfo &target;
 };
-
-LLVM::AtomicBinOp binOpOf(ProgramAtomicKind kind) {
-  switch (kind) {
-  case ProgramAtomicKind::Add:
-    return LLVM::AtomicBinOp::add;
-  case ProgramAtomicKind::Xchg:
-    return LLVM::AtomicBinOp::xchg;
-  case ProgramAtomicKind::Max:
-    return LLVM::AtomicBinOp::max;
-  }
-  llvm_unreachable("unknown program atomic kind");
-}
 
 struct ProgramAtomicLowering : OpConversionPattern<ProgramAtomicOp> {
   ProgramAtomicLowering(TileTypeConverter &converter, MLIRContext *ctx,
@@ -160,7 +149,7 @@ struct ProgramAtomicLowering : OpConversionPattern<ProgramAtomicOp> {
     scf::IfOp::create(rewriter, loc, first, [&](OpBuilder &b, Location l) {
       fence(b, l, LLVM::AtomicOrdering::release);
       Value old = LLVM::AtomicRMWOp::create(
-          b, l, binOpOf(op.getKind()), address, adaptor.getValue(),
+          b, l, getProgramAtomicBinOp(op.getKind()), address, adaptor.getValue(),
           LLVM::AtomicOrdering::acq_rel, scope, /*alignment=*/4);
       fence(b, l, LLVM::AtomicOrdering::acquire);
       LLVM::StoreOp::create(b, l, old, slot);

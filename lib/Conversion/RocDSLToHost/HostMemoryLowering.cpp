@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "HostPatterns.h"
+#include "rocdsl/Conversion/Atomics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -345,8 +346,7 @@ struct AtomicAddToHost : OpConversionPattern<AtomicAddOp> {
     Value buffer = access.stackRow(rewriter, loc, op);
     Value maskBuffer = access.stackMask(rewriter, loc, op);
     Type element = access.tile.getElementType();
-    LLVM::AtomicBinOp kind = isa<FloatType>(element) ? LLVM::AtomicBinOp::fadd
-                                                     : LLVM::AtomicBinOp::add;
+    LLVM::AtomicBinOp kind = getAtomicAddBinOp(element);
     access.forEachRow([&](ArrayRef<int64_t> lead) {
       Value rowPtr = access.rowPointer(rewriter, loc, lead);
       Value row = lead.empty() ? adaptor.getValue()
@@ -383,13 +383,8 @@ struct ProgramAtomicToHost : OpConversionPattern<ProgramAtomicOp> {
     Value address = LLVM::GEPOp::create(
         rewriter, loc, adaptor.getPtr().getType(), i32, adaptor.getPtr(),
         ValueRange{toI64(rewriter, loc, adaptor.getIndex())});
-    LLVM::AtomicBinOp kind = LLVM::AtomicBinOp::add;
-    if (op.getKind() == ProgramAtomicKind::Xchg)
-      kind = LLVM::AtomicBinOp::xchg;
-    else if (op.getKind() == ProgramAtomicKind::Max)
-      kind = LLVM::AtomicBinOp::max;
     rewriter.replaceOpWithNewOp<LLVM::AtomicRMWOp>(
-        op, kind, address, adaptor.getValue(), LLVM::AtomicOrdering::acq_rel,
+        op, getProgramAtomicBinOp(op.getKind()), address, adaptor.getValue(), LLVM::AtomicOrdering::acq_rel,
         StringRef(), /*alignment=*/4);
     return success();
   }

@@ -112,16 +112,23 @@ def load(ptr, origin, shape, strides=None, bounds=None, mask=None,
     return make_tile(b.op(tile_type, "rocdsl.load ", *pieces), memory=True)
 
 
+def _written(value, ptr, op, verb, gerund):
+    """`ptr` checked as the pointer an op writes through, and `value` as a
+    tile of its element type."""
+    ptr = _pointer(ptr, op)
+    if not isinstance(value, Tile):
+        raise error(f"{op} {verb} a tile, got {type(value).__name__}; "
+                    "make one with rl.full")
+    if value.dtype != ptr.dtype:
+        raise error(f"{gerund} {value.describe()} through {ptr.describe()}; "
+                    f"convert with .to({str(ptr.dtype)!r})")
+    return ptr
+
+
 def store(value, ptr, origin, strides=None, bounds=None, mask=None,
           vec=None):
     """Stores tile `value` so that its element [0, ...] lands at ptr[origin]."""
-    ptr = _pointer(ptr, "rl.store")
-    if not isinstance(value, Tile):
-        raise error(f"rl.store stores a tile, got {type(value).__name__}; "
-                    "make one with rl.full")
-    if value.dtype != ptr.dtype:
-        raise error(f"storing {value.describe()} through {ptr.describe()}; "
-                    f"convert with .to({str(ptr.dtype)!r})")
+    ptr = _written(value, ptr, "rl.store", "stores", "storing")
     pieces, vec = _addressing(ptr, origin, value.shape, strides, bounds, mask,
                               value.type.layout, vec)
     # The access's element width (and explicit vec) count when the layout
@@ -140,13 +147,7 @@ def atomic_add(value, ptr, origin, strides=None, bounds=None, mask=None):
     programs may add into the same elements at once. Relaxed: a later
     rl.program_atomic of the program publishes the sums; float sums come
     out in an order that can differ between runs."""
-    ptr = _pointer(ptr, "rl.atomic_add")
-    if not isinstance(value, Tile):
-        raise error(f"rl.atomic_add adds a tile, got {type(value).__name__}; "
-                    "make one with rl.full")
-    if value.dtype != ptr.dtype:
-        raise error(f"adding {value.describe()} through {ptr.describe()}; "
-                    f"convert with .to({str(ptr.dtype)!r})")
+    ptr = _written(value, ptr, "rl.atomic_add", "adds", "adding")
     if str(value.dtype) not in ("f32", "i32"):
         raise error(f"rl.atomic_add adds f32 or i32 elements, got "
                     f"{value.describe()}; accumulate in f32")
