@@ -40,14 +40,16 @@ export ROCDSL_CACHE_DIR="$PWD/$DIR/test-cache"
 # shape after shape; they run in the plain build's CTest, and here their
 # representative runs (gemm.test, gemm-direct-copies.test) stand for them.
 echo "sanitize: lit suite with ASan+UBSan tools (the GEMM matrices left to CTest)"
-/usr/lib/llvm-22/bin/lit -q --timeout 600 \
+/usr/lib/llvm-22/bin/lit -q --time-tests --timeout 600 \
   --filter-out 'rocdsl-run/gemm-(direct-copies-)?matrix' "$DIR/test"
 
+lit_done=$SECONDS
 echo "sanitize: unit tests with ASan+UBSan"
 SUBSET='-Matrix/*:CheckedCompileTest.*:PTXCompileTest.*:RMSNormInPlaceHostTest.*'
 REPRESENTATIVE='Matrix/RMSNormHostTest.*/N3001_f16_wf32_add:Matrix/RMSNormHostTest.*/N10001_f32_plain:Matrix/RMSNormBackwardHostTest.*/N20480_bf16_plain:Matrix/RMSNormBackwardHostTest.*/N128_f16_add'
 "$DIR/bin/rocdsl-unittests" --gtest_brief=1 --gtest_filter="*$SUBSET"
 "$DIR/bin/rocdsl-unittests" --gtest_brief=1 --gtest_filter="$REPRESENTATIVE"
+unit_done=$SECONDS
 echo "sanitize: emulated gfx942 and gfx950 (the emulator and librocdsl-hip-emu.so instrumented)"
 for chip in gfx942 gfx950; do
   ROCDSL_HIP_LIBRARY="$PWD/$DIR/lib/librocdsl-hip-emu.so" ROCDSL_EMU_CHIP=$chip \
@@ -59,5 +61,6 @@ tested=$SECONDS
 if [ "${FUZZ_SECONDS:-20}" != 0 ]; then
   FUZZ_BUILD_DIR="$DIR" scripts/fuzz.sh
 fi
-echo "sanitize.sh: build $((built - start)) s, tests $((tested - built)) s," \
-     "fuzzing $((SECONDS - tested)) s"
+echo "sanitize.sh: build $((built - start)) s, tests $((tested - built)) s" \
+     "(lit $((lit_done - built)) s, unit $((unit_done - lit_done)) s," \
+     "emulated $((tested - unit_done)) s), fuzzing $((SECONDS - tested)) s"

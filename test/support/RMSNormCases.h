@@ -10,11 +10,13 @@
 #ifndef ROCDSL_TEST_SUPPORT_RMSNORMCASES_H
 #define ROCDSL_TEST_SUPPORT_RMSNORMCASES_H
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -44,6 +46,8 @@ namespace detail {
 struct RMSNormMatrix {
   std::vector<int64_t> rowLengths, rowCounts;
   std::vector<RMSNormCase> cases;
+  /// The CI subset of the numerics matrices ("representative").
+  std::vector<RMSNormCase> representativeCases;
 };
 
 [[noreturn]] inline void badRMSNormMatrix(const std::string &why) {
@@ -105,6 +109,16 @@ inline const RMSNormMatrix &rmsnormMatrix() {
                            "weight_dtype");
         m.cases.push_back({*n, dtype->str(), weight->str()});
       }
+    const llvm::json::Object *rep = root->getObject("representative");
+    std::optional<llvm::StringRef> repDType =
+        rep ? rep->getString("dtype") : std::nullopt;
+    if (!repDType)
+      badRMSNormMatrix("\"representative\" lacks a \"dtype\"");
+    std::vector<int64_t> repLengths = readInts(*rep, "row_lengths");
+    for (const RMSNormCase &c : m.cases)
+      if (c.weightDType != "same" || c.dtype == *repDType ||
+          llvm::is_contained(repLengths, c.n))
+        m.representativeCases.push_back(c);
     return m;
   }();
   return matrix;
@@ -115,8 +129,19 @@ inline const RMSNormMatrix &rmsnormMatrix() {
 inline std::vector<int64_t> getRMSNormRowLengths() {
   return detail::rmsnormMatrix().rowLengths;
 }
+/// Every case: what compile sweeps and GPU runs cover.
 inline std::vector<RMSNormCase> getRMSNormCases() {
   return detail::rmsnormMatrix().cases;
+}
+/// The cases the host and emulated numerics matrices run: the
+/// representative subset, or every case with ROCDSL_FULL_TEST_MATRIX=1 in
+/// the environment (CTest lists the tests when it starts, so the variable
+/// set for `ctest` selects both the list and the runs).
+inline std::vector<RMSNormCase> getRMSNormNumericsCases() {
+  const char *full = std::getenv("ROCDSL_FULL_TEST_MATRIX");
+  if (full && llvm::StringRef(full) == "1")
+    return detail::rmsnormMatrix().cases;
+  return detail::rmsnormMatrix().representativeCases;
 }
 inline std::vector<int64_t> getRMSNormRowCounts() {
   return detail::rmsnormMatrix().rowCounts;

@@ -188,7 +188,10 @@ TEST_F(TileMappingTest, SoleHoldersSelectEachElementOnce) {
   EXPECT_EQ((*cols.soleHolders())[0].waveMask, 1u);
   // No copies: nothing masked.
   TileMapping whole = mapping({8, 64}, blocked);
-  for (const auto &h : *whole.soleHolders())
+  // Held by name: a range-for over `*temporary` would outlive the optional.
+  auto wholeHolders = whole.soleHolders();
+  ASSERT_TRUE(wholeHolders);
+  for (const auto &h : *wholeHolders)
     EXPECT_TRUE(!h.skip && !h.laneMask && !h.waveMask);
   expectOneHolderEach(whole, {8, 64});
   // Wrapped: a tile smaller than the layout (copies within the wave, and
