@@ -17,8 +17,13 @@ start=$SECONDS
 
 scripts/setup.sh
 if [ ! -f "$DIR/build.ninja" ]; then
+  # -O1, as AddressSanitizer's own documentation advises: the reports
+  # keep their frames, and the instrumented build compiles faster than at
+  # -O3 (this build is the longest step of the checked run).
   CC=clang-22 CXX=clang++-22 cmake -G Ninja -S . -B "$DIR" \
     -DCMAKE_BUILD_TYPE=Release -DROCDSL_FUZZ=ON \
+    -DCMAKE_C_FLAGS_RELEASE="-O1 -DNDEBUG" \
+    -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit
 fi

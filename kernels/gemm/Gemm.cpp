@@ -112,6 +112,11 @@ static LogicalResult configureWarpgroupGemm(const ChipInfo &chip,
     return fail("stages=" + std::to_string(c.stages) + " is not 2, 3 or 4");
   if (c.loadAhead != 1)
     return fail("load_ahead applies to stages=1 only");
+  // One buffer is read by the products in flight, one by the current
+  // ones, and at least one takes copies.
+  if (c.wgmmaPending && c.stages < 3)
+    return fail("wgmma_pending=1 needs stages >= 3 (got stages=" +
+                std::to_string(c.stages) + ")");
   c.kSlice = c.bk;
   c.prefetchOperands = false;
   int64_t ldsBytes = c.stages * (c.bm + c.bn) * c.bk * bitWidth(c.dtype) / 8;
@@ -192,7 +197,8 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
       failed(params.getFlag("accumulate", c.accumulate, error)) ||
       failed(params.getFlag("prefetch_operands", c.prefetchOperands, error)) ||
       failed(params.getFlag("interleave", c.interleave, error)) ||
-      failed(params.getFlag("pingpong", c.pingpong, error)))
+      failed(params.getFlag("pingpong", c.pingpong, error)) ||
+      failed(params.getFlag("wgmma_pending", c.wgmmaPending, error)))
     return failure();
   StringRef wgmma = params.get("wgmma");
   if (wgmma != "auto" && wgmma != "0" && wgmma != "1") {
@@ -222,10 +228,17 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
       c.wgmma = true;
       return success();
     }
-    if (wgmma == "1") {
+    // wgmma_pending=1 asks for warpgroup MMA as much as wgmma=1 does.
+    if (wgmma == "1" || c.wgmmaPending) {
       error = why;
       return failure();
     }
+  }
+  if (c.wgmmaPending) {
+    error = "wgmma_pending=1 applies to warpgroup MMA (wgmma on sm_90a), not " +
+            (chip->warpgroupMma ? std::string("wgmma=0")
+                                : chip->name.str());
+    return failure();
   }
   if (!c.warps)
     c.warps = 4;
@@ -552,11 +565,37 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
       }
       kb.asyncCommit();
     };
-    sum = stagedLoop(s, copyStep, [&](Scalar buffer, Tile acc) {
+    auto multiply = [&](Scalar buffer, Tile acc, unsigned pending) {
       LdsTile x = stackA.index(buffer);
       LdsTile y = stackB.index(buffer);
-      return kb.warpgroupDot(x, y, acc);
-    });
+      return kb.warpgroupDot(x, y, acc, pending);
+    };
+    if (!c.wgmmaPending) {
+      sum = stagedLoop(s, copyStep, [&](Scalar buffer, Tile acc) {
+        return multiply(buffer, acc, 0);
+      });
+    } else {
+      // Step i's products are left running (pending = 1), which also
+      // waits for step i - 1's. Step i's barrier therefore follows every
+      // warp group's wait for step i - 2, whose buffer, (i - 2) mod S,
+      // the copy of step i + S - 2 refills: S - 2 steps of copies in
+      // flight, one buffer under the running products, one under the
+      // current ones.
+      unsigned ahead = s - 2;
+      copyPrologue(ahead + 1, copyStep);
+      auto body = [&](Scalar k, ArrayRef<Tile> carried) {
+        Scalar step = k / kb.i32(c.bk);
+        kb.asyncWait(ahead - 1);
+        kb.barrier();
+        Scalar count = kb.i32(s);
+        copyStep(k + int64_t(ahead) * c.bk,
+                 kb.rem(step + int64_t(ahead), count));
+        return SmallVector<Tile>{
+            multiply(kb.rem(step, count), carried[0], /*pending=*/1)};
+      };
+      sum = kb.forLoop(kBegin, kEnd, kStep, {zero}, body)[0];
+      sum = kb.warpgroupWait(sum);
+    }
     kb.asyncWait(0);
     kb.barrier();
   } else if (c.stages == 1) {
@@ -914,6 +953,11 @@ KernelSpec mlir::rocdsl::getGemmSpec() {
        "row-major A, stages 2-4; default tile 128x128x64 on 4 warps, "
        "128x256x64 on 8 where those make 8 waves of programs, 3 stages); "
        "0: mma.sync; auto: wgmma where the chip and parameters allow it",
+       false},
+      {"wgmma_pending", "0",
+       "wgmma, stages 3-4: 1 keeps each K step's products in flight across "
+       "the next step's barrier (wgmma.wait_group 1), the copies then "
+       "S-2 steps ahead instead of S-1",
        false},
       {"chip", "gfx942",
        "target whose matrix instruction and tiles the kernel uses; set from "

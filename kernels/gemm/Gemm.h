@@ -58,6 +58,10 @@ struct GemmConfig {
   /// sm_90a: the K loop's products as warpgroup MMA (wgmma) reading both
   /// operands from the LDS stages, instead of mma.sync from registers.
   bool wgmma = false;
+  /// wgmma, stages >= 3: each step's products stay in flight across the
+  /// next step's barrier (wgmma.wait_group 1), so the matrix unit does
+  /// not idle there; copies then run S - 2 steps ahead instead of S - 1.
+  bool wgmmaPending = false;
   /// AMDGPU, stages = 1: the steady state's instruction order is given to
   /// LLVM's scheduler (sched_group_barrier): each MFMA followed by its
   /// share of the step's LDS reads and global loads.

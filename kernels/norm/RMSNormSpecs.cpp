@@ -388,7 +388,7 @@ KernelSpec mlir::rocdsl::getRMSNormBackwardSpec(RMSNormVariant variant) {
 }
 
 KernelSpec mlir::rocdsl::getRMSNormWeightGradSpec() {
-  return makeSpec(
+  KernelSpec spec = makeSpec(
       "rmsnorm_bwd_dw",
       "RMSNorm backward, step 2 (after rmsnorm_bwd or rmsnorm_add_bwd): "
       "dw = sum of the fp32 partial sums, cast to the weight dtype",
@@ -411,6 +411,13 @@ KernelSpec mlir::rocdsl::getRMSNormWeightGradSpec() {
           for (int64_t col = 0; col < c.n; ++col)
             out[1][col] += std::fabs(t[0][p * c.n + col]);
       });
+  // Step 1's choices, taken here with the same -D list: the reduction's
+  // code reads none of them, so they stay out of its cache key and one
+  // compile serves every value.
+  for (KernelParamSpec &p : spec.params)
+    if (p.name == "prefetch" || p.name == "direct_dw" || p.name == "atomic_dw")
+      p.runtimeOnly = true;
+  return spec;
 }
 
 std::vector<KernelSpec> mlir::rocdsl::getRMSNormSpecs() {

@@ -387,9 +387,15 @@ Tile KernelBuilder::dot(Tile a, Tile b, Tile c) {
                             b.getValue(), c.getValue()));
 }
 
-Tile KernelBuilder::warpgroupDot(LdsTile a, LdsTile b, Tile c) {
+Tile KernelBuilder::warpgroupDot(LdsTile a, LdsTile b, Tile c,
+                                 unsigned pending) {
   return wrap(WarpgroupDotOp::create(builder, loc, c.getType(), a.getValue(),
-                                     b.getValue(), c.getValue()));
+                                     b.getValue(), c.getValue(), pending));
+}
+
+Tile KernelBuilder::warpgroupWait(Tile inFlight, unsigned pending) {
+  return wrap(WarpgroupWaitOp::create(builder, loc, inFlight.getType(),
+                                      inFlight.getValue(), pending));
 }
 
 Layout KernelBuilder::blocked(ArrayRef<unsigned> sizePerThread,

@@ -137,26 +137,56 @@ static bool hasWarpgroupSwizzle(LdsTileType type) {
          shared.getMaxPhase() == 8 && type.getShape().back() * bytes == 128;
 }
 
+/// The accumulator of warpgroup products: a 2-D f32 tile whose
+/// #rocdsl.mma warps stack along M in groups of four.
+static NvidiaMmaAttr verifyWarpgroupAccumulator(Operation *op,
+                                                RankedTensorType type) {
+  if (failed(verifyTileType(op, type, "accumulator")))
+    return nullptr;
+  if (!type.getElementType().isF32() || type.getRank() != 2) {
+    op->emitOpError() << "accumulator must be a 2-D f32 tile, got " << type;
+    return nullptr;
+  }
+  auto mma = dyn_cast_or_null<NvidiaMmaAttr>(type.getEncoding());
+  if (!mma || mma.getWarpsPerCTA().size() != 2 ||
+      mma.getWarpsPerCTA()[1] != 1 || mma.getWarpsPerCTA()[0] % 4 != 0) {
+    op->emitOpError() << "accumulator must have a #rocdsl.mma layout with "
+                         "warpsPerCTA = [W, 1], W a multiple of 4 (warp "
+                         "groups stacked along M), got "
+                      << type.getEncoding();
+    return nullptr;
+  }
+  return mma;
+}
+
 LogicalResult WarpgroupDotOp::verify() {
   LdsTileType aType = getA().getType(), bType = getB().getType();
   auto cType = getC().getType();
-  if (failed(verifyTileType(*this, cType, "accumulator")))
-    return failure();
   Type element = aType.getElementType();
   if (element != bType.getElementType() || !(element.isBF16() || element.isF16()))
     return emitOpError() << "a and b must share an f16 or bf16 element type, "
                             "got "
                          << element << " and " << bType.getElementType();
-  if (!cType.getElementType().isF32() || cType.getRank() != 2)
-    return emitOpError() << "accumulator must be a 2-D f32 tile, got "
-                         << cType;
-  auto mma = dyn_cast_or_null<NvidiaMmaAttr>(cType.getEncoding());
-  if (!mma || mma.getWarpsPerCTA().size() != 2 ||
-      mma.getWarpsPerCTA()[1] != 1 || mma.getWarpsPerCTA()[0] % 4 != 0)
-    return emitOpError() << "accumulator must have a #rocdsl.mma layout with "
-                            "warpsPerCTA = [W, 1], W a multiple of 4 (warp "
-                            "groups stacked along M), got "
-                         << cType.getEncoding();
+  NvidiaMmaAttr mma = verifyWarpgroupAccumulator(*this, cType);
+  if (!mma)
+    return failure();
+  // A result in flight is not in registers yet: only the matrix unit
+  // (another product's accumulator), a wait, or a loop carrying it to one
+  // of those may take it.
+  if (getPending() > 0)
+    for (OpOperand &use : getResult().getUses()) {
+      Operation *user = use.getOwner();
+      bool chained = isa<WarpgroupDotOp>(user) &&
+                     use.getOperandNumber() == getCMutable().getOperandNumber();
+      if (!chained && !isa<WarpgroupWaitOp>(user) &&
+          !user->hasTrait<OpTrait::IsTerminator>())
+        return emitOpError()
+               << "result with pending = " << getPending()
+               << " is still being computed: it may only be another "
+                  "warpgroup_dot's accumulator, a warpgroup_wait's operand "
+                  "or a loop's carried value, not an operand of "
+               << user->getName();
+    }
   int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
   unsigned warps = mma.getWarpsPerCTA()[0];
   if (aType.getRank() != 2 || aType.getDimSize(0) != m ||
@@ -194,4 +224,9 @@ LogicalResult WarpgroupDotOp::verify() {
                 "the last dimension fastest and 128 bytes long), got "
              << type.getEncoding();
   return success();
+}
+
+LogicalResult WarpgroupWaitOp::verify() {
+  return success(verifyWarpgroupAccumulator(*this, getSrc().getType()) !=
+                 nullptr);
 }

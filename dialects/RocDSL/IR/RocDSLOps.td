@@ -379,24 +379,62 @@ def RocDSL_WarpgroupDotOp : RocDSL_Op<"warpgroup_dot", [
     (`!rocdsl.lds<PxKx64>`: element (k, n) of B is (n / 64, k, n mod 64)).
     K = 64.
 
-    The product is complete when the op returns (the lowering waits for
-    the matrix unit), so its LDS reads are over and a later write may reuse
-    the bytes after a barrier. LDS written before a barrier is visible to
-    it: on kernels with these ops the barrier lowering fences shared
-    memory for the matrix unit's (asynchronous) reads first.
+    With `pending = 0` (the default) the product is complete when the op
+    returns (the lowering waits for the matrix unit), so its LDS reads are
+    over and a later write may reuse the bytes after a barrier. With
+    `pending = P` > 0 the op returns once at most P of this warp group's
+    most recent products are still running, counting its own: P = 1 leaves
+    this product in flight and guarantees every earlier one done, so the
+    matrix unit keeps working across the caller's next barrier. A result
+    in flight is not yet in registers: it may only be the accumulator of
+    another `warpgroup_dot` (which chains on the matrix unit) or the
+    operand of `rocdsl.warpgroup_wait`, possibly through a loop's carried
+    value; and the LDS it reads must not be rewritten before a later op
+    has waited for it. LDS written before a barrier is visible to it: on
+    kernels with these ops the barrier lowering fences shared memory for
+    the matrix unit's (asynchronous) reads first.
 
     ```mlir
     %d = rocdsl.warpgroup_dot %a, %b, %c
         : !rocdsl.lds<128x64xbf16, #sw>, !rocdsl.lds<2x64x64xbf16, #sw3>,
           tensor<128x128xf32, #mma>
+    %e = rocdsl.warpgroup_dot %a2, %b2, %d {pending = 1 : i32} : ...
+    %f = rocdsl.warpgroup_wait %e : tensor<128x128xf32, #mma>
     ```
   }];
   let arguments = (ins RocDSL_LdsTileType:$a, RocDSL_LdsTileType:$b,
-                       RocDSL_Tile:$c);
+                       RocDSL_Tile:$c,
+                       ConfinedAttr<DefaultValuedAttr<I32Attr, "0">,
+                                    [IntMinValue<0>, IntMaxValue<7>]>:$pending);
   let results = (outs RocDSL_Tile:$result);
   let assemblyFormat = [{
     $a `,` $b `,` $c attr-dict `:` qualified(type($a)) `,` qualified(type($b)) `,` type($c)
   }];
+  let hasVerifier = 1;
+}
+
+def RocDSL_WarpgroupWaitOp : RocDSL_Op<"warpgroup_wait", [
+    AllTypesMatch<["src", "result"]>, MemoryEffects<[MemRead]>]> {
+  let summary = "Wait for warpgroup products still in flight";
+  let description = [{
+    Returns `src`, the result of a `warpgroup_dot` with `pending` > 0
+    (directly or carried through a loop), once at most `pending` of the
+    warp group's most recent products are still running; with the default
+    0 every product is done, the result is in registers and the LDS those
+    products read may be rewritten after a barrier. The lowering ties the
+    accumulator registers to the wait (NVIDIA: `wgmma.wait_group` as
+    inline assembly with every register an operand), so no later use of
+    the result can be scheduled before it.
+
+    ```mlir
+    %sum = rocdsl.warpgroup_wait %inflight : tensor<128x128xf32, #mma>
+    ```
+  }];
+  let arguments = (ins RocDSL_Tile:$src,
+                       ConfinedAttr<DefaultValuedAttr<I32Attr, "0">,
+                                    [IntMinValue<0>, IntMaxValue<7>]>:$pending);
+  let results = (outs RocDSL_Tile:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src)";
   let hasVerifier = 1;
 }
 

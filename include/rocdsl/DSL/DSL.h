@@ -280,7 +280,13 @@ public:
   Tile dot(Tile a, Tile b, Tile c);
   /// rocdsl.warpgroup_dot: c + a * b with both operands read from LDS by
   /// the matrix unit (sm_90a wgmma; layouts in the op's documentation).
-  Tile warpgroupDot(LdsTile a, LdsTile b, Tile c);
+  /// `pending` > 0 returns with up to that many products still running
+  /// (this one included): the result may then only feed another
+  /// warpgroupDot's `c` or warpgroupWait.
+  Tile warpgroupDot(LdsTile a, LdsTile b, Tile c, unsigned pending = 0);
+  /// rocdsl.warpgroup_wait: `inFlight` once at most `pending` products
+  /// are still running (0: all done, the result in registers).
+  Tile warpgroupWait(Tile inFlight, unsigned pending = 0);
 
   /// scf.for from `lb` to `ub` by `step` carrying `inits`; `body` returns
   /// the next values of the carried tiles.

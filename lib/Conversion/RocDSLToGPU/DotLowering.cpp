@@ -75,6 +75,16 @@ LogicalResult mlir::rocdsl::checkMatrixOps(ModuleOp module,
   });
   if (result.wasInterrupted())
     return failure();
+  result = module.walk([&](WarpgroupWaitOp op) {
+    if (chip.warpgroupMma)
+      return WalkResult::advance();
+    op.emitError() << "rocdsl.warpgroup_wait needs warpgroup MMA (wgmma, "
+                      "sm_90a); "
+                   << chip.name << " has none";
+    return WalkResult::interrupt();
+  });
+  if (result.wasInterrupted())
+    return failure();
   result = module.walk([&](WarpgroupDotOp op) {
     if (!chip.warpgroupMma) {
       op.emitError() << "rocdsl.warpgroup_dot needs warpgroup MMA (wgmma, "

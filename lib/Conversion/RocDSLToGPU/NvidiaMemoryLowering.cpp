@@ -79,18 +79,6 @@ SmallVector<Value> transferWords(OpBuilder &b, Location loc, Value value) {
   return words;
 }
 
-/// Emits inline PTX. Marked as having side effects, loads included, so
-/// that neither MLIR nor LLVM moves an access across another one to the
-/// same memory (without it the op is pure to both).
-LLVM::InlineAsmOp ptxAsm(OpBuilder &b, Location loc, TypeRange results,
-                         ValueRange operands, StringRef text,
-                         StringRef constraints) {
-  return LLVM::InlineAsmOp::create(
-      b, loc, results, operands, b.getStringAttr(text),
-      b.getStringAttr(constraints), b.getUnitAttr(), UnitAttr(),
-      LLVM::TailCallKindAttr(), LLVM::AsmDialectAttr(), ArrayAttr());
-}
-
 /// `@valid ld.global` of one group into registers preset to `otherRaw`.
 Value predicatedLoad(OpBuilder &b, Location loc, const PtxWords &regs,
                      Type transfer, Value pointer, Value valid,
@@ -200,6 +188,15 @@ struct NvidiaStoreLowering : OpConversionPattern<StoreOp> {
 };
 
 } // namespace
+
+LLVM::InlineAsmOp mlir::rocdsl::ptxAsm(OpBuilder &b, Location loc,
+                                       TypeRange results, ValueRange operands,
+                                       StringRef text, StringRef constraints) {
+  return LLVM::InlineAsmOp::create(
+      b, loc, results, operands, b.getStringAttr(text),
+      b.getStringAttr(constraints), b.getUnitAttr(), UnitAttr(),
+      LLVM::TailCallKindAttr(), LLVM::AsmDialectAttr(), ArrayAttr());
+}
 
 void mlir::rocdsl::populateNvidiaMemoryPatterns(TileTypeConverter &converter,
                                                 RewritePatternSet &patterns) {

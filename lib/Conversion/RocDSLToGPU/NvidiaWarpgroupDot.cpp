@@ -21,8 +21,14 @@
 // column 8 j + 2 (lane mod 4) + q mod 2: the mma.sync fragment of each
 // 8-column block, which is what #rocdsl.mma describes per warp.
 //
-// The op waits for its products (wgmma.wait_group 0) so that its result
-// is plain registers and its LDS reads are over when it returns.
+// The op then waits with wgmma.wait_group `pending`: with 0 its result is
+// plain registers and its LDS reads are over when it returns; with P > 0
+// up to P groups (its own included) may still run, and the result, still
+// being written by the matrix unit, only flows on to the next product's
+// accumulator (which the unit chains without a wait) or to
+// rocdsl.warpgroup_wait. That wait is inline assembly taking and
+// redefining every accumulator register, so no use of the values can be
+// scheduled above it, which the intrinsic (no operands) could not prevent.
 //
 //===----------------------------------------------------------------------===//
 #include "PatternsInternal.h"
@@ -151,7 +157,7 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
       accs.push_back(acc);
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
-    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, op.getPending());
 
     SmallVector<Value> result(c->getNumRegisters());
     for (int64_t rep = 0; rep < reps; ++rep)
@@ -165,11 +171,52 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
   }
 };
 
+struct WarpgroupWaitLowering : OpConversionPattern<WarpgroupWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(WarpgroupWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value src = adaptor.getSrc();
+    auto vectorType = dyn_cast<VectorType>(src.getType());
+    if (!vectorType || vectorType.getRank() != 1 ||
+        !vectorType.getElementType().isF32())
+      return rewriter.notifyMatchFailure(op, "not an f32 register vector");
+    int64_t count = vectorType.getNumElements();
+    // "=f" for each register, then each input tied to its output ("0",
+    // "1", ...): the registers go through the wait unchanged.
+    std::string constraints;
+    SmallVector<Value> inputs;
+    for (int64_t i = 0; i < count; ++i) {
+      constraints += "=f,";
+      inputs.push_back(vector::ExtractOp::create(rewriter, loc, src, i));
+    }
+    for (int64_t i = 0; i < count; ++i)
+      constraints += std::to_string(i) + (i + 1 < count ? "," : "");
+    Type f32 = rewriter.getF32Type();
+    auto resultType = LLVM::LLVMStructType::getLiteral(
+        getContext(), SmallVector<Type>(count, f32));
+    auto wait = ptxAsm(rewriter, loc, resultType, inputs,
+                       "wgmma.wait_group.sync.aligned " +
+                           std::to_string(op.getPending()) + ";",
+                       constraints);
+    SmallVector<Value> result;
+    for (int64_t i = 0; i < count; ++i)
+      result.push_back(LLVM::ExtractValueOp::create(
+          rewriter, loc, wait.getResult(0), ArrayRef<int64_t>{i}));
+    rewriter.replaceOp(
+        op, vector::FromElementsOp::create(rewriter, loc, vectorType, result));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::rocdsl::populateNvidiaWarpgroupDotPatterns(
     TileTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<WarpgroupDotLowering>(converter, patterns.getContext());
+  patterns.add<WarpgroupDotLowering, WarpgroupWaitLowering>(
+      converter, patterns.getContext());
 }
 
 void mlir::rocdsl::fenceSharedMemoryForWarpgroupMma(

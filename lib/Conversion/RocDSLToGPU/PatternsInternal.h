@@ -10,6 +10,10 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
+namespace mlir::LLVM {
+class InlineAsmOp;
+} // namespace mlir::LLVM
+
 namespace mlir::rocdsl {
 
 class TargetInfo;
@@ -91,6 +95,12 @@ void populateNvidiaDotPatterns(TileTypeConverter &converter,
 /// (sm_90a; NvidiaWarpgroupDot.cpp).
 void populateNvidiaWarpgroupDotPatterns(TileTypeConverter &converter,
                                         RewritePatternSet &patterns);
+/// Inline PTX (NvidiaMemoryLowering.cpp). Marked as having side effects,
+/// loads included, so that neither MLIR nor LLVM moves an access across
+/// another one to the same memory (without it the op is pure to both).
+LLVM::InlineAsmOp ptxAsm(OpBuilder &b, Location loc, TypeRange results,
+                         ValueRange operands, StringRef text,
+                         StringRef constraints);
 /// In kernels with wgmma: a generic-to-async proxy fence on shared memory
 /// before every barrier, so that what was written before it is visible to
 /// the matrix unit's reads after it.

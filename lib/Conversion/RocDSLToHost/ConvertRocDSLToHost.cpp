@@ -37,8 +37,9 @@ LogicalResult checkHostElementTypes(ModuleOp module) {
                          "a program as one thread";
       return WalkResult::interrupt();
     }
-    if (isa<WarpgroupDotOp>(op)) {
-      op->emitError() << "rocdsl.warpgroup_dot needs warpgroup MMA (wgmma, "
+    if (isa<WarpgroupDotOp, WarpgroupWaitOp>(op)) {
+      op->emitError() << op->getName()
+                      << " needs warpgroup MMA (wgmma, "
                          "sm_90a); the host has none (use rocdsl.dot)";
       return WalkResult::interrupt();
     }

@@ -8,7 +8,7 @@ docs/python.md, "Writing kernels in Python", for every op.
 from .control import for_loop
 from .creation import (barrier, full, iota, num_programs, program_id,
                        warp_id, zeros)
-from .dot import dot, warpgroup_dot
+from .dot import dot, warpgroup_dot, warpgroup_wait
 from .functions import (abs, broadcast_to, div_rn, exp, exp2, exp_accurate,
                         expand_dims, fast_div, fast_exp, log, max, maximum,
                         min, minimum, prod, rsqrt, sqrt, sum, trans, where)
@@ -28,5 +28,5 @@ __all__ = [
     "local_alloc", "log", "max", "maximum", "min", "minimum", "num_programs",
     "prod", "program_atomic", "program_id", "warp_id", "ptr", "rsqrt", "sched_barrier",
     "sched_group_barrier", "set_priority", "sqrt", "store", "sum", "trans", "wait",
-    "warpgroup_dot", "where", "zeros",
+    "warpgroup_dot", "warpgroup_wait", "where", "zeros",
 ]

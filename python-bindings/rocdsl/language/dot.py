@@ -148,7 +148,7 @@ def dot(a, b, acc=None, instr=None, k_width=None):
 _WGMMA_SWIZZLE = (8, 1, 8)
 
 
-def warpgroup_dot(a, b, acc=None):
+def warpgroup_dot(a, b, acc=None, pending=0):
     """acc + A @ B with both operands in LDS, read by the matrix unit
     itself (rocdsl.warpgroup_dot: sm_90a's wgmma.mma_async, four warps at a
     time; num_warps a multiple of 4). `a` is an [M, 64] f16/bf16 LDS tile
@@ -156,9 +156,14 @@ def warpgroup_dot(a, b, acc=None):
     64-column panels, K by N); both allocated with swizzle=(8, 1, 8), the
     matrix unit's 128-byte swizzle, and published by a barrier after their
     last write. M is a multiple of 16 * num_warps. Returns the f32 [M, N]
-    tile; its products are done when it returns. Other chips: a compile
-    error naming the chip."""
+    tile; with pending=0 its products are done when it returns. With
+    pending=P (1-7) up to P products (this one included) still run: the
+    result may then only be the accumulator of another warpgroup_dot (in
+    a K loop, the carried value) or go to rl.warpgroup_wait, and the LDS
+    it reads must not be refilled until a later call or wait covers it.
+    Other chips: a compile error naming the chip."""
     from .shared import SharedTile
+    _check_pending("rl.warpgroup_dot", pending)
     for name, t in (("a", a), ("b", b)):
         if not isinstance(t, SharedTile):
             raise error(f"rl.warpgroup_dot operand {name} must be an LDS tile "
@@ -192,8 +197,51 @@ def warpgroup_dot(a, b, acc=None):
                     f"the warps must be a multiple of 4, M of 16 * warps "
                     f"and N of 8, at most 256")
     acc = _accumulator(acc, m, n, "rl.warpgroup_dot")
-    acc_layout = (f"#rocdsl.mma<version = 2, instrShape = [16, 8, 16], "
-                  f"warpsPerCTA = [{warps}, 1]>")
+    acc_layout = _warpgroup_layout(warps)
+    term = layouts.find(acc.type.layout).term
+    if pending and term is not None and term != acc_layout:
+        raise error("rl.warpgroup_dot(pending=...) leaves its result in "
+                    "flight, so the accumulator must already be in the "
+                    "matrix unit's layout (rl.zeros, a K loop's carried "
+                    "value, or another warpgroup_dot's result)")
+    attrs = f" {{pending = {pending} : i32}}" if pending else ""
     return _accumulate(acc, acc_layout, lambda c: builder.op(
         c.type, "rocdsl.warpgroup_dot ", a.value, ", ", b.value, ", ", c,
-        " : ", a._type_text(False), ", ", b._type_text(False), ", ", c.type))
+        attrs, " : ", a._type_text(False), ", ", b._type_text(False), ", ",
+        c.type))
+
+
+def _warpgroup_layout(warps):
+    return (f"#rocdsl.mma<version = 2, instrShape = [16, 8, 16], "
+            f"warpsPerCTA = [{warps}, 1]>")
+
+
+def _check_pending(what, pending):
+    if not isinstance(pending, int) or isinstance(pending, bool) or \
+            not 0 <= pending <= 7:
+        raise error(f"{what} pending must be an int in [0, 7], got "
+                    f"{pending!r}")
+
+
+def warpgroup_wait(t, pending=0):
+    """`t`, a warpgroup_dot result left in flight (pending > 0), once at
+    most `pending` of the warp group's products still run (rocdsl.
+    warpgroup_wait); with 0, every product is done and the tile is in
+    registers, and the LDS the products read may be refilled after a
+    barrier."""
+    _check_pending("rl.warpgroup_wait", pending)
+    if not isinstance(t, Tile) or t.ndim != 2 or t.dtype != "f32":
+        raise error(f"rl.warpgroup_wait takes the f32 [M, N] result of "
+                    f"rl.warpgroup_dot, got "
+                    f"{getattr(t, 'describe', lambda: repr(t))()}")
+    builder = tracing.builder()
+    layout = _warpgroup_layout(builder.num_warps)
+    term = layouts.find(t.type.layout).term
+    if term is not None and term != layout:
+        raise error("rl.warpgroup_wait takes the result of rl.warpgroup_dot "
+                    "(in the matrix unit's layout), got a tile laid out "
+                    "otherwise")
+    layouts.unify(t.type.layout, layouts.fixed(layout))
+    attrs = f" {{pending = {pending} : i32}}" if pending else ""
+    return make_tile(builder.op(t.type, "rocdsl.warpgroup_wait ", t.value,
+                                attrs, " : ", t.type))

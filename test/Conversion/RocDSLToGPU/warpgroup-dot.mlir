@@ -58,3 +58,41 @@ rocdsl.func @two_groups(%pc: !rocdsl.ptr<f32>) attributes {num_warps = 8 : i32} 
   rocdsl.store %d, %pc[%c0, %c0] strides [%c64] : tensor<128x64xf32, #mma>, !rocdsl.ptr<f32>
   rocdsl.return
 }
+
+// -----
+
+// Products left in flight (pending = 1) across a loop: each step's group is
+// committed and waited down to one pending (the step before's products
+// done, this step's still running), the accumulator goes straight into the
+// next step's wgmma, and after the loop rocdsl.warpgroup_wait waits for
+// the last one with every accumulator register an operand of the wait (32
+// outputs tied to 32 inputs), so the store reads them only after it.
+// CHECK-LABEL: gpu.func @in_flight(
+// CHECK:         scf.for
+// CHECK:           nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4:   nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>
+// CHECK:           nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT:      nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NOT:       nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:           scf.yield
+// CHECK:         llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;", "=f,{{(=f,)+}}0,1,2,{{([0-9]+,)+}}31" {{.*}} -> !llvm.struct<(f32,
+// CHECK:         llvm.store
+// SM90: error: rocdsl.warpgroup_wait needs warpgroup MMA (wgmma, sm_90a); sm_90 has none
+#mma = #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>
+#s = #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
+rocdsl.func @in_flight(%pc: !rocdsl.ptr<f32>, %steps: i32) attributes {num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %la = rocdsl.local_alloc -> !rocdsl.lds<64x64xbf16, #s>
+  %lb = rocdsl.local_alloc -> !rocdsl.lds<64x64xbf16, #s>
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  rocdsl.barrier
+  %acc = scf.for %i = %c0 to %steps step %c1 iter_args(%a = %zero) -> (tensor<64x64xf32, #mma>) : i32 {
+    %d = rocdsl.warpgroup_dot %la, %lb, %a {pending = 1 : i32} : !rocdsl.lds<64x64xbf16, #s>, !rocdsl.lds<64x64xbf16, #s>, tensor<64x64xf32, #mma>
+    scf.yield %d : tensor<64x64xf32, #mma>
+  }
+  %done = rocdsl.warpgroup_wait %acc : tensor<64x64xf32, #mma>
+  rocdsl.store %done, %pc[%c0, %c0] strides [%c64] : tensor<64x64xf32, #mma>, !rocdsl.ptr<f32>
+  rocdsl.return
+}

@@ -1198,6 +1198,59 @@ rocdsl.func @warpgroup_dot_type() attributes {num_warps = 4 : i32} {
 
 // -----
 
+#wmma = #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>
+#wsw = #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
+rocdsl.func @warpgroup_dot_in_flight_stored(%p: !rocdsl.ptr<f32>) attributes {num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %a = rocdsl.local_alloc -> !rocdsl.lds<64x64xbf16, #wsw>
+  %b = rocdsl.local_alloc -> !rocdsl.lds<64x64xbf16, #wsw>
+  %c = arith.constant dense<0.0> : tensor<64x64xf32, #wmma>
+  // expected-error @+1 {{result with pending = 1 is still being computed: it may only be another warpgroup_dot's accumulator, a warpgroup_wait's operand or a loop's carried value, not an operand of rocdsl.store}}
+  %d = rocdsl.warpgroup_dot %a, %b, %c {pending = 1 : i32} : !rocdsl.lds<64x64xbf16, #wsw>, !rocdsl.lds<64x64xbf16, #wsw>, tensor<64x64xf32, #wmma>
+  rocdsl.store %d, %p[%c0, %c0] strides [%c64] : tensor<64x64xf32, #wmma>, !rocdsl.ptr<f32>
+  rocdsl.return
+}
+
+// -----
+
+#wmma = #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>
+#wsw = #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
+rocdsl.func @warpgroup_dot_in_flight_as_operand() attributes {num_warps = 4 : i32} {
+  %a = rocdsl.local_alloc -> !rocdsl.lds<64x64xbf16, #wsw>
+  %b = rocdsl.local_alloc -> !rocdsl.lds<64x64xbf16, #wsw>
+  %c = arith.constant dense<0.0> : tensor<64x64xf32, #wmma>
+  // expected-error @+1 {{result with pending = 2 is still being computed}}
+  %d = rocdsl.warpgroup_dot %a, %b, %c {pending = 2 : i32} : !rocdsl.lds<64x64xbf16, #wsw>, !rocdsl.lds<64x64xbf16, #wsw>, tensor<64x64xf32, #wmma>
+  %e = arith.addf %d, %d : tensor<64x64xf32, #wmma>
+  rocdsl.return
+}
+
+// -----
+
+#wmma = #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>
+#wsw = #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
+rocdsl.func @warpgroup_dot_pending_range() attributes {num_warps = 4 : i32} {
+  %a = rocdsl.local_alloc -> !rocdsl.lds<64x64xbf16, #wsw>
+  %b = rocdsl.local_alloc -> !rocdsl.lds<64x64xbf16, #wsw>
+  %c = arith.constant dense<0.0> : tensor<64x64xf32, #wmma>
+  // expected-error @+1 {{attribute 'pending' failed to satisfy constraint}}
+  %d = rocdsl.warpgroup_dot %a, %b, %c {pending = 8 : i32} : !rocdsl.lds<64x64xbf16, #wsw>, !rocdsl.lds<64x64xbf16, #wsw>, tensor<64x64xf32, #wmma>
+  rocdsl.return
+}
+
+// -----
+
+#blk = #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+rocdsl.func @warpgroup_wait_layout() attributes {num_warps = 4 : i32} {
+  %c = arith.constant dense<0.0> : tensor<64x64xf32, #blk>
+  // expected-error @+1 {{accumulator must have a #rocdsl.mma layout with warpsPerCTA = [W, 1]}}
+  %d = rocdsl.warpgroup_wait %c : tensor<64x64xf32, #blk>
+  rocdsl.return
+}
+
+// -----
+
 rocdsl.func @warpgroup_dot_rows() attributes {num_warps = 8 : i32} {
   %a = rocdsl.local_alloc -> !rocdsl.lds<64x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>
   %b = rocdsl.local_alloc -> !rocdsl.lds<128x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>

@@ -245,12 +245,30 @@ rocdsl.func @lds_trans() attributes {num_warps = 4 : i32} {
 // CHECK-LABEL: rocdsl.func @warpgroup_dot(
 // CHECK: rocdsl.warpgroup_dot %{{.*}}, %{{.*}}, %{{.*}} : !rocdsl.lds<128x64xbf16, {{.*}}>, !rocdsl.lds<2x64x64xbf16, {{.*}}>, tensor<128x128xf32, #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>>
 // GENERIC-LABEL: sym_name = "warpgroup_dot"
-// GENERIC: "rocdsl.warpgroup_dot"(%{{.*}}, %{{.*}}, %{{.*}}) : (!rocdsl.lds<128x64xbf16,
+// GENERIC: "rocdsl.warpgroup_dot"(%{{.*}}, %{{.*}}, %{{.*}}) <{pending = 0 : i32}> : (!rocdsl.lds<128x64xbf16,
 rocdsl.func @warpgroup_dot() attributes {num_warps = 4 : i32} {
   %a = rocdsl.local_alloc -> !rocdsl.lds<128x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>
   %b = rocdsl.local_alloc -> !rocdsl.lds<2x64x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]>>
   %c = arith.constant dense<0.0> : tensor<128x128xf32, #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>>
   %d = rocdsl.warpgroup_dot %a, %b, %c : !rocdsl.lds<128x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>, !rocdsl.lds<2x64x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]>>, tensor<128x128xf32, #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>>
+  rocdsl.return
+}
+
+// CHECK-LABEL: rocdsl.func @warpgroup_in_flight(
+// CHECK: [[D:%.+]] = rocdsl.warpgroup_dot %{{.*}}, %{{.*}}, %{{.*}} {pending = 1 : i32} :
+// CHECK: rocdsl.warpgroup_wait [[D]] : tensor<64x64xf32,
+// CHECK: rocdsl.warpgroup_wait %{{.*}} {pending = 2 : i32} : tensor<64x64xf32,
+// GENERIC-LABEL: sym_name = "warpgroup_in_flight"
+// GENERIC: "rocdsl.warpgroup_dot"(%{{.*}}, %{{.*}}, %{{.*}}) <{pending = 1 : i32}>
+// GENERIC: "rocdsl.warpgroup_wait"(%{{.*}}) <{pending = 0 : i32}> : (tensor<64x64xf32,
+// GENERIC: "rocdsl.warpgroup_wait"(%{{.*}}) <{pending = 2 : i32}> : (tensor<64x64xf32,
+rocdsl.func @warpgroup_in_flight() attributes {num_warps = 4 : i32} {
+  %a = rocdsl.local_alloc -> !rocdsl.lds<64x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>
+  %b = rocdsl.local_alloc -> !rocdsl.lds<64x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>
+  %c = arith.constant dense<0.0> : tensor<64x64xf32, #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>>
+  %d = rocdsl.warpgroup_dot %a, %b, %c {pending = 1 : i32} : !rocdsl.lds<64x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>, !rocdsl.lds<64x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>, tensor<64x64xf32, #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>>
+  %e = rocdsl.warpgroup_wait %d : tensor<64x64xf32, #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>>
+  %f = rocdsl.warpgroup_wait %e {pending = 2 : i32} : tensor<64x64xf32, #rocdsl.mma<version = 2, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>>
   rocdsl.return
 }
 
