@@ -17,13 +17,8 @@ start=$SECONDS
 
 scripts/setup.sh
 if [ ! -f "$DIR/build.ninja" ]; then
-  # -O1, as AddressSanitizer's own documentation advises: the reports
-  # keep their frames, and the instrumented build compiles faster than at
-  # -O3 (this build is the longest step of the checked run).
   CC=clang-22 CXX=clang++-22 cmake -G Ninja -S . -B "$DIR" \
     -DCMAKE_BUILD_TYPE=Release -DROCDSL_FUZZ=ON \
-    -DCMAKE_C_FLAGS_RELEASE="-O1 -DNDEBUG" \
-    -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit
 fi
@@ -51,7 +46,7 @@ echo "sanitize: lit suite with ASan+UBSan tools (the GEMM matrices left to CTest
 lit_done=$SECONDS
 echo "sanitize: unit tests with ASan+UBSan"
 SUBSET='-Matrix/*:CheckedCompileTest.*:PTXCompileTest.*:RMSNormInPlaceHostTest.*'
-REPRESENTATIVE='Matrix/RMSNormHostTest.*/N3001_f16_wf32_add:Matrix/RMSNormHostTest.*/N10001_f32_plain:Matrix/RMSNormBackwardHostTest.*/N20480_bf16_plain:Matrix/RMSNormBackwardHostTest.*/N128_f16_add'
+REPRESENTATIVE='Matrix/RMSNormHostTest.*/N3001_f16_wf32_add:Matrix/RMSNormHostTest.*/N10008_f32_plain:Matrix/RMSNormBackwardHostTest.*/N20480_bf16_plain:Matrix/RMSNormBackwardHostTest.*/N128_f16_add'
 "$DIR/bin/rocdsl-unittests" --gtest_brief=1 --gtest_filter="*$SUBSET"
 "$DIR/bin/rocdsl-unittests" --gtest_brief=1 --gtest_filter="$REPRESENTATIVE"
 unit_done=$SECONDS

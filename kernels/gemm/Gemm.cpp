@@ -61,17 +61,26 @@ static LogicalResult configureWarpgroupGemm(const ChipInfo &chip,
                 " has no warpgroup MMA (wgmma needs sm_90a; chip=sm_90a)");
   if (c.aColMajor)
     return fail("A must be row-major (layout_a=row)");
-  // Default tile: 128 x 128 on one warp group; 128 x 256 on two where
-  // those tiles still make 8 waves of programs (measured on an H100, bf16
-  // and f16: 128 x 256 is 5-9% faster at 8192^3 and 4096 x 14336 x 4096,
-  // 128 x 128 10% faster at 4096^3).
+  // Default tile (measured on an H100, bf16 and f16, 1024^3 to 8192^3,
+  // docs/benchmarks.md): 128 x 256 on two warp groups with 4 stages and
+  // the products left running across each barrier (wgmma_pending) once
+  // those tiles fill three quarters of a wave of programs (0.86-0.97 of
+  // cuBLAS from 2048^3 up); below that, 128 x 128 on one warp group, with
+  // 4 stages and products in flight while the programs are fewer than the
+  // multiprocessors (one a multiprocessor either way), else 3 stages
+  // (96 KiB: two programs share a multiprocessor, which then hides the
+  // latency better than products in flight do).
   if (!c.warps && !c.bm && !c.bn) {
-    int64_t wideTiles = llvm::divideCeil(c.m, 128) *
-                        llvm::divideCeil(c.n, 256) * c.batch;
-    bool wide = wideTiles >= 8 * int64_t(chip.computeUnits);
+    int64_t rowTiles = llvm::divideCeil(c.m, 128) * c.batch;
+    int64_t wideTiles = rowTiles * llvm::divideCeil(c.n, 256);
+    int64_t narrowTiles = rowTiles * llvm::divideCeil(c.n, 128);
+    int64_t units = int64_t(chip.computeUnits);
+    bool wide = 4 * wideTiles >= 3 * units;
     c.warps = wide ? 8 : 4;
     c.bm = 128;
     c.bn = wide ? 256 : 128;
+    if (!c.stages)
+      c.stages = wide || narrowTiles < units ? 4 : 3;
   }
   if (!c.bm)
     c.bm = 128;
@@ -112,6 +121,10 @@ static LogicalResult configureWarpgroupGemm(const ChipInfo &chip,
     return fail("stages=" + std::to_string(c.stages) + " is not 2, 3 or 4");
   if (c.loadAhead != 1)
     return fail("load_ahead applies to stages=1 only");
+  // With three stages, products in flight leave one step of copies ahead,
+  // which measured slower than waiting for the products (H100).
+  if (c.wgmmaPendingAuto)
+    c.wgmmaPending = c.stages >= 4;
   // One buffer is read by the products in flight, one by the current
   // ones, and at least one takes copies.
   if (c.wgmmaPending && c.stages < 3)
@@ -197,9 +210,15 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
       failed(params.getFlag("accumulate", c.accumulate, error)) ||
       failed(params.getFlag("prefetch_operands", c.prefetchOperands, error)) ||
       failed(params.getFlag("interleave", c.interleave, error)) ||
-      failed(params.getFlag("pingpong", c.pingpong, error)) ||
-      failed(params.getFlag("wgmma_pending", c.wgmmaPending, error)))
+      failed(params.getFlag("pingpong", c.pingpong, error)))
     return failure();
+  StringRef pending = params.get("wgmma_pending");
+  if (pending != "auto" && pending != "0" && pending != "1") {
+    error = "wgmma_pending=" + pending.str() + " is not auto, 0 or 1";
+    return failure();
+  }
+  c.wgmmaPendingAuto = pending == "auto";
+  c.wgmmaPending = pending == "1";
   StringRef wgmma = params.get("wgmma");
   if (wgmma != "auto" && wgmma != "0" && wgmma != "1") {
     error = "wgmma=" + wgmma.str() + " is not auto, 0 or 1";
@@ -234,6 +253,7 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
       return failure();
     }
   }
+  c.wgmmaPendingAuto = false;
   if (c.wgmmaPending) {
     error = "wgmma_pending=1 applies to warpgroup MMA (wgmma on sm_90a), not " +
             (chip->warpgroupMma ? std::string("wgmma=0")
@@ -950,14 +970,17 @@ KernelSpec mlir::rocdsl::getGemmSpec() {
       {"wgmma", "auto",
        "sm_90a: 1 multiplies with warpgroup MMA (wgmma) reading both "
        "operands from the LDS stages (BK=64, warps 4 or 8 stacked along M, "
-       "row-major A, stages 2-4; default tile 128x128x64 on 4 warps, "
-       "128x256x64 on 8 where those make 8 waves of programs, 3 stages); "
+       "row-major A, stages 2-4; default 128x256x64 on 8 warps with 4 "
+       "stages where those tiles fill 3/4 of a wave of programs, else "
+       "128x128x64 on 4 warps, 4 stages below one program a "
+       "multiprocessor, 3 above); "
        "0: mma.sync; auto: wgmma where the chip and parameters allow it",
        false},
-      {"wgmma_pending", "0",
+      {"wgmma_pending", "auto",
        "wgmma, stages 3-4: 1 keeps each K step's products in flight across "
        "the next step's barrier (wgmma.wait_group 1), the copies then "
-       "S-2 steps ahead instead of S-1",
+       "S-2 steps ahead instead of S-1; 0 waits for them in each step; "
+       "auto: 1 with 4 stages",
        false},
       {"chip", "gfx942",
        "target whose matrix instruction and tiles the kernel uses; set from "

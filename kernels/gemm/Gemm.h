@@ -62,6 +62,9 @@ struct GemmConfig {
   /// next step's barrier (wgmma.wait_group 1), so the matrix unit does
   /// not idle there; copies then run S - 2 steps ahead instead of S - 1.
   bool wgmmaPending = false;
+  /// wgmma_pending=auto: wgmmaPending where S - 2 >= 2 steps of copies
+  /// stay in flight (stages = 4).
+  bool wgmmaPendingAuto = true;
   /// AMDGPU, stages = 1: the steady state's instruction order is given to
   /// LLVM's scheduler (sched_group_barrier): each MFMA followed by its
   /// share of the step's LDS reads and global loads.

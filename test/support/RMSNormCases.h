@@ -133,11 +133,12 @@ inline std::vector<int64_t> getRMSNormRowLengths() {
 inline std::vector<RMSNormCase> getRMSNormCases() {
   return detail::rmsnormMatrix().cases;
 }
-/// The cases the host and emulated numerics matrices run: the
-/// representative subset, or every case with ROCDSL_FULL_TEST_MATRIX=1 in
-/// the environment (CTest lists the tests when it starts, so the variable
-/// set for `ctest` selects both the list and the runs).
-inline std::vector<RMSNormCase> getRMSNormNumericsCases() {
+/// The cases the host and emulated numerics matrices and the AMD compile
+/// sweep run: the representative subset, or every case with
+/// ROCDSL_FULL_TEST_MATRIX=1 in the environment (CTest lists the tests when
+/// it starts, so the variable set for `ctest` selects both the list and
+/// the runs).
+inline std::vector<RMSNormCase> getRMSNormTestCases() {
   const char *full = std::getenv("ROCDSL_FULL_TEST_MATRIX");
   if (full && llvm::StringRef(full) == "1")
     return detail::rmsnormMatrix().cases;

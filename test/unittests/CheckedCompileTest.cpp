@@ -42,7 +42,7 @@ protected:
 TEST_F(CheckedCompileTest, EveryBuiltinConfigurationIsHazardFree) {
   unsigned checked = 0, fellBack = 0;
   for (const KernelSpec &spec : getRMSNormSpecs())
-    for (const RMSNormCase &c : getRMSNormCases()) {
+    for (const RMSNormCase &c : getRMSNormTestCases()) {
       // Every kernel takes every configuration of the matrix.
       KernelParams params;
       LaunchPlan plan;
@@ -78,7 +78,8 @@ TEST_F(CheckedCompileTest, EveryBuiltinConfigurationIsHazardFree) {
         fellBack += code->form != StoreForm::Wide;
       }
     }
-  EXPECT_EQ(checked, 2 * getRMSNormSpecs().size() * getRMSNormCases().size());
+  EXPECT_EQ(checked,
+            2 * getRMSNormSpecs().size() * getRMSNormTestCases().size());
   std::printf("%u configurations checked, %u needed a safer store form\n",
               checked, fellBack);
 }

@@ -137,7 +137,7 @@ getRMSNormBackwardLaunches(const RMSNormCase &c) {
 
 inline auto rmsNormFamilyMatrix() {
   return ::testing::Combine(
-      ::testing::ValuesIn(getRMSNormNumericsCases()),
+      ::testing::ValuesIn(getRMSNormTestCases()),
       ::testing::Values(RMSNormVariant::Plain, RMSNormVariant::FusedAdd));
 }
 
