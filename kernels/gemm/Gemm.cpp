@@ -520,13 +520,15 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
     o.vec = accessWidth(inner, c.dtype, layout);
     kb.asyncCopy(p, {first + row0, col0}, layout, dst, o);
   };
-  // S LDS buffers, S - 1 K steps in flight, one group of copies committed
-  // per step (copyStep; empty past K, so the counts stay exact). Step i
-  // waits for its own copies (at most S - 2 newer groups may still run),
-  // and one barrier both publishes every lane's copies and ends step
-  // i - 1's reads of buffer (i - 1) % S, which the copy of step i + S - 1
-  // refills while step i multiplies from buffer i % S (multiply).
-  // Steps 0 .. S-2 into buffers 0 .. S-2, before the loop.
+  // S LDS buffers, A K steps of copies in flight (A = S - 1 unless the
+  // products of an earlier step still read its buffer), one group of
+  // copies committed per step (copyStep; empty past K, so the counts stay
+  // exact). Step i waits for its own copies (at most A - 1 newer groups
+  // may still run), and one barrier both publishes every lane's copies and
+  // ends the reads of buffer (i + A) % S (with A = S - 1, step i - 1's),
+  // which the copy of step i + A refills while step i multiplies from
+  // buffer i % S (multiply). Steps 0 .. A-1 into buffers 0 .. A-1, before
+  // the loop.
   auto copyPrologue =
       [&](unsigned s, function_ref<void(Scalar k, Scalar buffer)> copyStep) {
         for (unsigned i = 0; i + 1 < s; ++i) {
@@ -534,16 +536,16 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
           copyStep(k, kb.i32(i));
         }
       };
-  auto stagedLoop = [&](unsigned s,
+  auto stagedLoop = [&](unsigned s, unsigned inFlight,
                         function_ref<void(Scalar k, Scalar buffer)> copyStep,
                         function_ref<Tile(Scalar buffer, Tile acc)> multiply) {
-    copyPrologue(s, copyStep);
+    copyPrologue(inFlight + 1, copyStep);
     auto body = [&](Scalar k, ArrayRef<Tile> carried) {
       Scalar step = k / kb.i32(c.bk);
-      kb.asyncWait(s - 2);
+      kb.asyncWait(inFlight - 1);
       kb.barrier();
-      Scalar ahead = k + int64_t(s - 1) * c.bk;
-      Scalar later = step + int64_t(s - 1);
+      Scalar ahead = k + int64_t(inFlight) * c.bk;
+      Scalar later = step + int64_t(inFlight);
       Scalar count = kb.i32(s);
       copyStep(ahead, kb.rem(later, count));
       Scalar buffer = kb.rem(step, count);
@@ -585,37 +587,21 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
       }
       kb.asyncCommit();
     };
-    auto multiply = [&](Scalar buffer, Tile acc, unsigned pending) {
-      LdsTile x = stackA.index(buffer);
-      LdsTile y = stackB.index(buffer);
-      return kb.warpgroupDot(x, y, acc, pending);
-    };
-    if (!c.wgmmaPending) {
-      sum = stagedLoop(s, copyStep, [&](Scalar buffer, Tile acc) {
-        return multiply(buffer, acc, 0);
-      });
-    } else {
-      // Step i's products are left running (pending = 1), which also
-      // waits for step i - 1's. Step i's barrier therefore follows every
-      // warp group's wait for step i - 2, whose buffer, (i - 2) mod S,
-      // the copy of step i + S - 2 refills: S - 2 steps of copies in
-      // flight, one buffer under the running products, one under the
-      // current ones.
-      unsigned ahead = s - 2;
-      copyPrologue(ahead + 1, copyStep);
-      auto body = [&](Scalar k, ArrayRef<Tile> carried) {
-        Scalar step = k / kb.i32(c.bk);
-        kb.asyncWait(ahead - 1);
-        kb.barrier();
-        Scalar count = kb.i32(s);
-        copyStep(k + int64_t(ahead) * c.bk,
-                 kb.rem(step + int64_t(ahead), count));
-        return SmallVector<Tile>{
-            multiply(kb.rem(step, count), carried[0], /*pending=*/1)};
-      };
-      sum = kb.forLoop(kBegin, kEnd, kStep, {zero}, body)[0];
+    // With wgmma_pending, step i's products are left running (pending =
+    // 1), which also waits for step i - 1's. Step i's barrier therefore
+    // follows every warp group's wait for step i - 2, whose buffer,
+    // (i - 2) mod S, the copy of step i + S - 2 refills: S - 2 steps of
+    // copies in flight, one buffer under the running products, one under
+    // the current ones.
+    unsigned pending = c.wgmmaPending ? 1 : 0;
+    sum = stagedLoop(s, s - 1 - pending, copyStep,
+                     [&](Scalar buffer, Tile acc) {
+                       LdsTile x = stackA.index(buffer);
+                       LdsTile y = stackB.index(buffer);
+                       return kb.warpgroupDot(x, y, acc, pending);
+                     });
+    if (pending)
       sum = kb.warpgroupWait(sum);
-    }
     kb.asyncWait(0);
     kb.barrier();
   } else if (c.stages == 1) {
@@ -747,7 +733,7 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
     } else if (!c.prefetchOperands) {
       // Each step reads its whole buffer after the barrier, then
       // multiplies.
-      sum = stagedLoop(s, copyStep, [&](Scalar buffer, Tile acc) {
+      sum = stagedLoop(s, s - 1, copyStep, [&](Scalar buffer, Tile acc) {
         SmallVector<std::pair<Tile, Tile>> operands;
         for (int64_t j = 0; j < slices; ++j)
           operands.push_back(readSlice(buffer, j));

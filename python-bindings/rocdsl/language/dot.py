@@ -198,8 +198,7 @@ def warpgroup_dot(a, b, acc=None, pending=0):
                     f"and N of 8, at most 256")
     acc = _accumulator(acc, m, n, "rl.warpgroup_dot")
     acc_layout = _warpgroup_layout(warps)
-    term = layouts.find(acc.type.layout).term
-    if pending and term is not None and term != acc_layout:
+    if pending and not _free_or(acc, acc_layout):
         raise error("rl.warpgroup_dot(pending=...) leaves its result in "
                     "flight, so the accumulator must already be in the "
                     "matrix unit's layout (rl.zeros, a K loop's carried "
@@ -209,6 +208,12 @@ def warpgroup_dot(a, b, acc=None, pending=0):
         c.type, "rocdsl.warpgroup_dot ", a.value, ", ", b.value, ", ", c,
         attrs, " : ", a._type_text(False), ", ", b._type_text(False), ", ",
         c.type))
+
+
+def _free_or(t, layout):
+    """Whether tile `t`'s layout is still free or already `layout`."""
+    term = layouts.find(t.type.layout).term
+    return term is None or term == layout
 
 
 def _warpgroup_layout(warps):
@@ -236,8 +241,7 @@ def warpgroup_wait(t, pending=0):
                     f"{getattr(t, 'describe', lambda: repr(t))()}")
     builder = tracing.builder()
     layout = _warpgroup_layout(builder.num_warps)
-    term = layouts.find(t.type.layout).term
-    if term is not None and term != layout:
+    if not _free_or(t, layout):
         raise error("rl.warpgroup_wait takes the result of rl.warpgroup_dot "
                     "(in the matrix unit's layout), got a tile laid out "
                     "otherwise")
