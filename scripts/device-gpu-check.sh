@@ -104,20 +104,32 @@ check_on_gpu 5 "gemm -D M=1000 -D N=1000 -D K=1000" \
 # The whole GEMM matrix (dtypes x layouts x ragged M/N/K x batch).
 scripts/gemm-matrix.sh "$root/bin" cuda | tee "$out/gemm-matrix.txt"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-# attention_fwd on mma.sync: masks, ragged and unequal lengths, grouped
-# heads, unequal head dimensions, both dtypes, the largest head dimension.
+# attention_fwd on mma.sync (wgmma=0): masks, ragged and unequal lengths,
+# grouped heads, unequal head dimensions, both dtypes, the largest head
+# dimension; registers and asynchronous stages.
+check_on_gpu 5 "attention_fwd -D B=2 -D Hq=8 -D Hkv=2 -D Sq=1000 -D D=128 -D causal=1 -D wgmma=0" \
+  "attention_fwd -D Sq=17 -D Sk=4097 -D D=64 -D dtype=f16 -D window_left=300 -D window_right=20 -D wgmma=0" \
+  "attention_fwd -D Sq=1 -D Sk=129 -D D=192 -D Dv=128 -D causal=1 -D align=bottom_right -D wgmma=0 -D stages=1" \
+  "attention_fwd -D Sq=300 -D Sk=100 -D D=64 -D causal=1 -D align=bottom_right -D scale=0.3 -D stages=1" \
+  "attention_fwd -D Hq=8 -D Hkv=1 -D Sq=513 -D D=256 -D BN=32" \
+  "attention_fwd -D Sq=777 -D D=128 -D BM=128 -D warps=8 -D causal=1 -D wgmma=0" \
+  "attention_fwd -D Sq=400 -D D=80 -D softcap=20 -D window_left=64 -D window_right=0" \
+  "attention_fwd -D Sq=17 -D Sk=4097 -D D=64 -D dtype=f16 -D window_left=300 -D window_right=20 -D stages=3 -D wgmma=0" \
+  "attention_fwd -D Sq=777 -D D=128 -D BM=128 -D BN=64 -D warps=8 -D causal=1 -D stages=4 -D wgmma=0" \
+  "attention_fwd -D Sq=300 -D Sk=100 -D D=64 -D causal=1 -D align=bottom_right -D softcap=5 -D stages=3 -D wgmma=0"
+# attention_fwd on warpgroup MMA (wgmma=auto takes it on compute
+# capability 9.0): the same features, 128 and 64 keys a step, one and two
+# warp groups, 2-4 stages, both layouts with heads inside rows.
 check_on_gpu 5 "attention_fwd -D B=2 -D Hq=8 -D Hkv=2 -D Sq=1000 -D D=128 -D causal=1" \
   "attention_fwd -D Sq=17 -D Sk=4097 -D D=64 -D dtype=f16 -D window_left=300 -D window_right=20" \
   "attention_fwd -D Sq=1 -D Sk=129 -D D=192 -D Dv=128 -D causal=1 -D align=bottom_right" \
-  "attention_fwd -D Sq=300 -D Sk=100 -D D=64 -D causal=1 -D align=bottom_right -D scale=0.3" \
-  "attention_fwd -D Hq=8 -D Hkv=1 -D Sq=513 -D D=256 -D BN=32" \
-  "attention_fwd -D Sq=777 -D D=128 -D BM=128 -D warps=8 -D causal=1" \
-  "attention_fwd -D Sq=400 -D D=128 -D softcap=20 -D window_left=64 -D window_right=0" \
-  "attention_fwd -D B=2 -D Hq=8 -D Hkv=2 -D Sq=1000 -D D=128 -D causal=1 -D stages=2" \
-  "attention_fwd -D Sq=17 -D Sk=4097 -D D=64 -D dtype=f16 -D window_left=300 -D window_right=20 -D stages=3" \
-  "attention_fwd -D Sq=1 -D Sk=129 -D D=192 -D Dv=128 -D causal=1 -D align=bottom_right -D stages=2" \
-  "attention_fwd -D Sq=777 -D D=128 -D BM=128 -D BN=64 -D warps=8 -D causal=1 -D stages=4" \
-  "attention_fwd -D Sq=300 -D Sk=100 -D D=64 -D causal=1 -D align=bottom_right -D softcap=5 -D stages=3"
+  "attention_fwd -D Sq=300 -D Sk=100 -D D=64 -D causal=1 -D align=bottom_right -D scale=-0.3" \
+  "attention_fwd -D Hq=8 -D Hkv=1 -D Sq=513 -D D=256" \
+  "attention_fwd -D Sq=777 -D D=128 -D BN=64 -D causal=1 -D stages=3" \
+  "attention_fwd -D Sq=400 -D D=128 -D softcap=20 -D window_left=64 -D window_right=0 -D wgmma=1" \
+  "attention_fwd -D B=3 -D Hq=4 -D Sq=333 -D Sk=1000 -D D=64 -D Dv=128 -D layout=bshd -D warps=4 -D BN=64 -D stages=4" \
+  "attention_fwd -D B=3 -D Hq=4 -D Hkv=2 -D Sq=300 -D D=128 -D layout=varlen -D causal=1" \
+  "attention_fwd -D Sq=4096 -D D=128 -D dtype=f16 -D BM=64 -D warps=4"
 # attention_bwd (one launch: dK/dV and dQ programs): the same features, and
 # the softcap's derivative.
 check_on_gpu 5 "attention_bwd -D B=2 -D Hq=8 -D Hkv=2 -D Sq=1000 -D D=128 -D causal=1" \

@@ -17,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DIR=${FUZZ_BUILD_DIR:-build-sanitize}
-SECONDS_EACH=${FUZZ_SECONDS:-20}
+SECONDS_EACH=${FUZZ_SECONDS:-15}
 # A fixed seed by default, so a CI run explores the same way every time;
 # FUZZ_SEED=0 lets libFuzzer pick one.
 SEED=${FUZZ_SEED:-1}

@@ -4,7 +4,7 @@
 # tools), each GoogleTest and each pytest test function as its own CTest
 # entry; then the checked build (scripts/sanitize.sh: the lit suite and the
 # unit tests under AddressSanitizer and UndefinedBehaviorSanitizer, and
-# every fuzz target for FUZZ_SECONDS, default 20).
+# every fuzz target for FUZZ_SECONDS, default 15).
 #
 # CTEST_PARALLEL_LEVEL (default: the number of cores) sets how many entries
 # run at once; each entry has its own timeout (test/CMakeLists.txt and

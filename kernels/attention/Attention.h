@@ -38,6 +38,10 @@ namespace mlir::rocdsl {
 ///           are the longest sequences.
 enum class AttentionLayout { BHSD, BSHD, Varlen };
 
+/// The K extent of one LDS operand tile of warpgroup MMA (128-byte rows of
+/// bf16/f16), hence the granule of D, Dv and BN on that path.
+constexpr int64_t kWarpgroupBlock = 64;
+
 struct AttentionConfig {
   int64_t batch = 1, hq = 1, hkv = 1, sq = 1, sk = 1, d = 64, dv = 64;
   AttentionLayout layout = AttentionLayout::BHSD;
@@ -72,6 +76,9 @@ struct AttentionConfig {
   unsigned instr[3] = {32, 32, 8};
   unsigned kWidth = 4, matrixVersion = 3;
   bool nvidia = false;
+  /// Forward on sm_90a: both products on warpgroup MMA (wgmma) from LDS,
+  /// in kWarpgroupBlock-wide tiles.
+  bool wgmma = false;
 
   /// The diagonal's key offset: 0 top-left, Sk - Sq bottom-right.
   int64_t offset() const { return bottomRight ? sk - sq : 0; }
@@ -165,6 +172,8 @@ struct HeadRows {
 HeadRows getHeadRows(dsl::KernelBuilder &kb, const AttentionConfig &c,
                      const Sequences &seq, dsl::Scalar batch, dsl::Scalar head,
                      bool query, int64_t cols);
+/// Columns [col, col + cols) of `view`'s rows.
+HeadRows columnRange(const HeadRows &view, int64_t col, int64_t cols);
 /// The lse (and delta) entries of query head `head`.
 HeadRows getLseRows(dsl::KernelBuilder &kb, const AttentionConfig &c,
                     const Sequences &seq, dsl::Scalar batch, dsl::Scalar head);

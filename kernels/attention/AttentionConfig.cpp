@@ -15,6 +15,40 @@ using dsl::DType;
 
 static std::string str(int64_t v) { return std::to_string(v); }
 
+/// The forward's `wgmma` parameter: 1 insists on warpgroup MMA (an error
+/// naming what rules it out), auto takes it on a chip that has it when the
+/// head dimensions and the tile parameters given allow it.
+static LogicalResult configureWarpgroupForward(const KernelParams &params,
+                                               const ChipInfo &chip,
+                                               AttentionConfig &c,
+                                               std::string &error) {
+  StringRef wgmma = params.get("wgmma");
+  if (wgmma != "auto" && wgmma != "0" && wgmma != "1") {
+    error = "wgmma=" + wgmma.str() + " is not auto, 0 or 1";
+    return failure();
+  }
+  bool dimsFit = c.d % kWarpgroupBlock == 0 && c.dv % kWarpgroupBlock == 0;
+  if (wgmma == "1") {
+    if (!chip.warpgroupMma) {
+      error = "wgmma=1: " + chip.name.str() +
+              " has no warpgroup MMA (wgmma needs sm_90a; chip=sm_90a)";
+      return failure();
+    }
+    if (!dimsFit) {
+      error = "wgmma=1: D=" + str(c.d) + " and Dv=" + str(c.dv) +
+              " must be multiples of 64 (the matrix unit reads its operands "
+              "from LDS in rows of 64 elements)";
+      return failure();
+    }
+    c.wgmma = true;
+  } else if (wgmma == "auto") {
+    // Tile parameters given for the other path keep it.
+    c.wgmma = chip.warpgroupMma && dimsFit && c.stages != 1 &&
+              c.warps % 4 == 0 && c.bn % kWarpgroupBlock == 0;
+  }
+  return success();
+}
+
 LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
                                                AttentionConfig &c,
                                                std::string &error,
@@ -175,8 +209,16 @@ LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
   // shared memory, 133-149 against 109-127 over the benchmark's shapes).
   int64_t widest = std::max(c.d, c.dv);
   bool wideBackward = backward && c.nvidia && widest <= 128 && !c.warps;
+  if (!backward && failed(configureWarpgroupForward(params, *chip, c, error)))
+    return failure();
   if (!c.warps)
-    c.warps = wideBackward ? 8 : 4;
+    c.warps = wideBackward || c.wgmma ? 8 : 4;
+  if (c.wgmma && c.warps % 4) {
+    error = "wgmma: warps=" + str(c.warps) +
+            " is not 4 or 8 (the matrix unit multiplies for whole groups of "
+            "four warps)";
+    return failure();
+  }
   if (backward && !c.step)
     c.step = wideBackward && widest <= 64 ? 64 : 32;
   if (c.warps != 1 && c.warps != 2 && c.warps != 4 && c.warps != 8) {
@@ -217,6 +259,9 @@ LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
         return failure();
       }
   }
+  // Warpgroup MMA takes keys 64 at a time (the second product's K tile).
+  if (c.wgmma)
+    keyGranule = kWarpgroupBlock;
   int64_t programRows = rowsPerWave * c.warps;
   auto badTile = [&](StringRef what, int64_t multiple) {
     error = what.str() + " does not fit " + chip->name.str() +
@@ -263,6 +308,10 @@ LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
     // past head dimension 64 on NVIDIA (measured on the H200 at D = 128:
     // 64 x 32 on 4 warps is within 5% of the best tile on every shape,
     // 64 x 64 10-20% behind; at D = 64, 64 keys).
+    // Warpgroup MMA: 128 keys a step up to head dimension 128, else 64
+    // (its tiles, Q, two stages and P, then fit the shared memory).
+    if (!c.bn && c.wgmma)
+      c.bn = widest <= 128 ? 128 : 64;
     if (!c.bn)
       c.bn = !c.nvidia || std::max(c.d, c.dv) > 64 ? 32 : 64;
     if (c.bm % programRows || c.bm > 256)
@@ -275,12 +324,19 @@ LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
     // 128, bf16: 8-24% over stages=1 on every shape, 3 no better), where
     // their buffers fit; AMD keeps the register path until measured.
     int64_t stageBytes = c.bn * (c.d + c.dv) * elementBytes;
+    if (!c.stages && c.wgmma)
+      c.stages = 2;
     if (!c.stages)
       c.stages = c.nvidia && 2 * stageBytes <= chip->maxSharedMemoryBytes() / 2
                      ? 2
                      : 1;
     if (c.stages < 1 || c.stages > 4) {
       error = "stages=" + str(c.stages) + " is not 1, 2, 3 or 4";
+      return failure();
+    }
+    if (c.wgmma && c.stages == 1) {
+      error = "wgmma: stages=1 passes keys and values through registers, "
+              "but the matrix unit reads them from LDS (stages 2-4)";
       return failure();
     }
     // Asynchronous stages leave nothing in registers to prefetch.
@@ -290,6 +346,11 @@ LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
     // bytes (the LDS allocator works by liveness).
     ldsBytes = std::max(c.bm * c.d, c.stages * c.bn * (c.d + c.dv)) *
                elementBytes;
+    // With warpgroup MMA, Q stays in LDS through the walk, and P passes
+    // through it.
+    if (c.wgmma)
+      ldsBytes = (c.bm * c.d + c.stages * c.bn * (c.d + c.dv) + c.bm * c.bn) *
+                 elementBytes;
   }
   // Layout-conversion scratch comes on top, which the allocator checks
   // against the chip exactly.

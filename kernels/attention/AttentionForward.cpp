@@ -101,12 +101,21 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
   // The program's rows (past the end of a short packed sequence: none).
   auto body = [&] {
     Ptr kPtr = kb.ptrArg("k"), vPtr = kb.ptrArg("v");
-    LdsTile ldsQ = ldsTile(c.bm, c.d, /*colMajor=*/false, /*kFast=*/true);
-    Tile qRows = loadHeadRows(kb, c, kb.ptrArg("q"), qView, q0, c.bm);
-    ldsQ.store(kb.select(
-        kb.full(qRows.getShape(), qRows.getLayout(), Scalar(&kb, negative)),
-        -qRows, qRows));
-    Tile q = ldsQ.load(opA);
+    // Q (negated with a negative scale) in `rows` rows of `cols` elements
+    // from column `col` of its head.
+    auto signedQuery = [&](int64_t col, int64_t cols) {
+      Tile qRows = loadHeadRows(kb, c, kb.ptrArg("q"),
+                                columnRange(qView, col, cols), q0, c.bm);
+      return kb.select(
+          kb.full(qRows.getShape(), qRows.getLayout(), Scalar(&kb, negative)),
+          -qRows, qRows);
+    };
+    Tile q;
+    if (!c.wgmma) {
+      LdsTile ldsQ = ldsTile(c.bm, c.d, /*colMajor=*/false, /*kFast=*/true);
+      ldsQ.store(signedQuery(0, c.d));
+      q = ldsQ.load(opA);
+    }
     // The key steps the mask leaves anything in: query i sees key j when
     // offset - window_left <= j - i <= offset + right.
     StepRuns runs =
@@ -118,7 +127,64 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
       return t.expandDims(1).broadcastTo({c.bm, cols});
     };
     Tile queryRows = kb.iota(c.bm, rowLayout) + q0;
-    Tile zeroS = kb.zeros({c.bm, c.bn}, acc, DType::F32);
+    Tile zeroS =
+        kb.zeros({c.bm, c.wgmma ? kWarpgroupBlock : c.bn}, acc, DType::F32);
+    // The online softmax of the step at key n0 over its raw scores, given
+    // as blocks of consecutive key columns (one block for mma.sync and
+    // MFMA; 64-key blocks for warpgroup MMA, whose second product takes P
+    // 64 keys at a time): the new row maximum, the old sums' rescale
+    // factor, the new row sum and each block's probabilities.
+    struct SoftmaxStep {
+      Tile mNext, alpha, lNext;
+      SmallVector<Tile> p;
+    };
+    auto softmaxStep = [&](bool masked, Scalar n0, SmallVector<Tile> s,
+                           Tile m, Tile l) {
+      // The row statistics are kept in scaled log2 units. With a soft cap
+      // the scores are capped (and scaled) first; without, the row maximum
+      // is taken on the raw scores and each scaled score minus it is one
+      // fma.
+      Scalar factor = scaleLog2;
+      if (c.softcap > 0) {
+        for (Tile &block : s)
+          block = softcapScores(kb, block, magnitude, c.softcap).first *
+                  kb.f32(llvm::numbers::log2e);
+        factor = kb.f32(1);
+      }
+      int64_t width = s.front().getShape()[1];
+      if (masked)
+        for (auto [i, block] : llvm::enumerate(s)) {
+          Tile seen = visiblePairs(
+              kb, queryRows, kb.iota(width, colLayout) + (n0 + int64_t(i) * width),
+              seq.kLength, seq.lower, seq.upper);
+          block = kb.select(seen, block,
+                            kb.full({c.bm, width}, acc, kb.f32(negInf)));
+        }
+      Tile rowMax = s.front().max(1);
+      for (Tile block : ArrayRef<Tile>(s).drop_front())
+        rowMax = rowMax.maximum(block.max(1));
+      SoftmaxStep out;
+      out.mNext = m.maximum(rowMax * factor);
+      // Rows that have seen no key yet keep m = -inf: subtract 0 instead,
+      // so that their (all -inf) scores give 2^-inf = 0, not NaN. (Without
+      // a mask every key is seen and the maximum is finite.)
+      Tile mShift = out.mNext;
+      if (masked) {
+        Tile rowNegInf = kb.full({c.bm}, rowLayout, kb.f32(negInf));
+        mShift = kb.select(out.mNext.compare(Cmp::EQ, rowNegInf),
+                           kb.zeros({c.bm}, rowLayout, DType::F32), out.mNext);
+      }
+      out.alpha = (m - mShift).exp2();
+      Tile rowSum;
+      for (Tile block : s) {
+        Tile p = (block * factor - rowsOf(mShift, width)).exp2();
+        Tile blockSum = p.sum(1);
+        rowSum = rowSum.getValue() ? rowSum + blockSum : blockSum;
+        out.p.push_back(p);
+      }
+      out.lNext = l * out.alpha + rowSum;
+      return out;
+    };
     // The products and the online softmax of the step at key n0, from its
     // K^T and V operands (read from LDS when asked, so that the reads sit
     // right before their products).
@@ -126,43 +192,15 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
                       function_ref<Tile()> readKeys,
                       function_ref<Tile()> readValues) {
       Tile o = carried[0], m = carried[1], l = carried[2];
-      // Raw scores; the row statistics are kept in scaled log2 units. With
-      // a soft cap the scores are capped (and scaled) first; without, the
-      // row maximum is taken on the raw scores and each scaled score minus
-      // it is one fma.
-      Tile s = kb.dot(q, readKeys(), zeroS);
-      Scalar factor = scaleLog2;
-      if (c.softcap > 0) {
-        s = softcapScores(kb, s, magnitude, c.softcap).first *
-            kb.f32(llvm::numbers::log2e);
-        factor = kb.f32(1);
-      }
-      Tile mNext, mShift;
-      if (masked) {
-        Tile seen = visiblePairs(kb, queryRows, kb.iota(c.bn, colLayout) + n0,
-                                 seq.kLength, seq.lower, seq.upper);
-        s = kb.select(seen, s, kb.full({c.bm, c.bn}, acc, kb.f32(negInf)));
-        mNext = m.maximum(s.max(1) * factor);
-        // Rows that have seen no key yet keep m = -inf: subtract 0
-        // instead, so that their (all -inf) scores give 2^-inf = 0, not
-        // NaN.
-        Tile rowNegInf = kb.full({c.bm}, rowLayout, kb.f32(negInf));
-        mShift = kb.select(mNext.compare(Cmp::EQ, rowNegInf),
-                           kb.zeros({c.bm}, rowLayout, DType::F32), mNext);
-      } else {
-        // Finite: every key is seen.
-        mNext = mShift = m.maximum(s.max(1) * factor);
-      }
-      Tile alpha = (m - mShift).exp2();
-      Tile p = (s * factor - rowsOf(mShift, c.bn)).exp2();
-      Tile lNext = l * alpha + p.sum(1);
+      SoftmaxStep step =
+          softmaxStep(masked, n0, {kb.dot(q, readKeys(), zeroS)}, m, l);
       // (One op per statement: the order in which a compiler evaluates
       // function arguments must not change the kernel.)
-      Tile pOperand = p.to(c.dtype).convertTo(opA);
+      Tile pOperand = step.p.front().to(c.dtype).convertTo(opA);
       Tile values = readValues();
-      Tile scaled = o * rowsOf(alpha, c.dv);
+      Tile scaled = o * rowsOf(step.alpha, c.dv);
       Tile oNext = kb.dot(pOperand, values, scaled);
-      return SmallVector<Tile>{oNext, mNext, lNext};
+      return SmallVector<Tile>{oNext, step.mNext, step.lNext};
     };
     SmallVector<Tile> state = {kb.zeros({c.bm, c.dv}, acc, DType::F32),
                                kb.full({c.bm}, rowLayout, kb.f32(negInf)),
@@ -176,7 +214,116 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
         state = kb.forLoop(runs.mid1, runs.hi, bn, state, step(true));
     };
 
-    if (c.stages == 1) {
+    if (c.wgmma) {
+      // Warpgroup MMA (sm_90a): the matrix unit reads both operands of both
+      // products from LDS, in its 128-byte swizzle, 64 elements of K a
+      // tile. Q stays in LDS for the whole walk as D / 64 column blocks;
+      // keys and values come in S stages of BN / 64 key blocks, as the
+      // asynchronous path below (one barrier a step, S - 1 steps of copies
+      // in flight): a key block as D / 64 tiles of 64 keys x 64 (K-major
+      // B of S = Q K^T), a value block as Dv / 64 panels of 64 keys x 64
+      // columns (row-major B of O += P V). P goes through LDS too, one
+      // 64-key tile a block; its store sits between barriers (the
+      // trailing one, after the proxy fence, publishes it to the unit).
+      // Each product returns done (a chain's earlier links left running),
+      // so a step's barrier also ends the reads of the buffers the copy
+      // after it refills.
+      unsigned stages = unsigned(c.stages);
+      int64_t blocks = c.bn / kWarpgroupBlock;
+      int64_t dBlocks = c.d / kWarpgroupBlock;
+      int64_t vPanels = c.dv / kWarpgroupBlock;
+      auto swizzled = [&](ArrayRef<int64_t> shape) {
+        SmallVector<unsigned> order;
+        for (unsigned i = shape.size(); i-- > 0;)
+          order.push_back(i);
+        return kb.sharedLayout(shape, c.dtype, order, 32);
+      };
+      SmallVector<int64_t> qShape = {c.bm, kWarpgroupBlock},
+                           kShape = {kWarpgroupBlock, kWarpgroupBlock},
+                           vShape = {vPanels, kWarpgroupBlock,
+                                     kWarpgroupBlock};
+      LdsTile ldsQ =
+          kb.localAllocBuffers(dBlocks, qShape, c.dtype, swizzled(qShape));
+      for (int64_t i = 0; i < dBlocks; ++i)
+        ldsQ.index(kb.i32(i)).store(
+            signedQuery(i * kWarpgroupBlock, kWarpgroupBlock));
+      LdsTile stackK = kb.localAllocBuffers(stages * blocks * dBlocks, kShape,
+                                            c.dtype, swizzled(kShape));
+      LdsTile stackV = kb.localAllocBuffers(stages * blocks, vShape, c.dtype,
+                                            swizzled(vShape));
+      LdsTile ldsP =
+          kb.localAllocBuffers(blocks, qShape, c.dtype, swizzled(qShape));
+      Scalar count = kb.i32(stages);
+      auto copyRows = [&](Ptr p, const HeadRows &view, int64_t col,
+                          Scalar n0, LdsTile dst) {
+        HeadRows walked = columnRange(view, col, kWarpgroupBlock);
+        walked.end = kb.min(view.end, view.first + runs.hi);
+        copyHeadRows(kb, c, p, walked, n0, dst);
+      };
+      auto keyTile = [&](Scalar buffer, int64_t block, int64_t d) {
+        return stackK.index(buffer * (blocks * dBlocks) +
+                            (block * dBlocks + d));
+      };
+      auto valueTile = [&](Scalar buffer, int64_t block) {
+        return stackV.index(buffer * blocks + block);
+      };
+      auto copyStep = [&](Scalar n0, Scalar buffer) {
+        for (int64_t j = 0; j < blocks; ++j) {
+          Scalar keys = n0 + j * kWarpgroupBlock;
+          for (int64_t d = 0; d < dBlocks; ++d)
+            copyRows(kPtr, kView, d * kWarpgroupBlock, keys,
+                     keyTile(buffer, j, d));
+          LdsTile panels = valueTile(buffer, j);
+          for (int64_t p = 0; p < vPanels; ++p)
+            copyRows(vPtr, vView, p * kWarpgroupBlock, keys,
+                     panels.index(kb.i32(p)));
+        }
+        kb.asyncCommit();
+      };
+      for (unsigned i = 0; i + 1 < stages; ++i)
+        copyStep(runs.lo + int64_t(i) * c.bn, kb.i32(i));
+      auto step = [&](bool masked) {
+        return [&, masked](Scalar n0, ArrayRef<Tile> carried) {
+          Scalar index = (n0 - runs.lo) / bn;
+          kb.asyncWait(stages - 2);
+          kb.barrier();
+          Scalar ahead = n0 + int64_t(stages - 1) * c.bn;
+          copyStep(ahead, kb.rem(index + int64_t(stages - 1), count));
+          Scalar buffer = kb.rem(index, count);
+          // S, block by block: every product but the last returns with
+          // its own still running (its chain's next link, or the next
+          // block, overlaps it); the last one's wait ends them all.
+          int64_t products = blocks * dBlocks, issued = 0;
+          SmallVector<Tile> scores;
+          for (int64_t j = 0; j < blocks; ++j) {
+            Tile sj = zeroS;
+            for (int64_t d = 0; d < dBlocks; ++d)
+              sj = kb.warpgroupDot(ldsQ.index(kb.i32(d)), keyTile(buffer, j, d),
+                                   sj, ++issued < products ? 1 : 0);
+            scores.push_back(sj);
+          }
+          for (Tile &sj : scores)
+            if (sj.getValue() != scores.back().getValue())
+              sj = kb.warpgroupWait(sj);
+          Tile o = carried[0], m = carried[1], l = carried[2];
+          SoftmaxStep soft = softmaxStep(masked, n0, scores, m, l);
+          SmallVector<Tile> pBlocks;
+          for (Tile p : soft.p)
+            pBlocks.push_back(p.to(c.dtype));
+          for (int64_t j = 0; j < blocks; ++j)
+            ldsP.index(kb.i32(j)).store(pBlocks[j]);
+          Tile oNext = o * rowsOf(soft.alpha, c.dv);
+          for (int64_t j = 0; j < blocks; ++j)
+            oNext = kb.warpgroupDot(ldsP.index(kb.i32(j)),
+                                    valueTile(buffer, j), oNext,
+                                    j + 1 < blocks ? 1 : 0);
+          return SmallVector<Tile>{oNext, soft.mNext, soft.lNext};
+        };
+      };
+      walk(step);
+      kb.asyncWait(0);
+      kb.barrier();
+    } else if (c.stages == 1) {
       // Keys and values pass through registers: each step stores them to
       // LDS (K^T transposed by renaming) between barriers; with prefetch
       // the step before loaded them, and this step issues the next step's

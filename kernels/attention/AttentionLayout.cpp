@@ -85,6 +85,14 @@ HeadRows mlir::rocdsl::getHeadRows(KernelBuilder &kb, const AttentionConfig &c,
   return view;
 }
 
+HeadRows mlir::rocdsl::columnRange(const HeadRows &view, int64_t col,
+                                   int64_t cols) {
+  HeadRows range = view;
+  range.column = view.column + col;
+  range.cols = cols;
+  return range;
+}
+
 HeadRows mlir::rocdsl::getLseRows(KernelBuilder &kb, const AttentionConfig &c,
                                   const Sequences &seq, Scalar batch,
                                   Scalar head) {

@@ -159,9 +159,18 @@ KernelSpec mlir::rocdsl::getAttentionForwardSpec() {
       {{"BM", "0", "query rows a program (0: one matrix instruction a wave)",
         false},
        {"BN", "0",
-        "keys a step (0: 64 on NVIDIA up to head dimension 64, else 32)",
+        "keys a step (0: with wgmma 128 up to head dimension 128, else 64; "
+        "otherwise 64 on NVIDIA up to head dimension 64, else 32)",
         false},
-       {"warps", "0", "waves (warps) per program: 1, 2, 4, 8 (0: 4)", false},
+       {"warps", "0",
+        "waves (warps) per program: 1, 2, 4, 8 (0: 8 with wgmma, else 4)",
+        false},
+       {"wgmma", "auto",
+        "sm_90a: 1 computes both products with warpgroup MMA (wgmma) from "
+        "LDS (D and Dv multiples of 64, warps 4 or 8, BN a multiple of 64, "
+        "stages 2-4; Q stays in LDS, P passes through it); 0: mma.sync; "
+        "auto: wgmma where the chip and the parameters given allow it",
+        false},
        {"prefetch", "1",
         "1: each key step issues the next step's key and value loads before "
         "its products (their latency hidden behind them; stages=1 only)",
@@ -169,9 +178,9 @@ KernelSpec mlir::rocdsl::getAttentionForwardSpec() {
        {"stages", "0",
         "1: keys and values pass through registers; 2-4: copied "
         "asynchronously into that many LDS buffers, stages - 1 key steps "
-        "ahead (cp.async on NVIDIA) and K^T read from K's rows (0: 2 on "
-        "NVIDIA where two buffers take at most half the shared memory, "
-        "else 1)",
+        "ahead (cp.async on NVIDIA) and K^T read from K's rows (0: 2 with "
+        "wgmma, and on NVIDIA where two buffers take at most half the "
+        "shared memory; else 1)",
         false},
        chipParam,
        scaleParam});
