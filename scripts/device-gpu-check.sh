@@ -131,12 +131,22 @@ check_on_gpu 5 "attention_fwd -D B=2 -D Hq=8 -D Hkv=2 -D Sq=1000 -D D=128 -D cau
   "attention_fwd -D B=3 -D Hq=4 -D Hkv=2 -D Sq=300 -D D=128 -D layout=varlen -D causal=1" \
   "attention_fwd -D Sq=4096 -D D=128 -D dtype=f16 -D BM=64 -D warps=4"
 # attention_bwd (one launch: dK/dV and dQ programs): the same features, and
-# the softcap's derivative.
+# the softcap's derivative, on mma.sync (wgmma=0, or dimensions wgmma does
+# not take) and on warpgroup MMA (the default on compute capability 9.0).
+check_on_gpu 5 "attention_bwd -D B=2 -D Hq=8 -D Hkv=2 -D Sq=1000 -D D=128 -D causal=1 -D wgmma=0" \
+  "attention_bwd -D Sq=17 -D Sk=2049 -D D=64 -D dtype=f16 -D window_left=300 -D window_right=20 -D wgmma=0" \
+  "attention_bwd -D Sq=129 -D Sk=300 -D D=80 -D Dv=48 -D causal=1 -D align=bottom_right" \
+  "attention_bwd -D Sq=300 -D Sk=100 -D D=64 -D causal=1 -D align=bottom_right -D scale=-0.3 -D wgmma=0" \
+  "attention_bwd -D Hq=8 -D Hkv=1 -D Sq=513 -D D=128 -D softcap=30 -D wgmma=0"
 check_on_gpu 5 "attention_bwd -D B=2 -D Hq=8 -D Hkv=2 -D Sq=1000 -D D=128 -D causal=1" \
   "attention_bwd -D Sq=17 -D Sk=2049 -D D=64 -D dtype=f16 -D window_left=300 -D window_right=20" \
   "attention_bwd -D Sq=129 -D Sk=300 -D D=192 -D Dv=128 -D causal=1 -D align=bottom_right" \
   "attention_bwd -D Sq=300 -D Sk=100 -D D=64 -D causal=1 -D align=bottom_right -D scale=-0.3" \
-  "attention_bwd -D Hq=8 -D Hkv=1 -D Sq=513 -D D=128 -D softcap=30"
+  "attention_bwd -D Hq=8 -D Hkv=1 -D Sq=513 -D D=128 -D softcap=30" \
+  "attention_bwd -D B=3 -D Hq=4 -D Hkv=2 -D Sq=300 -D Sk=700 -D D=128 -D layout=varlen -D causal=1" \
+  "attention_bwd -D B=2 -D Hq=4 -D Sq=257 -D D=64 -D Dv=128 -D layout=bshd -D warps=4" \
+  "attention_bwd -D Sq=1 -D Sk=65 -D D=128 -D wgmma=1" \
+  "attention_bwd -D B=2 -D Hq=16 -D Sq=2048 -D D=128 -D causal=1 -D dtype=f16"
 # The second process finds the kernel in the disk cache.
 "$root/bin/rocdsl-run" --kernel rmsnorm_fwd -D M=4096 -D N=4096 -D dtype=bf16 \
   --device cuda --check | grep cache || status=1

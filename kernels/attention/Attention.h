@@ -174,6 +174,28 @@ HeadRows getHeadRows(dsl::KernelBuilder &kb, const AttentionConfig &c,
                      bool query, int64_t cols);
 /// Columns [col, col + cols) of `view`'s rows.
 HeadRows columnRange(const HeadRows &view, int64_t col, int64_t cols);
+/// The layout warpgroup MMA reads an LDS operand tile of `shape` in: the
+/// unit's 128-byte swizzle, the last dimension fastest.
+dsl::Layout warpgroupOperandLayout(dsl::KernelBuilder &kb,
+                                   ArrayRef<int64_t> shape, dsl::DType dtype);
+/// LDS tiles for warpgroup MMA: `count` buffers of `shape`.
+dsl::LdsTile allocWarpgroupTiles(dsl::KernelBuilder &kb,
+                                 const AttentionConfig &c, unsigned count,
+                                 ArrayRef<int64_t> shape);
+/// Asynchronous copies of rows [row0, row0 + R) of `view` into `blocks`
+/// ([n, R, 64]): block p gets columns [64 p, 64 p + 64). Each such block
+/// serves warpgroup MMA both as a K-major operand (R x 64, K fastest) and
+/// as a panel of a row-major one (K = R rows, 64 columns).
+void copyColumnBlocks(dsl::KernelBuilder &kb, const AttentionConfig &c,
+                      dsl::Ptr ptr, const HeadRows &view, dsl::Scalar row0,
+                      dsl::LdsTile blocks);
+/// Rows [row0, row0 + R) of `view` through registers into `tiles` ([n, R,
+/// 64], block p columns [64 p, 64 p + 64)), each block `transform`ed
+/// first.
+void storeColumnBlocks(dsl::KernelBuilder &kb, const AttentionConfig &c,
+                       dsl::Ptr ptr, const HeadRows &view, dsl::Scalar row0,
+                       dsl::LdsTile tiles,
+                       function_ref<dsl::Tile(dsl::Tile)> transform = nullptr);
 /// The lse (and delta) entries of query head `head`.
 HeadRows getLseRows(dsl::KernelBuilder &kb, const AttentionConfig &c,
                     const Sequences &seq, dsl::Scalar batch, dsl::Scalar head);

@@ -15,10 +15,11 @@
 //   accumulating dQ.
 // Both compute delta from O and dO where they need it, so there is no
 // preprocessing launch, no workspace and no atomic: the result does not
-// depend on scheduling.
+// depend on scheduling. On sm_90a the same programs run on warpgroup MMA
+// (AttentionBackwardWarpgroup.cpp).
 //
 //===----------------------------------------------------------------------===//
-#include "Attention.h"
+#include "AttentionBackwardBuilder.h"
 
 #include "common/MatrixTiles.h"
 
@@ -31,123 +32,9 @@ using namespace mlir;
 using namespace mlir::rocdsl;
 using namespace mlir::rocdsl::dsl;
 
-namespace {
-/// What both kinds of program build on: arguments, layouts, scale, the
-/// access helpers.
-struct BackwardBuilder {
-  KernelBuilder &kb;
-  const AttentionConfig &c;
-  Layout acc, rowLayout, colLayout, opA, opB;
-  Scalar scale, scaleLog2;
-
-  BackwardBuilder(KernelBuilder &kb, const AttentionConfig &c) : kb(kb), c(c) {
-    acc = c.nvidia
-              ? kb.mma({unsigned(c.warps), 1})
-              : kb.mfma(c.matrixVersion, {c.instr[0], c.instr[1], c.instr[2]},
-                        {unsigned(c.warps), 1});
-    rowLayout = kb.slice(acc, 1);
-    colLayout = kb.slice(acc, 0);
-    unsigned kWidth = c.nvidia ? 2 : c.kWidth;
-    opA = kb.dotOperand(0, acc, kWidth);
-    opB = kb.dotOperand(1, acc, kWidth);
-    // scale = 0 selects 1/sqrt(D). Without a row maximum to take, the
-    // sign of the scale needs no care here.
-    Scalar arg = kb.scalarArg("scale");
-    scale = kb.select(kb.compare(Cmp::EQ, arg, kb.f32(0)),
-                      kb.f32(1.0 / std::sqrt(double(c.d))), arg);
-    scaleLog2 = scale * kb.f32(llvm::numbers::log2e);
-  }
-
-  Tile loadRows(StringRef name, const HeadRows &view, Scalar row0,
-                int64_t rows) {
-    return loadHeadRows(kb, c, kb.ptrArg(name), view, row0, rows);
-  }
-  /// The `count` entries of a head's lse (in log2 units) from `row0`.
-  Tile loadLseLog2(const HeadRows &view, Scalar row0, int64_t count,
-                   Layout layout) {
-    AccessOptions o;
-    o.bounds = {view.end};
-    return kb.load(kb.ptrArg("lse"), {view.first + row0}, {count}, layout, o) *
-           kb.f32(llvm::numbers::log2e);
-  }
-  /// delta = rowsum(dO * O) of `rows` queries from `row0`, in `layout` (a
-  /// slice of the accumulator).
-  Tile loadDelta(const HeadRows &outView, Scalar row0, int64_t rows,
-                 Layout layout) {
-    Tile o = loadRows("out", outView, row0, rows).to(DType::F32);
-    Tile dout = loadRows("dout", outView, row0, rows).to(DType::F32);
-    return (o * dout).sum(1).convertTo(layout);
-  }
-  LdsTile ldsTile(int64_t rows, int64_t cols, bool colMajor, bool kFast) {
-    return operandLdsTile(kb, rows, cols, c.dtype, colMajor, kFast, c.nvidia,
-                          c.kWidth, c.ldsBanks, c.ldsTransposeReads);
-  }
-  /// A tile read once into the first operand's layout (through LDS).
-  Tile firstOperand(Tile rows) {
-    LdsTile staging = ldsTile(rows.getShape()[0], rows.getShape()[1],
-                              /*colMajor=*/false, /*kFast=*/true);
-    staging.store(rows);
-    return staging.load(opA);
-  }
-  /// Stores `rows` ([n, d], d the reduction of a product with it as the
-  /// second operand transposed) read back as that operand.
-  static void storeTransposed(LdsTile tile, Tile rows) {
-    tile.store(rows.transposed(getTransposedLayout(rows.getLayout())));
-  }
-
-  /// Rows [n, d] kept in LDS for two second operands: as they are (d the
-  /// product's N) and transposed (d its K). On NVIDIA both reads want the
-  /// same 16-byte swizzle groups, so one copy serves both, read transposed
-  /// in place; AMD's K-fast reads want narrower groups (operandLdsTile),
-  /// so there the transpose is a second, K-fast copy.
-  struct RowsBothWays {
-    LdsTile rows, transposed;
-    bool inPlace = false;
-    void store(Tile t) const {
-      if (!inPlace)
-        storeTransposed(transposed, t);
-      rows.store(t);
-    }
-    Tile loadRows(Layout layout) const { return rows.load(layout); }
-    Tile loadTransposed(Layout layout) const {
-      return inPlace ? rows.loadTransposed(layout) : transposed.load(layout);
-    }
-  };
-  RowsBothWays rowsBothWays(int64_t n, int64_t d) {
-    RowsBothWays tiles;
-    tiles.inPlace = c.nvidia;
-    if (!tiles.inPlace)
-      tiles.transposed = ldsTile(d, n, /*colMajor=*/true, /*kFast=*/true);
-    tiles.rows = ldsTile(n, d, /*colMajor=*/false, /*kFast=*/false);
-    return tiles;
-  }
-
-  /// P (or P^T) and dS (or dS^T) of one step from the raw products S and
-  /// dP, the lse and delta broadcast over them (`lse2`, `delta` full
-  /// tiles), and the mask `seen` (null: everything seen).
-  std::pair<Tile, Tile> probabilitiesAndGrad(Tile s, Tile dp, Tile lse2,
-                                             Tile delta,
-                                             std::optional<Tile> seen) {
-    Tile scores = s * scaleLog2, t;
-    if (c.softcap > 0) {
-      auto capped = softcapScores(kb, s, scale, c.softcap);
-      scores = capped.first * kb.f32(llvm::numbers::log2e);
-      t = capped.second;
-    }
-    Tile p = (scores - lse2).exp2();
-    if (seen)
-      p = kb.select(*seen, p, kb.zeros(p.getShape(), acc, DType::F32));
-    Tile ds = p * (dp - delta);
-    if (c.softcap > 0)
-      ds = ds * (kb.full(t.getShape(), acc, kb.f32(1)) - t * t);
-    return {p, ds};
-  }
-};
-} // namespace
-
 /// A key program: dK and dV of BN keys from `k0` of key/value head
 /// `kvHead` of batch entry `batch`.
-static void buildKeyProgram(BackwardBuilder &bb, const Sequences &seq,
+static void buildKeyProgram(AttentionBackwardBuilder &bb, const Sequences &seq,
                             Scalar k0, Scalar batch, Scalar kvHead) {
   KernelBuilder &kb = bb.kb;
   const AttentionConfig &c = bb.c;
@@ -155,8 +42,8 @@ static void buildKeyProgram(BackwardBuilder &bb, const Sequences &seq,
   HeadRows vView = getHeadRows(kb, c, seq, batch, kvHead, false, c.dv);
   Tile keys = bb.firstOperand(bb.loadRows("k", kView, k0, c.bn));
   Tile values = bb.firstOperand(bb.loadRows("v", vView, k0, c.bn));
-  BackwardBuilder::RowsBothWays qTiles = bb.rowsBothWays(c.step, c.d);
-  BackwardBuilder::RowsBothWays doTiles = bb.rowsBothWays(c.step, c.dv);
+  AttentionBackwardBuilder::RowsBothWays qTiles = bb.rowsBothWays(c.step, c.d);
+  AttentionBackwardBuilder::RowsBothWays doTiles = bb.rowsBothWays(c.step, c.dv);
 
   // Rows are keys, columns queries: key j sees query i when
   // -upper <= i - j <= -lower.
@@ -227,7 +114,7 @@ static void buildKeyProgram(BackwardBuilder &bb, const Sequences &seq,
 
 /// A query program: dQ of BM queries from `q0` of query head `head` of
 /// batch entry `batch`.
-static void buildQueryProgram(BackwardBuilder &bb, const Sequences &seq,
+static void buildQueryProgram(AttentionBackwardBuilder &bb, const Sequences &seq,
                               Scalar q0, Scalar batch, Scalar head) {
   KernelBuilder &kb = bb.kb;
   const AttentionConfig &c = bb.c;
@@ -244,7 +131,7 @@ static void buildQueryProgram(BackwardBuilder &bb, const Sequences &seq,
   };
   Tile lse2 = rows(bb.loadLseLog2(lseView, q0, c.bm, bb.rowLayout));
   Tile delta = rows(bb.loadDelta(oView, q0, c.bm, bb.rowLayout));
-  BackwardBuilder::RowsBothWays kTiles = bb.rowsBothWays(c.step, c.d);
+  AttentionBackwardBuilder::RowsBothWays kTiles = bb.rowsBothWays(c.step, c.d);
   LdsTile vT = bb.ldsTile(c.dv, c.step, /*colMajor=*/true, /*kFast=*/true);
 
   StepRuns runs =
@@ -256,7 +143,7 @@ static void buildQueryProgram(BackwardBuilder &bb, const Sequences &seq,
       Tile keys = bb.loadRows("k", kView, n0, c.step);
       Tile values = bb.loadRows("v", vView, n0, c.step);
       kTiles.store(keys);
-      BackwardBuilder::storeTransposed(vT, values);
+      AttentionBackwardBuilder::storeTransposed(vT, values);
       Tile s = kb.dot(queries, kTiles.loadTransposed(bb.opB), zeroS);
       Tile dp = kb.dot(dout, vT.load(bb.opB), zeroS);
       std::optional<Tile> seen;
@@ -296,7 +183,7 @@ mlir::rocdsl::buildAttentionBackward(MLIRContext *ctx,
   args.push_back(ArgSpec::scalar("scale", DType::F32));
   KernelBuilder kb(ctx, "attention_bwd", unsigned(c.warps), args);
   kb.allowContraction();
-  BackwardBuilder bb(kb, c);
+  AttentionBackwardBuilder bb(kb, c);
   Scalar pid = kb.programId(0);
   Scalar nKey = kb.i32(keyPrograms(c));
   int64_t keyTiles = llvm::divideCeil(c.sk, c.bn);
@@ -316,7 +203,11 @@ mlir::rocdsl::buildAttentionBackward(MLIRContext *ctx,
         Scalar batch = kvHeads / kb.i32(c.hkv);
         Sequences seq = getSequences(kb, c, batch);
         within(k0, seq.kLength, [&] {
-          buildKeyProgram(bb, seq, k0, batch, kb.rem(kvHeads, kb.i32(c.hkv)));
+          Scalar kvHead = kb.rem(kvHeads, kb.i32(c.hkv));
+          if (c.wgmma)
+            buildWarpgroupKeyProgram(bb, seq, k0, batch, kvHead);
+          else
+            buildKeyProgram(bb, seq, k0, batch, kvHead);
         });
       },
       [&] {
@@ -326,7 +217,11 @@ mlir::rocdsl::buildAttentionBackward(MLIRContext *ctx,
         Scalar batch = heads / kb.i32(c.hq);
         Sequences seq = getSequences(kb, c, batch);
         within(q0, seq.qLength, [&] {
-          buildQueryProgram(bb, seq, q0, batch, kb.rem(heads, kb.i32(c.hq)));
+          Scalar head = kb.rem(heads, kb.i32(c.hq));
+          if (c.wgmma)
+            buildWarpgroupQueryProgram(bb, seq, q0, batch, head);
+          else
+            buildQueryProgram(bb, seq, q0, batch, head);
         });
       });
   return kb.finish();

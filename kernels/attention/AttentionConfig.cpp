@@ -15,13 +15,13 @@ using dsl::DType;
 
 static std::string str(int64_t v) { return std::to_string(v); }
 
-/// The forward's `wgmma` parameter: 1 insists on warpgroup MMA (an error
-/// naming what rules it out), auto takes it on a chip that has it when the
-/// head dimensions and the tile parameters given allow it.
-static LogicalResult configureWarpgroupForward(const KernelParams &params,
-                                               const ChipInfo &chip,
-                                               AttentionConfig &c,
-                                               std::string &error) {
+/// The `wgmma` parameter: 1 insists on warpgroup MMA (an error naming what
+/// rules it out), auto takes it on a chip that has it when the head
+/// dimensions and the tile parameters given allow it.
+static LogicalResult configureWarpgroup(const KernelParams &params,
+                                        const ChipInfo &chip, bool backward,
+                                        AttentionConfig &c,
+                                        std::string &error) {
   StringRef wgmma = params.get("wgmma");
   if (wgmma != "auto" && wgmma != "0" && wgmma != "1") {
     error = "wgmma=" + wgmma.str() + " is not auto, 0 or 1";
@@ -40,12 +40,21 @@ static LogicalResult configureWarpgroupForward(const KernelParams &params,
               "from LDS in rows of 64 elements)";
       return failure();
     }
+    if (backward && c.step && c.step != kWarpgroupBlock) {
+      error = "wgmma=1: step=" + str(c.step) +
+              " must be 64 (each step's rows are the K of a gradient "
+              "product, one 64-wide LDS tile)";
+      return failure();
+    }
     c.wgmma = true;
   } else if (wgmma == "auto") {
     // Tile parameters given for the other path keep it.
-    c.wgmma = chip.warpgroupMma && dimsFit && c.stages != 1 &&
-              c.warps % 4 == 0 && c.bn % kWarpgroupBlock == 0;
+    c.wgmma = chip.warpgroupMma && dimsFit && c.warps % 4 == 0 &&
+              (backward ? c.step % kWarpgroupBlock == 0 && c.step <= 64
+                        : c.stages != 1 && c.bn % kWarpgroupBlock == 0);
   }
+  if (c.wgmma && backward)
+    c.step = kWarpgroupBlock;
   return success();
 }
 
@@ -209,7 +218,7 @@ LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
   // shared memory, 133-149 against 109-127 over the benchmark's shapes).
   int64_t widest = std::max(c.d, c.dv);
   bool wideBackward = backward && c.nvidia && widest <= 128 && !c.warps;
-  if (!backward && failed(configureWarpgroupForward(params, *chip, c, error)))
+  if (failed(configureWarpgroup(params, *chip, backward, c, error)))
     return failure();
   if (!c.warps)
     c.warps = wideBackward || c.wgmma ? 8 : 4;
@@ -294,6 +303,13 @@ LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
                           c.bm * (c.d + c.dv), c.step * (copies * c.d + c.dv)}) +
                 std::max(c.bm, c.bn) * c.step) *
                elementBytes;
+    // Warpgroup MMA: a program's own rows, two buffers of the streamed
+    // ones, and P^T and dS^T (key programs) or dS (query programs).
+    if (c.wgmma)
+      ldsBytes = std::max(c.bn * (c.d + c.dv + 2 * c.step),
+                          c.bm * (c.d + c.dv + c.step)) *
+                     elementBytes +
+                 2 * c.step * (c.d + c.dv) * elementBytes;
     int64_t programs = llvm::divideCeil(c.sk, c.bn) * c.batch * c.hkv +
                        llvm::divideCeil(c.sq, c.bm) * c.batch * c.hq;
     if (programs >= (int64_t(1) << 31)) {

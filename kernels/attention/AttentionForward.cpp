@@ -101,19 +101,16 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
   // The program's rows (past the end of a short packed sequence: none).
   auto body = [&] {
     Ptr kPtr = kb.ptrArg("k"), vPtr = kb.ptrArg("v");
-    // Q (negated with a negative scale) in `rows` rows of `cols` elements
-    // from column `col` of its head.
-    auto signedQuery = [&](int64_t col, int64_t cols) {
-      Tile qRows = loadHeadRows(kb, c, kb.ptrArg("q"),
-                                columnRange(qView, col, cols), q0, c.bm);
+    // Q, negated with a negative scale.
+    auto signedQuery = [&](Tile t) {
       return kb.select(
-          kb.full(qRows.getShape(), qRows.getLayout(), Scalar(&kb, negative)),
-          -qRows, qRows);
+          kb.full(t.getShape(), t.getLayout(), Scalar(&kb, negative)), -t, t);
     };
     Tile q;
     if (!c.wgmma) {
       LdsTile ldsQ = ldsTile(c.bm, c.d, /*colMajor=*/false, /*kFast=*/true);
-      ldsQ.store(signedQuery(0, c.d));
+      ldsQ.store(
+          signedQuery(loadHeadRows(kb, c, kb.ptrArg("q"), qView, q0, c.bm)));
       q = ldsQ.load(opA);
     }
     // The key steps the mask leaves anything in: query i sees key j when
@@ -222,7 +219,7 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
       // asynchronous path below (one barrier a step, S - 1 steps of copies
       // in flight): a key block as D / 64 tiles of 64 keys x 64 (K-major
       // B of S = Q K^T), a value block as Dv / 64 panels of 64 keys x 64
-      // columns (row-major B of O += P V). P goes through LDS too, one
+      // columns (row-major B of O += P V; copyColumnBlocks). P goes through LDS too, one
       // 64-key tile a block; its store sits between barriers (the
       // trailing one, after the proxy fence, publishes it to the unit).
       // Each product returns done (a chain's earlier links left running),
@@ -231,52 +228,29 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
       unsigned stages = unsigned(c.stages);
       int64_t blocks = c.bn / kWarpgroupBlock;
       int64_t dBlocks = c.d / kWarpgroupBlock;
-      int64_t vPanels = c.dv / kWarpgroupBlock;
-      auto swizzled = [&](ArrayRef<int64_t> shape) {
-        SmallVector<unsigned> order;
-        for (unsigned i = shape.size(); i-- > 0;)
-          order.push_back(i);
-        return kb.sharedLayout(shape, c.dtype, order, 32);
-      };
-      SmallVector<int64_t> qShape = {c.bm, kWarpgroupBlock},
-                           kShape = {kWarpgroupBlock, kWarpgroupBlock},
-                           vShape = {vPanels, kWarpgroupBlock,
-                                     kWarpgroupBlock};
-      LdsTile ldsQ =
-          kb.localAllocBuffers(dBlocks, qShape, c.dtype, swizzled(qShape));
-      for (int64_t i = 0; i < dBlocks; ++i)
-        ldsQ.index(kb.i32(i)).store(
-            signedQuery(i * kWarpgroupBlock, kWarpgroupBlock));
-      LdsTile stackK = kb.localAllocBuffers(stages * blocks * dBlocks, kShape,
-                                            c.dtype, swizzled(kShape));
-      LdsTile stackV = kb.localAllocBuffers(stages * blocks, vShape, c.dtype,
-                                            swizzled(vShape));
-      LdsTile ldsP =
-          kb.localAllocBuffers(blocks, qShape, c.dtype, swizzled(qShape));
+      int64_t vBlocks = c.dv / kWarpgroupBlock;
+      LdsTile ldsQ = allocWarpgroupTiles(kb, c, dBlocks, {c.bm, kWarpgroupBlock});
+      storeColumnBlocks(kb, c, kb.ptrArg("q"), qView, q0, ldsQ, signedQuery);
+      // Buffer b's key block j: stack index b * blocks + j.
+      LdsTile stackK = allocWarpgroupTiles(
+          kb, c, stages * blocks, {dBlocks, kWarpgroupBlock, kWarpgroupBlock});
+      LdsTile stackV = allocWarpgroupTiles(
+          kb, c, stages * blocks, {vBlocks, kWarpgroupBlock, kWarpgroupBlock});
+      LdsTile ldsP = allocWarpgroupTiles(kb, c, blocks, {c.bm, kWarpgroupBlock});
       Scalar count = kb.i32(stages);
-      auto copyRows = [&](Ptr p, const HeadRows &view, int64_t col,
-                          Scalar n0, LdsTile dst) {
-        HeadRows walked = columnRange(view, col, kWarpgroupBlock);
+      auto bounded = [&](const HeadRows &view) {
+        HeadRows walked = view;
         walked.end = kb.min(view.end, view.first + runs.hi);
-        copyHeadRows(kb, c, p, walked, n0, dst);
+        return walked;
       };
-      auto keyTile = [&](Scalar buffer, int64_t block, int64_t d) {
-        return stackK.index(buffer * (blocks * dBlocks) +
-                            (block * dBlocks + d));
-      };
-      auto valueTile = [&](Scalar buffer, int64_t block) {
-        return stackV.index(buffer * blocks + block);
-      };
+      HeadRows kWalk = bounded(kView), vWalk = bounded(vView);
       auto copyStep = [&](Scalar n0, Scalar buffer) {
         for (int64_t j = 0; j < blocks; ++j) {
           Scalar keys = n0 + j * kWarpgroupBlock;
-          for (int64_t d = 0; d < dBlocks; ++d)
-            copyRows(kPtr, kView, d * kWarpgroupBlock, keys,
-                     keyTile(buffer, j, d));
-          LdsTile panels = valueTile(buffer, j);
-          for (int64_t p = 0; p < vPanels; ++p)
-            copyRows(vPtr, vView, p * kWarpgroupBlock, keys,
-                     panels.index(kb.i32(p)));
+          copyColumnBlocks(kb, c, kPtr, kWalk, keys,
+                           stackK.index(buffer * blocks + j));
+          copyColumnBlocks(kb, c, vPtr, vWalk, keys,
+                           stackV.index(buffer * blocks + j));
         }
         kb.asyncCommit();
       };
@@ -297,8 +271,9 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
           SmallVector<Tile> scores;
           for (int64_t j = 0; j < blocks; ++j) {
             Tile sj = zeroS;
+            LdsTile keys = stackK.index(buffer * blocks + j);
             for (int64_t d = 0; d < dBlocks; ++d)
-              sj = kb.warpgroupDot(ldsQ.index(kb.i32(d)), keyTile(buffer, j, d),
+              sj = kb.warpgroupDot(ldsQ.index(kb.i32(d)), keys.index(kb.i32(d)),
                                    sj, ++issued < products ? 1 : 0);
             scores.push_back(sj);
           }
@@ -315,7 +290,7 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
           Tile oNext = o * rowsOf(soft.alpha, c.dv);
           for (int64_t j = 0; j < blocks; ++j)
             oNext = kb.warpgroupDot(ldsP.index(kb.i32(j)),
-                                    valueTile(buffer, j), oNext,
+                                    stackV.index(buffer * blocks + j), oNext,
                                     j + 1 < blocks ? 1 : 0);
           return SmallVector<Tile>{oNext, soft.mNext, soft.lNext};
         };

@@ -93,6 +93,46 @@ HeadRows mlir::rocdsl::columnRange(const HeadRows &view, int64_t col,
   return range;
 }
 
+Layout mlir::rocdsl::warpgroupOperandLayout(KernelBuilder &kb,
+                                            ArrayRef<int64_t> shape,
+                                            DType dtype) {
+  SmallVector<unsigned> order;
+  for (unsigned i = shape.size(); i-- > 0;)
+    order.push_back(i);
+  return kb.sharedLayout(shape, dtype, order, 32);
+}
+
+LdsTile mlir::rocdsl::allocWarpgroupTiles(KernelBuilder &kb,
+                                          const AttentionConfig &c,
+                                          unsigned count,
+                                          ArrayRef<int64_t> shape) {
+  return kb.localAllocBuffers(count, shape, c.dtype,
+                              warpgroupOperandLayout(kb, shape, c.dtype));
+}
+
+void mlir::rocdsl::copyColumnBlocks(KernelBuilder &kb, const AttentionConfig &c,
+                                    Ptr ptr, const HeadRows &view, Scalar row0,
+                                    LdsTile blocks) {
+  for (int64_t p = 0, n = blocks.getShape()[0]; p < n; ++p)
+    copyHeadRows(kb, c, ptr,
+                 columnRange(view, p * kWarpgroupBlock, kWarpgroupBlock), row0,
+                 blocks.index(kb.i32(p)));
+}
+
+void mlir::rocdsl::storeColumnBlocks(KernelBuilder &kb,
+                                     const AttentionConfig &c, Ptr ptr,
+                                     const HeadRows &view, Scalar row0,
+                                     LdsTile tiles,
+                                     function_ref<Tile(Tile)> transform) {
+  int64_t rows = tiles.getShape()[1];
+  for (int64_t p = 0, n = tiles.getShape()[0]; p < n; ++p) {
+    Tile block = loadHeadRows(
+        kb, c, ptr, columnRange(view, p * kWarpgroupBlock, kWarpgroupBlock),
+        row0, rows);
+    tiles.index(kb.i32(p)).store(transform ? transform(block) : block);
+  }
+}
+
 HeadRows mlir::rocdsl::getLseRows(KernelBuilder &kb, const AttentionConfig &c,
                                   const Sequences &seq, Scalar batch,
                                   Scalar head) {

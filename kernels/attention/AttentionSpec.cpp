@@ -199,12 +199,19 @@ KernelSpec mlir::rocdsl::getAttentionBackwardSpec() {
        {"BN", "0", "keys a dK/dV program owns (0: 16 rows a wave)", false},
        {"step", "0",
         "queries a dK/dV program takes a step, keys a dQ program takes a "
-        "step (0: 32; 64 with the default warps on NVIDIA up to head "
-        "dimension 64)",
+        "step (0: 64 with wgmma, which needs 64; 32 otherwise, 64 with the "
+        "default warps on NVIDIA up to head dimension 64)",
         false},
        {"warps", "0",
-        "waves (warps) per program: 1, 2, 4, 8 (0: 4; 8 on NVIDIA up to "
-        "head dimension 64)",
+        "waves (warps) per program: 1, 2, 4, 8 (0: 8 with wgmma and on "
+        "NVIDIA up to head dimension 128, else 4)",
+        false},
+       {"wgmma", "auto",
+        "sm_90a: 1 computes every product with warpgroup MMA (wgmma) from "
+        "LDS (D and Dv multiples of 64, warps 4 or 8, step 64; a program's "
+        "own rows stay in LDS, the other side's arrive by cp.async into two "
+        "buffers, P^T and dS^T pass through LDS); 0: mma.sync; auto: wgmma "
+        "where the chip and the parameters given allow it",
         false},
        chipParam,
        scaleParam});

@@ -1,0 +1,246 @@
+//===- AttentionBackwardWarpgroup.cpp - the backward on warpgroup MMA -----===//
+//
+// The programs of AttentionBackward.cpp on sm_90a's warpgroup MMA, which
+// reads both operands of every product from LDS in its 128-byte swizzle,
+// 64 elements of K a tile (kWarpgroupBlock). A program's own rows (K and V
+// of a key program, Q and dO of a query program) are stored there once as
+// the first operands; the other side's rows arrive `step` = 64 at a time
+// by asynchronous copies into two buffers, one step ahead, one barrier a
+// step (as the forward's stages). Those rows are kept as 64 x 64 column
+// blocks (copyColumnBlocks), which serve the same bytes as K-major second
+// operands (their rows are the product's N) for S and dP and as panels of
+// row-major second operands (their rows are the product's K) for the
+// gradient products. P^T and dS^T (key program) or dS (query program) go
+// through LDS between barriers to become first operands.
+//
+// Each chain of products leaves its earlier links running (pending = 1)
+// and its last one waits for everything issued, so a step's barrier also
+// ends every read of the buffer the copy after it refills.
+//
+//===----------------------------------------------------------------------===//
+#include "AttentionBackwardBuilder.h"
+
+using namespace mlir;
+using namespace mlir::rocdsl;
+using namespace mlir::rocdsl::dsl;
+
+namespace {
+constexpr unsigned kStages = 2;
+
+/// The asynchronous walk both kinds of program share: two buffers of
+/// the streamed rows, step i in buffer i mod 2, the copy of step i + 1
+/// issued after step i's barrier. The copies are bounded by the walk's
+/// end, so none reads past what the program visits.
+struct StreamedSteps {
+  KernelBuilder &kb;
+  Scalar lo;
+  int64_t step;
+  /// (Refers to the caller's callable, which must outlive the walk.)
+  function_ref<void(Scalar row0, Scalar buffer)> copy;
+
+  void prologue() {
+    copy(lo, kb.i32(0));
+    kb.asyncCommit();
+  }
+  /// The buffer of the step at `row0`, once its rows are in LDS, after
+  /// issuing the next step's copy.
+  Scalar enter(Scalar row0) {
+    Scalar index = (row0 - lo) / kb.i32(step);
+    kb.asyncWait(kStages - 2);
+    kb.barrier();
+    copy(row0 + step, kb.rem(index + 1, kb.i32(kStages)));
+    kb.asyncCommit();
+    return kb.rem(index, kb.i32(kStages));
+  }
+  /// Nothing left in flight into LDS, every read of it done.
+  void drain() {
+    kb.asyncWait(0);
+    kb.barrier();
+  }
+};
+
+/// `view` with its rows ending at `hi` rows past its first.
+HeadRows boundedRows(KernelBuilder &kb, const HeadRows &view, Scalar hi) {
+  HeadRows walked = view;
+  walked.end = kb.min(view.end, view.first + hi);
+  return walked;
+}
+
+/// acc + a * b over the K blocks of `a` ([n, M, 64]) and `b` ([n, N, 64]
+/// K-major blocks): n chained products, all but the last left running
+/// when `last` is 0 (the last waits for everything).
+Tile chainedDot(KernelBuilder &kb, LdsTile a, LdsTile b, Tile acc,
+                unsigned last) {
+  int64_t n = a.getShape()[0];
+  for (int64_t i = 0; i < n; ++i)
+    acc = kb.warpgroupDot(a.index(kb.i32(i)), b.index(kb.i32(i)), acc,
+                          i + 1 < n ? 1 : last);
+  return acc;
+}
+} // namespace
+
+void mlir::rocdsl::buildWarpgroupKeyProgram(AttentionBackwardBuilder &bb,
+                                            const Sequences &seq, Scalar k0,
+                                            Scalar batch, Scalar kvHead) {
+  KernelBuilder &kb = bb.kb;
+  const AttentionConfig &c = bb.c;
+  int64_t step = c.step, dBlocks = c.d / kWarpgroupBlock,
+          vBlocks = c.dv / kWarpgroupBlock;
+  HeadRows kView = getHeadRows(kb, c, seq, batch, kvHead, false, c.d);
+  HeadRows vView = getHeadRows(kb, c, seq, batch, kvHead, false, c.dv);
+  LdsTile keys = allocWarpgroupTiles(kb, c, dBlocks, {c.bn, kWarpgroupBlock});
+  LdsTile values =
+      allocWarpgroupTiles(kb, c, vBlocks, {c.bn, kWarpgroupBlock});
+  storeColumnBlocks(kb, c, kb.ptrArg("k"), kView, k0, keys);
+  storeColumnBlocks(kb, c, kb.ptrArg("v"), vView, k0, values);
+  LdsTile qStack = allocWarpgroupTiles(
+      kb, c, kStages, {dBlocks, step, kWarpgroupBlock});
+  LdsTile doStack = allocWarpgroupTiles(
+      kb, c, kStages, {vBlocks, step, kWarpgroupBlock});
+  LdsTile pT = allocWarpgroupTiles(kb, c, 1, {c.bn, kWarpgroupBlock});
+  LdsTile dsT = allocWarpgroupTiles(kb, c, 1, {c.bn, kWarpgroupBlock});
+
+  // Rows are keys, columns queries: key j sees query i when
+  // -upper <= i - j <= -lower.
+  std::optional<Scalar> lower, upper;
+  if (seq.upper)
+    lower = kb.i32(0) - *seq.upper;
+  if (seq.lower)
+    upper = kb.i32(0) - *seq.lower;
+  StepRuns runs = getStepRuns(kb, k0, c.bn, seq.qLength, step, lower, upper);
+  Tile keyRows = kb.iota(c.bn, bb.rowLayout) + k0;
+  Tile zeroS = kb.zeros({c.bn, step}, bb.acc, DType::F32);
+  auto cols = [&](Tile t) { return t.expandDims(0).broadcastTo({c.bn, step}); };
+
+  int64_t groupSize = c.hq / c.hkv;
+  SmallVector<Tile> grads = {kb.zeros({c.bn, c.d}, bb.acc, DType::F32),
+                             kb.zeros({c.bn, c.dv}, bb.acc, DType::F32)};
+  grads = kb.forLoop(
+      kb.i32(0), kb.i32(groupSize), kb.i32(1), grads,
+      [&](Scalar g, ArrayRef<Tile> headGrads) -> SmallVector<Tile> {
+        Scalar head = kvHead * groupSize + g;
+        HeadRows qView = getHeadRows(kb, c, seq, batch, head, true, c.d);
+        HeadRows oView = getHeadRows(kb, c, seq, batch, head, true, c.dv);
+        HeadRows lseView = getLseRows(kb, c, seq, batch, head);
+        HeadRows qWalk = boundedRows(kb, qView, runs.hi);
+        HeadRows doWalk = boundedRows(kb, oView, runs.hi);
+        auto copy = [&](Scalar m0, Scalar buffer) {
+          copyColumnBlocks(kb, c, kb.ptrArg("q"), qWalk, m0,
+                           qStack.index(buffer));
+          copyColumnBlocks(kb, c, kb.ptrArg("dout"), doWalk, m0,
+                           doStack.index(buffer));
+        };
+        StreamedSteps walk{kb, runs.lo, step, copy};
+        walk.prologue();
+        auto body = [&](bool masked) {
+          return [&, masked](Scalar m0,
+                             ArrayRef<Tile> carried) -> SmallVector<Tile> {
+            Tile dk = carried[0], dv = carried[1];
+            Scalar buffer = walk.enter(m0);
+            Tile lse2 = bb.loadLseLog2(lseView, m0, step, bb.colLayout);
+            Tile delta = bb.loadDelta(oView, m0, step, bb.colLayout);
+            LdsTile queries = qStack.index(buffer);
+            LdsTile dout = doStack.index(buffer);
+            Tile sT = chainedDot(kb, keys, queries, zeroS, 1);
+            Tile dpT = chainedDot(kb, values, dout, zeroS, 0);
+            sT = kb.warpgroupWait(sT);
+            std::optional<Tile> seen;
+            if (masked)
+              seen = visiblePairs(kb, keyRows, kb.iota(step, bb.colLayout) + m0,
+                                  seq.qLength, lower, upper);
+            auto [p, ds] =
+                bb.probabilitiesAndGrad(sT, dpT, cols(lse2), cols(delta), seen);
+            // (One op per statement: argument evaluation order must not
+            // change the kernel.)
+            Tile pOperand = p.to(c.dtype);
+            Tile dsOperand = ds.to(c.dtype);
+            pT.index(kb.i32(0)).store(pOperand);
+            dsT.index(kb.i32(0)).store(dsOperand);
+            // dV += P^T dO and dK += dS^T Q: the streamed blocks as
+            // panels of the row-major second operand.
+            dv = kb.warpgroupDot(pT.index(kb.i32(0)), dout, dv, 1);
+            dk = kb.warpgroupDot(dsT.index(kb.i32(0)), queries, dk, 0);
+            return {dk, dv};
+          };
+        };
+        SmallVector<Tile> state(headGrads.begin(), headGrads.end());
+        Scalar stepSize = kb.i32(step);
+        if (lower)
+          state = kb.forLoop(runs.lo, runs.mid0, stepSize, state, body(true));
+        state = kb.forLoop(runs.mid0, runs.mid1, stepSize, state, body(false));
+        if (upper || c.sq % step || c.varlen())
+          state = kb.forLoop(runs.mid1, runs.hi, stepSize, state, body(true));
+        // The next head's prologue refills buffer 0.
+        walk.drain();
+        return state;
+      });
+  storeHeadRows(kb, c, grads[0] * bb.scale, kb.ptrArg("dk"), kView, k0);
+  storeHeadRows(kb, c, grads[1], kb.ptrArg("dv"), vView, k0);
+}
+
+void mlir::rocdsl::buildWarpgroupQueryProgram(AttentionBackwardBuilder &bb,
+                                              const Sequences &seq, Scalar q0,
+                                              Scalar batch, Scalar head) {
+  KernelBuilder &kb = bb.kb;
+  const AttentionConfig &c = bb.c;
+  int64_t step = c.step, dBlocks = c.d / kWarpgroupBlock,
+          vBlocks = c.dv / kWarpgroupBlock;
+  Scalar kvHead = head / kb.i32(c.hq / c.hkv);
+  HeadRows qView = getHeadRows(kb, c, seq, batch, head, true, c.d);
+  HeadRows oView = getHeadRows(kb, c, seq, batch, head, true, c.dv);
+  HeadRows kView = getHeadRows(kb, c, seq, batch, kvHead, false, c.d);
+  HeadRows vView = getHeadRows(kb, c, seq, batch, kvHead, false, c.dv);
+  HeadRows lseView = getLseRows(kb, c, seq, batch, head);
+  LdsTile queries = allocWarpgroupTiles(kb, c, dBlocks, {c.bm, kWarpgroupBlock});
+  LdsTile dout = allocWarpgroupTiles(kb, c, vBlocks, {c.bm, kWarpgroupBlock});
+  storeColumnBlocks(kb, c, kb.ptrArg("q"), qView, q0, queries);
+  storeColumnBlocks(kb, c, kb.ptrArg("dout"), oView, q0, dout);
+  auto rows = [&](Tile t) { return t.expandDims(1).broadcastTo({c.bm, step}); };
+  Tile lse2 = rows(bb.loadLseLog2(lseView, q0, c.bm, bb.rowLayout));
+  Tile delta = rows(bb.loadDelta(oView, q0, c.bm, bb.rowLayout));
+  LdsTile kStack = allocWarpgroupTiles(
+      kb, c, kStages, {dBlocks, step, kWarpgroupBlock});
+  LdsTile vStack = allocWarpgroupTiles(
+      kb, c, kStages, {vBlocks, step, kWarpgroupBlock});
+  LdsTile dsTile = allocWarpgroupTiles(kb, c, 1, {c.bm, kWarpgroupBlock});
+
+  StepRuns runs =
+      getStepRuns(kb, q0, c.bm, seq.kLength, step, seq.lower, seq.upper);
+  HeadRows kWalk = boundedRows(kb, kView, runs.hi);
+  HeadRows vWalk = boundedRows(kb, vView, runs.hi);
+  auto copy = [&](Scalar n0, Scalar buffer) {
+    copyColumnBlocks(kb, c, kb.ptrArg("k"), kWalk, n0, kStack.index(buffer));
+    copyColumnBlocks(kb, c, kb.ptrArg("v"), vWalk, n0, vStack.index(buffer));
+  };
+  StreamedSteps walk{kb, runs.lo, step, copy};
+  walk.prologue();
+  Tile queryRows = kb.iota(c.bm, bb.rowLayout) + q0;
+  Tile zeroS = kb.zeros({c.bm, step}, bb.acc, DType::F32);
+  auto body = [&](bool masked) {
+    return [&, masked](Scalar n0, ArrayRef<Tile> carried) -> SmallVector<Tile> {
+      Scalar buffer = walk.enter(n0);
+      LdsTile keys = kStack.index(buffer);
+      Tile s = chainedDot(kb, queries, keys, zeroS, 1);
+      Tile dp = chainedDot(kb, dout, vStack.index(buffer), zeroS, 0);
+      s = kb.warpgroupWait(s);
+      std::optional<Tile> seen;
+      if (masked)
+        seen = visiblePairs(kb, queryRows, kb.iota(step, bb.colLayout) + n0,
+                            seq.kLength, seq.lower, seq.upper);
+      Tile ds = bb.probabilitiesAndGrad(s, dp, lse2, delta, seen).second;
+      Tile dsOperand = ds.to(c.dtype);
+      dsTile.index(kb.i32(0)).store(dsOperand);
+      // dQ += dS K: the key blocks as panels of the row-major operand.
+      return {kb.warpgroupDot(dsTile.index(kb.i32(0)), keys, carried[0], 0)};
+    };
+  };
+  SmallVector<Tile> dq = {kb.zeros({c.bm, c.d}, bb.acc, DType::F32)};
+  Scalar stepSize = kb.i32(step);
+  if (seq.lower)
+    dq = kb.forLoop(runs.lo, runs.mid0, stepSize, dq, body(true));
+  dq = kb.forLoop(runs.mid0, runs.mid1, stepSize, dq, body(false));
+  if (seq.upper || c.sk % step || c.varlen())
+    dq = kb.forLoop(runs.mid1, runs.hi, stepSize, dq, body(true));
+  walk.drain();
+  storeHeadRows(kb, c, dq[0] * bb.scale, kb.ptrArg("dq"), qView, q0);
+}
