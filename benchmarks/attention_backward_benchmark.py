@@ -116,14 +116,19 @@ def torch_backward(backend, q, k, v, dout, causal):
 
 
 def rocdsl_backward(cfg, q, k, v, dout, causal, gen):
-    tile = [] if cfg == "default" else list(map(int, cfg.split("x")))
+    # BMxBNxSTEPxWARPS or default, then any ":name=value" extras (e.g.
+    # default:wgmma=0, 64x64x64x4:wgmma=1).
+    base, *extras = cfg.split(":")
+    tile = [] if base == "default" else [
+        f"{n}={x}" for n, x in zip(("BM", "BN", "step", "warps"),
+                                   base.split("x"))]
+    tile += extras
     ops = torch.ops.rocdsl
     params = (0.0, causal, -1, -1, 0.0, "bhsd", "top_left", 0, 0)
     out, lse = ops.attention(q, k, v, None, None, *params)
     if tile:  # other tiles: the kernel itself, at those parameters
         from rocdsl import runtime, torch_attention as ta
-        defs = ta._definitions(q, k, v, None, params) + [
-            f"{n}={x}" for n, x in zip(("BM", "BN", "step", "warps"), tile)]
+        defs = ta._definitions(q, k, v, None, params) + tile
         kernel = runtime.builtin("attention_bwd", defs, "cuda")
         grads = [torch.empty_like(t) for t in (q, k, v)]
         dtype = ta._DTYPES[q.dtype]

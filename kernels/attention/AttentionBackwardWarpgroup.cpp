@@ -13,12 +13,14 @@
 // gradient products. P^T and dS^T (key program) or dS (query program) go
 // through LDS between barriers to become first operands.
 //
-// Each chain of products leaves its earlier links running (pending = 1)
-// and its last one waits for everything issued, so a step's barrier also
-// ends every read of the buffer the copy after it refills.
+// A step's products are issued without waiting for one another; a wait
+// for everything ends them before their results are read, so a step's
+// barrier also ends every read of the buffer the copy after it refills.
 //
 //===----------------------------------------------------------------------===//
 #include "AttentionBackwardBuilder.h"
+
+#include <algorithm>
 
 using namespace mlir;
 using namespace mlir::rocdsl;
@@ -67,14 +69,21 @@ HeadRows boundedRows(KernelBuilder &kb, const HeadRows &view, Scalar hi) {
 }
 
 /// acc + a * b over the K blocks of `a` ([n, M, 64]) and `b` ([n, N, 64]
-/// K-major blocks): n chained products, all but the last left running
-/// when `last` is 0 (the last waits for everything).
+/// K-major blocks): n chained products issued behind `inFlight` groups
+/// already running, none waited for (each returns with every group issued
+/// since still running), unless `waitAll`: then the last one waits for
+/// everything. `inFlight` counts the groups issued.
 Tile chainedDot(KernelBuilder &kb, LdsTile a, LdsTile b, Tile acc,
-                unsigned last) {
+                unsigned &inFlight, bool waitAll) {
   int64_t n = a.getShape()[0];
-  for (int64_t i = 0; i < n; ++i)
+  for (int64_t i = 0; i < n; ++i) {
+    // wgmma.wait_group takes at most 7.
+    inFlight = std::min(inFlight + 1, 7u);
     acc = kb.warpgroupDot(a.index(kb.i32(i)), b.index(kb.i32(i)), acc,
-                          i + 1 < n ? 1 : last);
+                          waitAll && i + 1 == n ? 0 : inFlight);
+  }
+  if (waitAll)
+    inFlight = 0;
   return acc;
 }
 } // namespace
@@ -137,12 +146,17 @@ void mlir::rocdsl::buildWarpgroupKeyProgram(AttentionBackwardBuilder &bb,
                              ArrayRef<Tile> carried) -> SmallVector<Tile> {
             Tile dk = carried[0], dv = carried[1];
             Scalar buffer = walk.enter(m0);
-            Tile lse2 = bb.loadLseLog2(lseView, m0, step, bb.colLayout);
-            Tile delta = bb.loadDelta(oView, m0, step, bb.colLayout);
             LdsTile queries = qStack.index(buffer);
             LdsTile dout = doStack.index(buffer);
-            Tile sT = chainedDot(kb, keys, queries, zeroS, 1);
-            Tile dpT = chainedDot(kb, values, dout, zeroS, 0);
+            // The products run while the step's lse and delta are loaded
+            // (delta's reduction crosses waves through LDS, between
+            // barriers the running products do not wait for).
+            unsigned inFlight = 0;
+            Tile sT = chainedDot(kb, keys, queries, zeroS, inFlight, false);
+            Tile dpT = chainedDot(kb, values, dout, zeroS, inFlight, false);
+            Tile lse2 = bb.loadLseLog2(lseView, m0, step, bb.colLayout);
+            Tile delta = bb.loadDelta(oView, m0, step, bb.colLayout);
+            dpT = kb.warpgroupWait(dpT);
             sT = kb.warpgroupWait(sT);
             std::optional<Tile> seen;
             if (masked)
@@ -220,8 +234,10 @@ void mlir::rocdsl::buildWarpgroupQueryProgram(AttentionBackwardBuilder &bb,
     return [&, masked](Scalar n0, ArrayRef<Tile> carried) -> SmallVector<Tile> {
       Scalar buffer = walk.enter(n0);
       LdsTile keys = kStack.index(buffer);
-      Tile s = chainedDot(kb, queries, keys, zeroS, 1);
-      Tile dp = chainedDot(kb, dout, vStack.index(buffer), zeroS, 0);
+      unsigned inFlight = 0;
+      Tile s = chainedDot(kb, queries, keys, zeroS, inFlight, false);
+      Tile dp = chainedDot(kb, dout, vStack.index(buffer), zeroS, inFlight,
+                           true);
       s = kb.warpgroupWait(s);
       std::optional<Tile> seen;
       if (masked)
