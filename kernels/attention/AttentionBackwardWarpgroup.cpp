@@ -174,7 +174,10 @@ void mlir::rocdsl::buildWarpgroupKeyProgram(AttentionBackwardBuilder &bb,
             // panels of the row-major second operand.
             dv = kb.warpgroupDot(pT.index(kb.i32(0)), dout, dv, 1);
             dk = kb.warpgroupDot(dsT.index(kb.i32(0)), queries, dk, 0);
-            return {dk, dv};
+            // dK's wait ended dV's product too; the (free) wait says so,
+            // so that dV leaves the step as a plain value whatever the
+            // loops around it fold into.
+            return {dk, kb.warpgroupWait(dv)};
           };
         };
         SmallVector<Tile> state(headGrads.begin(), headGrads.end());

@@ -159,7 +159,7 @@ KernelSpec mlir::rocdsl::getAttentionForwardSpec() {
       {{"BM", "0", "query rows a program (0: one matrix instruction a wave)",
         false},
        {"BN", "0",
-        "keys a step (0: with wgmma 128 up to head dimension 128, else 64; "
+        "keys a step (0: with wgmma 128 at head dimensions 65-128, else 64; "
         "otherwise 64 on NVIDIA up to head dimension 64, else 32)",
         false},
        {"warps", "0",
