@@ -27,46 +27,8 @@ using namespace mlir::rocdsl;
 using namespace mlir::rocdsl::dsl;
 
 namespace {
+/// Two buffers of the streamed rows, one step of copies ahead.
 constexpr unsigned kStages = 2;
-
-/// The asynchronous walk both kinds of program share: two buffers of
-/// the streamed rows, step i in buffer i mod 2, the copy of step i + 1
-/// issued after step i's barrier. The copies are bounded by the walk's
-/// end, so none reads past what the program visits.
-struct StreamedSteps {
-  KernelBuilder &kb;
-  Scalar lo;
-  int64_t step;
-  /// (Refers to the caller's callable, which must outlive the walk.)
-  function_ref<void(Scalar row0, Scalar buffer)> copy;
-
-  void prologue() {
-    copy(lo, kb.i32(0));
-    kb.asyncCommit();
-  }
-  /// The buffer of the step at `row0`, once its rows are in LDS, after
-  /// issuing the next step's copy.
-  Scalar enter(Scalar row0) {
-    Scalar index = (row0 - lo) / kb.i32(step);
-    kb.asyncWait(kStages - 2);
-    kb.barrier();
-    copy(row0 + step, kb.rem(index + 1, kb.i32(kStages)));
-    kb.asyncCommit();
-    return kb.rem(index, kb.i32(kStages));
-  }
-  /// Nothing left in flight into LDS, every read of it done.
-  void drain() {
-    kb.asyncWait(0);
-    kb.barrier();
-  }
-};
-
-/// `view` with its rows ending at `hi` rows past its first.
-HeadRows boundedRows(KernelBuilder &kb, const HeadRows &view, Scalar hi) {
-  HeadRows walked = view;
-  walked.end = kb.min(view.end, view.first + hi);
-  return walked;
-}
 
 /// acc + a * b over the K blocks of `a` ([n, M, 64]) and `b` ([n, N, 64]
 /// K-major blocks): n chained products issued behind `inFlight` groups
@@ -139,7 +101,7 @@ void mlir::rocdsl::buildWarpgroupKeyProgram(AttentionBackwardBuilder &bb,
           copyColumnBlocks(kb, c, kb.ptrArg("dout"), doWalk, m0,
                            doStack.index(buffer));
         };
-        StreamedSteps walk{kb, runs.lo, step, copy};
+        StagedWalk walk{kb, runs.lo, step, kStages, copy};
         walk.prologue();
         auto body = [&](bool masked) {
           return [&, masked](Scalar m0,
@@ -229,7 +191,7 @@ void mlir::rocdsl::buildWarpgroupQueryProgram(AttentionBackwardBuilder &bb,
     copyColumnBlocks(kb, c, kb.ptrArg("k"), kWalk, n0, kStack.index(buffer));
     copyColumnBlocks(kb, c, kb.ptrArg("v"), vWalk, n0, vStack.index(buffer));
   };
-  StreamedSteps walk{kb, runs.lo, step, copy};
+  StagedWalk walk{kb, runs.lo, step, kStages, copy};
   walk.prologue();
   Tile queryRows = kb.iota(c.bm, bb.rowLayout) + q0;
   Tile zeroS = kb.zeros({c.bm, step}, bb.acc, DType::F32);

@@ -237,13 +237,8 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
       LdsTile stackV = allocWarpgroupTiles(
           kb, c, stages * blocks, {vBlocks, kWarpgroupBlock, kWarpgroupBlock});
       LdsTile ldsP = allocWarpgroupTiles(kb, c, blocks, {c.bm, kWarpgroupBlock});
-      Scalar count = kb.i32(stages);
-      auto bounded = [&](const HeadRows &view) {
-        HeadRows walked = view;
-        walked.end = kb.min(view.end, view.first + runs.hi);
-        return walked;
-      };
-      HeadRows kWalk = bounded(kView), vWalk = bounded(vView);
+      HeadRows kWalk = boundedRows(kb, kView, runs.hi);
+      HeadRows vWalk = boundedRows(kb, vView, runs.hi);
       auto copyStep = [&](Scalar n0, Scalar buffer) {
         for (int64_t j = 0; j < blocks; ++j) {
           Scalar keys = n0 + j * kWarpgroupBlock;
@@ -252,18 +247,12 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
           copyColumnBlocks(kb, c, vPtr, vWalk, keys,
                            stackV.index(buffer * blocks + j));
         }
-        kb.asyncCommit();
       };
-      for (unsigned i = 0; i + 1 < stages; ++i)
-        copyStep(runs.lo + int64_t(i) * c.bn, kb.i32(i));
+      StagedWalk staged{kb, runs.lo, c.bn, stages, copyStep};
+      staged.prologue();
       auto step = [&](bool masked) {
         return [&, masked](Scalar n0, ArrayRef<Tile> carried) {
-          Scalar index = (n0 - runs.lo) / bn;
-          kb.asyncWait(stages - 2);
-          kb.barrier();
-          Scalar ahead = n0 + int64_t(stages - 1) * c.bn;
-          copyStep(ahead, kb.rem(index + int64_t(stages - 1), count));
-          Scalar buffer = kb.rem(index, count);
+          Scalar buffer = staged.enter(n0);
           // S, block by block: every product but the last returns with
           // its own still running (its chain's next link, or the next
           // block, overlaps it); the last one's wait ends them all.
@@ -296,8 +285,7 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
         };
       };
       walk(step);
-      kb.asyncWait(0);
-      kb.barrier();
+      staged.drain();
     } else if (c.stages == 1) {
       // Keys and values pass through registers: each step stores them to
       // LDS (K^T transposed by renaming) between barriers; with prefetch
@@ -348,32 +336,20 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
                                /*kFast=*/true, stages);
       LdsTile stackV = ldsTile(c.bn, c.dv, /*colMajor=*/false,
                                /*kFast=*/false, stages);
-      Scalar count = kb.i32(stages);
-      auto copyRows = [&](Ptr p, const HeadRows &view, Scalar n0,
-                          LdsTile dst) {
-        HeadRows walked = view;
-        walked.end = kb.min(view.end, view.first + runs.hi);
-        copyHeadRows(kb, c, p, walked, n0, dst);
-      };
+      HeadRows kWalk = boundedRows(kb, kView, runs.hi);
+      HeadRows vWalk = boundedRows(kb, vView, runs.hi);
       auto copyStep = [&](Scalar n0, Scalar buffer) {
-        copyRows(kPtr, kView, n0, stackK.index(buffer));
-        copyRows(vPtr, vView, n0, stackV.index(buffer));
-        kb.asyncCommit();
+        copyHeadRows(kb, c, kPtr, kWalk, n0, stackK.index(buffer));
+        copyHeadRows(kb, c, vPtr, vWalk, n0, stackV.index(buffer));
       };
       // Q's LDS tile may share bytes with the stacks: every wave has read
       // it before the first copy.
       kb.barrier();
-      for (unsigned i = 0; i + 1 < stages; ++i)
-        copyStep(runs.lo + int64_t(i) * c.bn, kb.i32(i));
+      StagedWalk staged{kb, runs.lo, c.bn, stages, copyStep};
+      staged.prologue();
       auto step = [&](bool masked) {
         return [&, masked](Scalar n0, ArrayRef<Tile> carried) {
-          Scalar index = (n0 - runs.lo) / bn;
-          kb.asyncWait(stages - 2);
-          kb.barrier();
-          Scalar ahead = n0 + int64_t(stages - 1) * c.bn;
-          Scalar refill = kb.rem(index + int64_t(stages - 1), count);
-          copyStep(ahead, refill);
-          Scalar buffer = kb.rem(index, count);
+          Scalar buffer = staged.enter(n0);
           return update(
               masked, n0, carried,
               [&] { return stackK.index(buffer).loadTransposed(opB); },
@@ -383,8 +359,7 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
       walk(step);
       // Nothing may be in flight into LDS when the epilogue's conversions
       // reuse it.
-      kb.asyncWait(0);
-      kb.barrier();
+      staged.drain();
     }
     Tile o = state[0], m = state[1], l = state[2];
 

@@ -85,6 +85,13 @@ HeadRows mlir::rocdsl::getHeadRows(KernelBuilder &kb, const AttentionConfig &c,
   return view;
 }
 
+HeadRows mlir::rocdsl::boundedRows(KernelBuilder &kb, const HeadRows &view,
+                                   Scalar hi) {
+  HeadRows walked = view;
+  walked.end = kb.min(view.end, view.first + hi);
+  return walked;
+}
+
 HeadRows mlir::rocdsl::columnRange(const HeadRows &view, int64_t col,
                                    int64_t cols) {
   HeadRows range = view;
