@@ -159,7 +159,9 @@ def main():
     p.add_argument("--quick", action="store_true",
                    help="two shapes, for a smoke run")
     p.add_argument("--configs", default="default",
-                   help="attention_bwd tiles, BMxBNxSTEPxWARPS or default")
+                   help="attention_bwd tiles, BMxBNxSTEPxWARPS or default, "
+                        "each with optional :name=value extras "
+                        "(default:wgmma=0)")
     args = p.parse_args()
     gen = torch.Generator(device="cuda").manual_seed(
         int(datetime.datetime.now().timestamp()))
@@ -192,6 +194,8 @@ def main():
                 print(f"  rocdsl {cfg}: {type(e).__name__}: {str(e)[:300]}")
         us = take_turns(runs, event_us, reps=10, warmup=2)
         tf = {n: flops / (x * 1e-6) / 1e12 for n, x in us.items()}
+        for n, x in tf.items():
+            print(f"  {n}: {x:.0f} TFLOP/s")
         mine = {n: x for n, x in tf.items() if n.startswith("rocdsl")}
         best = max(mine, key=mine.get) if mine else None
         fmt = lambda n: f"{tf[n]:.0f}" if n in tf else "failed"
