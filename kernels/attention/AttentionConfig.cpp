@@ -58,10 +58,10 @@ static LogicalResult configureWarpgroup(const KernelParams &params,
   return success();
 }
 
-LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
-                                               AttentionConfig &c,
-                                               std::string &error,
-                                               bool backward) {
+/// One pass over the parameters, `wgmma` as given.
+static LogicalResult configureOnce(const KernelParams &params,
+                                   AttentionConfig &c, std::string &error,
+                                   bool backward) {
   if (backward) {
     c.prefetch = false;
     if (failed(params.getInt("step", c.step, error)))
@@ -383,4 +383,24 @@ LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
     return failure();
   }
   return success();
+}
+
+LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
+                                               AttentionConfig &c,
+                                               std::string &error,
+                                               bool backward) {
+  AttentionConfig initial = c;
+  if (succeeded(configureOnce(params, c, error, backward)))
+    return success();
+  // wgmma=auto takes warpgroup MMA only where the parameters allow it: its
+  // tiles may not fit where the other path's do (e.g. the backward at head
+  // dimension 256 needs more LDS than sm_90a has, or a BM given for four
+  // warps). Then auto means the other path, and its verdict stands.
+  if (!c.wgmma || params.get("wgmma") != "auto")
+    return failure();
+  KernelParams other = params;
+  other.set("wgmma", "0");
+  c = initial;
+  error.clear();
+  return configureOnce(other, c, error, backward);
 }

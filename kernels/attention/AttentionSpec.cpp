@@ -169,7 +169,8 @@ KernelSpec mlir::rocdsl::getAttentionForwardSpec() {
         "sm_90a: 1 computes both products with warpgroup MMA (wgmma) from "
         "LDS (D and Dv multiples of 64, warps 4 or 8, BN a multiple of 64, "
         "stages 2-4; Q stays in LDS, P passes through it); 0: mma.sync; "
-        "auto: wgmma where the chip and the parameters given allow it",
+        "auto: wgmma where the chip and the parameters given allow it and "
+        "its tiles fit, else mma.sync",
         false},
        {"prefetch", "1",
         "1: each key step issues the next step's key and value loads before "
@@ -211,7 +212,8 @@ KernelSpec mlir::rocdsl::getAttentionBackwardSpec() {
         "LDS (D and Dv multiples of 64, warps 4 or 8, step 64; a program's "
         "own rows stay in LDS, the other side's arrive by cp.async into two "
         "buffers, P^T and dS^T pass through LDS); 0: mma.sync; auto: wgmma "
-        "where the chip and the parameters given allow it",
+        "where the chip and the parameters given allow it and its tiles "
+        "fit, else mma.sync",
         false},
        chipParam,
        scaleParam});
