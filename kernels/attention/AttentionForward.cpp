@@ -219,12 +219,12 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
       // asynchronous path below (one barrier a step, S - 1 steps of copies
       // in flight): a key block as D / 64 tiles of 64 keys x 64 (K-major
       // B of S = Q K^T), a value block as Dv / 64 panels of 64 keys x 64
-      // columns (row-major B of O += P V; copyColumnBlocks). P goes through LDS too, one
-      // 64-key tile a block; its store sits between barriers (the
-      // trailing one, after the proxy fence, publishes it to the unit).
-      // Each product returns done (a chain's earlier links left running),
-      // so a step's barrier also ends the reads of the buffers the copy
-      // after it refills.
+      // columns (row-major B of O += P V; copyColumnBlocks). P goes
+      // through LDS too, one 64-key tile a block; its store sits between
+      // barriers (the trailing one, after the proxy fence, publishes it
+      // to the unit). The last product of each chain waits for all the
+      // step's products, so a step's barrier also ends the reads of the
+      // buffers the copy after it refills.
       unsigned stages = unsigned(c.stages);
       int64_t blocks = c.bn / kWarpgroupBlock;
       int64_t dBlocks = c.d / kWarpgroupBlock;
