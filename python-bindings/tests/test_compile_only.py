@@ -111,3 +111,22 @@ def test_bad_requests_are_one_clear_exception():
         scale_rows.compile(chip=942, x="f32", y="f32", ROWS=1, BLOCK=256)
     with pytest.raises(Exception, match="constexpr `BLOCK` was not given"):
         scale_rows.compile(chip="gfx942", x="f32", y="f32", ROWS=1)
+
+
+@pytest.mark.parametrize("kernel", ["attention_fwd", "attention_bwd"])
+def test_attention_on_sm90a_takes_warpgroup_mma_where_it_fits(kernel):
+    # wgmma=auto: warpgroup MMA at head dimensions that are multiples of
+    # 64, mma.sync otherwise and on sm_90 (no wgmma there); the backward
+    # at D = 256 does not fit the shared memory with wgmma's tiles.
+    wide = rocdsl.compile(kernel, ["Sq=256", "D=128"], chip="sm_90a").asm
+    assert "wgmma.mma_async" in wide and "mma.sync" not in wide
+    for defs, chip in ((["Sq=256", "D=80"], "sm_90a"),
+                       (["Sq=256", "D=128"], "sm_90"),
+                       (["Sq=256", "D=128", "wgmma=0"], "sm_90a")):
+        asm = rocdsl.compile(kernel, defs, chip=chip).asm
+        assert "mma.sync" in asm and "wgmma" not in asm, (defs, chip)
+    if kernel == "attention_bwd":
+        asm = rocdsl.compile(kernel, ["Sq=256", "D=256"], chip="sm_90a").asm
+        assert "mma.sync" in asm and "wgmma" not in asm
+    with pytest.raises(ValueError, match="sm_90 has no warpgroup MMA"):
+        rocdsl.compile(kernel, ["D=128", "wgmma=1"], chip="sm_90")
