@@ -140,6 +140,16 @@ StepRuns getStepRuns(dsl::KernelBuilder &kb, dsl::Scalar r0, int64_t rows,
                      std::optional<dsl::Scalar> lower,
                      std::optional<dsl::Scalar> upper);
 
+/// Walks `runs` `step` rows at a time, carrying `state`: the masked steps
+/// below (when `maskedBelow`), the whole ones, the masked ones above (when
+/// `maskedAbove`); `body(masked, row0, carried)` is one step.
+SmallVector<dsl::Tile> walkStepRuns(
+    dsl::KernelBuilder &kb, const StepRuns &runs, int64_t step,
+    ArrayRef<dsl::Tile> state, bool maskedBelow, bool maskedAbove,
+    function_ref<SmallVector<dsl::Tile>(bool masked, dsl::Scalar row0,
+                                        ArrayRef<dsl::Tile> carried)>
+        body);
+
 /// The (rows x cols) i1 tile, in `layout`, of the pairs (row r, column c)
 /// with c < extent and lower <= c - r <= upper, for rows `row` (a 1-D tile
 /// in the slice of `layout` along dimension 1) and columns `col` (along

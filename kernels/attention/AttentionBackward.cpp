@@ -45,13 +45,8 @@ static void buildKeyProgram(AttentionBackwardBuilder &bb, const Sequences &seq,
   AttentionBackwardBuilder::RowsBothWays qTiles = bb.rowsBothWays(c.step, c.d);
   AttentionBackwardBuilder::RowsBothWays doTiles = bb.rowsBothWays(c.step, c.dv);
 
-  // Rows are keys, columns queries: key j sees query i when
-  // -upper <= i - j <= -lower.
-  std::optional<Scalar> lower, upper;
-  if (seq.upper)
-    lower = kb.i32(0) - *seq.upper;
-  if (seq.lower)
-    upper = kb.i32(0) - *seq.lower;
+  AttentionBackwardBuilder::KeyBounds bounds = bb.keyBounds(seq);
+  std::optional<Scalar> lower = bounds.lower, upper = bounds.upper;
   StepRuns runs = getStepRuns(kb, k0, c.bn, seq.qLength, c.step, lower, upper);
   Tile keyRows = kb.iota(c.bn, bb.rowLayout) + k0;
   Tile zeroS = kb.zeros({c.bn, c.step}, bb.acc, DType::F32);
@@ -59,16 +54,11 @@ static void buildKeyProgram(AttentionBackwardBuilder &bb, const Sequences &seq,
     return t.expandDims(0).broadcastTo({c.bn, c.step});
   };
 
-  int64_t groupSize = c.hq / c.hkv;
-  SmallVector<Tile> grads = {kb.zeros({c.bn, c.d}, bb.acc, DType::F32),
-                             kb.zeros({c.bn, c.dv}, bb.acc, DType::F32)};
-  grads = kb.forLoop(
-      kb.i32(0), kb.i32(groupSize), kb.i32(1), grads,
-      [&](Scalar g, ArrayRef<Tile> headGrads) -> SmallVector<Tile> {
-        Scalar head = kvHead * groupSize + g;
-        HeadRows qView = getHeadRows(kb, c, seq, batch, head, true, c.d);
-        HeadRows oView = getHeadRows(kb, c, seq, batch, head, true, c.dv);
-        HeadRows lseView = getLseRows(kb, c, seq, batch, head);
+  SmallVector<Tile> grads = bb.sumOverGroup(
+      seq, batch, kvHead,
+      [&](const AttentionBackwardBuilder::QueryHead &h,
+          ArrayRef<Tile> headGrads) -> SmallVector<Tile> {
+        const HeadRows &qView = h.q, &oView = h.out, &lseView = h.lse;
         auto step = [&](bool masked) {
           return [&, masked](Scalar m0,
                              ArrayRef<Tile> carried) -> SmallVector<Tile> {
@@ -99,14 +89,12 @@ static void buildKeyProgram(AttentionBackwardBuilder &bb, const Sequences &seq,
             return {dk, dv};
           };
         };
-        SmallVector<Tile> state(headGrads.begin(), headGrads.end());
-        Scalar stepSize = kb.i32(c.step);
-        if (lower)
-          state = kb.forLoop(runs.lo, runs.mid0, stepSize, state, step(true));
-        state = kb.forLoop(runs.mid0, runs.mid1, stepSize, state, step(false));
-        if (upper || c.sq % c.step || c.varlen())
-          state = kb.forLoop(runs.mid1, runs.hi, stepSize, state, step(true));
-        return state;
+        return walkStepRuns(
+            kb, runs, c.step, headGrads, lower.has_value(),
+            upper || c.sq % c.step || c.varlen(),
+            [&](bool masked, Scalar m0, ArrayRef<Tile> carried) {
+              return step(masked)(m0, carried);
+            });
       });
   storeHeadRows(kb, c, grads[0] * bb.scale, kb.ptrArg("dk"), kView, k0);
   storeHeadRows(kb, c, grads[1], kb.ptrArg("dv"), vView, k0);
@@ -156,13 +144,12 @@ static void buildQueryProgram(AttentionBackwardBuilder &bb, const Sequences &seq
       return {kb.dot(dsOperand, kRows, carried[0])};
     };
   };
-  SmallVector<Tile> dq = {kb.zeros({c.bm, c.d}, bb.acc, DType::F32)};
-  Scalar stepSize = kb.i32(c.step);
-  if (seq.lower)
-    dq = kb.forLoop(runs.lo, runs.mid0, stepSize, dq, step(true));
-  dq = kb.forLoop(runs.mid0, runs.mid1, stepSize, dq, step(false));
-  if (seq.upper || c.sk % c.step || c.varlen())
-    dq = kb.forLoop(runs.mid1, runs.hi, stepSize, dq, step(true));
+  SmallVector<Tile> dq = walkStepRuns(
+      kb, runs, c.step, {kb.zeros({c.bm, c.d}, bb.acc, DType::F32)},
+      seq.lower.has_value(), seq.upper || c.sk % c.step || c.varlen(),
+      [&](bool masked, Scalar n0, ArrayRef<Tile> carried) {
+        return step(masked)(n0, carried);
+      });
   storeHeadRows(kb, c, dq[0] * bb.scale, kb.ptrArg("dq"), qView, q0);
 }
 

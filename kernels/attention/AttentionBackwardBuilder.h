@@ -118,6 +118,47 @@ struct AttentionBackwardBuilder {
     return tiles;
   }
 
+  /// A key program's mask in its own terms: rows are keys, columns
+  /// queries, and key j sees query i when -upper <= i - j <= -lower.
+  struct KeyBounds {
+    std::optional<Scalar> lower, upper;
+  };
+  KeyBounds keyBounds(const Sequences &seq) {
+    KeyBounds bounds;
+    if (seq.upper)
+      bounds.lower = kb.i32(0) - *seq.upper;
+    if (seq.lower)
+      bounds.upper = kb.i32(0) - *seq.lower;
+    return bounds;
+  }
+
+  /// One query head of a key program's group: its q, out (and dout) and
+  /// lse rows.
+  struct QueryHead {
+    HeadRows q, out, lse;
+  };
+  /// dK and dV ([BN, D], [BN, Dv]) of a key program, from zero, summed
+  /// over the query heads of key/value head `kvHead`'s group (GQA without
+  /// atomics): `perHead` walks one head from the carried gradients.
+  SmallVector<Tile> sumOverGroup(
+      const Sequences &seq, Scalar batch, Scalar kvHead,
+      function_ref<SmallVector<Tile>(const QueryHead &, ArrayRef<Tile>)>
+          perHead) {
+    int64_t groupSize = c.hq / c.hkv;
+    SmallVector<Tile> grads = {kb.zeros({c.bn, c.d}, acc, DType::F32),
+                               kb.zeros({c.bn, c.dv}, acc, DType::F32)};
+    return kb.forLoop(
+        kb.i32(0), kb.i32(groupSize), kb.i32(1), grads,
+        [&](Scalar g, ArrayRef<Tile> headGrads) {
+          Scalar head = kvHead * groupSize + g;
+          QueryHead h;
+          h.q = getHeadRows(kb, c, seq, batch, head, true, c.d);
+          h.out = getHeadRows(kb, c, seq, batch, head, true, c.dv);
+          h.lse = getLseRows(kb, c, seq, batch, head);
+          return perHead(h, headGrads);
+        });
+  }
+
   /// P (or P^T) and dS (or dS^T) of one step from the raw products S and
   /// dP, the lse and delta broadcast over them (`lse2`, `delta` full
   /// tiles), and the mask `seen` (null: everything seen).

@@ -71,28 +71,18 @@ void mlir::rocdsl::buildWarpgroupKeyProgram(AttentionBackwardBuilder &bb,
   LdsTile pT = allocWarpgroupTiles(kb, c, 1, {c.bn, kWarpgroupBlock});
   LdsTile dsT = allocWarpgroupTiles(kb, c, 1, {c.bn, kWarpgroupBlock});
 
-  // Rows are keys, columns queries: key j sees query i when
-  // -upper <= i - j <= -lower.
-  std::optional<Scalar> lower, upper;
-  if (seq.upper)
-    lower = kb.i32(0) - *seq.upper;
-  if (seq.lower)
-    upper = kb.i32(0) - *seq.lower;
+  AttentionBackwardBuilder::KeyBounds bounds = bb.keyBounds(seq);
+  std::optional<Scalar> lower = bounds.lower, upper = bounds.upper;
   StepRuns runs = getStepRuns(kb, k0, c.bn, seq.qLength, step, lower, upper);
   Tile keyRows = kb.iota(c.bn, bb.rowLayout) + k0;
   Tile zeroS = kb.zeros({c.bn, step}, bb.acc, DType::F32);
   auto cols = [&](Tile t) { return t.expandDims(0).broadcastTo({c.bn, step}); };
 
-  int64_t groupSize = c.hq / c.hkv;
-  SmallVector<Tile> grads = {kb.zeros({c.bn, c.d}, bb.acc, DType::F32),
-                             kb.zeros({c.bn, c.dv}, bb.acc, DType::F32)};
-  grads = kb.forLoop(
-      kb.i32(0), kb.i32(groupSize), kb.i32(1), grads,
-      [&](Scalar g, ArrayRef<Tile> headGrads) -> SmallVector<Tile> {
-        Scalar head = kvHead * groupSize + g;
-        HeadRows qView = getHeadRows(kb, c, seq, batch, head, true, c.d);
-        HeadRows oView = getHeadRows(kb, c, seq, batch, head, true, c.dv);
-        HeadRows lseView = getLseRows(kb, c, seq, batch, head);
+  SmallVector<Tile> grads = bb.sumOverGroup(
+      seq, batch, kvHead,
+      [&](const AttentionBackwardBuilder::QueryHead &h,
+          ArrayRef<Tile> headGrads) -> SmallVector<Tile> {
+        const HeadRows &qView = h.q, &oView = h.out, &lseView = h.lse;
         HeadRows qWalk = boundedRows(kb, qView, runs.hi);
         HeadRows doWalk = boundedRows(kb, oView, runs.hi);
         auto copy = [&](Scalar m0, Scalar buffer) {
@@ -142,13 +132,12 @@ void mlir::rocdsl::buildWarpgroupKeyProgram(AttentionBackwardBuilder &bb,
             return {dk, kb.warpgroupWait(dv)};
           };
         };
-        SmallVector<Tile> state(headGrads.begin(), headGrads.end());
-        Scalar stepSize = kb.i32(step);
-        if (lower)
-          state = kb.forLoop(runs.lo, runs.mid0, stepSize, state, body(true));
-        state = kb.forLoop(runs.mid0, runs.mid1, stepSize, state, body(false));
-        if (upper || c.sq % step || c.varlen())
-          state = kb.forLoop(runs.mid1, runs.hi, stepSize, state, body(true));
+        SmallVector<Tile> state = walkStepRuns(
+            kb, runs, step, headGrads, lower.has_value(),
+            upper || c.sq % step || c.varlen(),
+            [&](bool masked, Scalar m0, ArrayRef<Tile> carried) {
+              return body(masked)(m0, carried);
+            });
         // The next head's prologue refills buffer 0.
         walk.drain();
         return state;
@@ -215,13 +204,12 @@ void mlir::rocdsl::buildWarpgroupQueryProgram(AttentionBackwardBuilder &bb,
       return {kb.warpgroupDot(dsTile.index(kb.i32(0)), keys, carried[0], 0)};
     };
   };
-  SmallVector<Tile> dq = {kb.zeros({c.bm, c.d}, bb.acc, DType::F32)};
-  Scalar stepSize = kb.i32(step);
-  if (seq.lower)
-    dq = kb.forLoop(runs.lo, runs.mid0, stepSize, dq, body(true));
-  dq = kb.forLoop(runs.mid0, runs.mid1, stepSize, dq, body(false));
-  if (seq.upper || c.sk % step || c.varlen())
-    dq = kb.forLoop(runs.mid1, runs.hi, stepSize, dq, body(true));
+  SmallVector<Tile> dq = walkStepRuns(
+      kb, runs, step, {kb.zeros({c.bm, c.d}, bb.acc, DType::F32)},
+      seq.lower.has_value(), seq.upper || c.sk % step || c.varlen(),
+      [&](bool masked, Scalar n0, ArrayRef<Tile> carried) {
+        return body(masked)(n0, carried);
+      });
   walk.drain();
   storeHeadRows(kb, c, dq[0] * bb.scale, kb.ptrArg("dq"), qView, q0);
 }

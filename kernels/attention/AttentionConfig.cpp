@@ -50,7 +50,7 @@ static LogicalResult configureWarpgroup(const KernelParams &params,
   } else if (wgmma == "auto") {
     // Tile parameters given for the other path keep it.
     c.wgmma = chip.warpgroupMma && dimsFit && c.warps % 4 == 0 &&
-              (backward ? c.step % kWarpgroupBlock == 0 && c.step <= 64
+              (backward ? c.step == 0 || c.step == kWarpgroupBlock
                         : c.stages != 1 && c.bn % kWarpgroupBlock == 0);
   }
   if (c.wgmma && backward)

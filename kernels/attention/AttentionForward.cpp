@@ -117,7 +117,6 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
     // offset - window_left <= j - i <= offset + right.
     StepRuns runs =
         getStepRuns(kb, q0, c.bm, seq.kLength, c.bn, seq.lower, seq.upper);
-    Scalar bn = kb.i32(c.bn);
 
     float negInf = -std::numeric_limits<float>::infinity();
     auto rowsOf = [&](Tile t, int64_t cols) {
@@ -204,11 +203,12 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
                                kb.zeros({c.bm}, rowLayout, DType::F32)};
     // Walks the runs of masked and whole steps with `step(masked)`.
     auto walk = [&](auto step) {
-      if (seq.lower)
-        state = kb.forLoop(runs.lo, runs.mid0, bn, state, step(true));
-      state = kb.forLoop(runs.mid0, runs.mid1, bn, state, step(false));
-      if (seq.upper || c.sk % c.bn || c.varlen())
-        state = kb.forLoop(runs.mid1, runs.hi, bn, state, step(true));
+      state = walkStepRuns(
+          kb, runs, c.bn, state, seq.lower.has_value(),
+          seq.upper || c.sk % c.bn || c.varlen(),
+          [&](bool masked, Scalar n0, ArrayRef<Tile> carried) {
+            return SmallVector<Tile>(step(masked)(n0, carried));
+          });
     };
 
     if (c.wgmma) {
@@ -266,9 +266,9 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
                                    sj, ++issued < products ? 1 : 0);
             scores.push_back(sj);
           }
-          for (Tile &sj : scores)
-            if (sj.getValue() != scores.back().getValue())
-              sj = kb.warpgroupWait(sj);
+          // (The last block's product waited for everything.)
+          for (size_t j = 0; j + 1 < scores.size(); ++j)
+            scores[j] = kb.warpgroupWait(scores[j]);
           Tile o = carried[0], m = carried[1], l = carried[2];
           SoftmaxStep soft = softmaxStep(masked, n0, scores, m, l);
           SmallVector<Tile> pBlocks;

@@ -48,6 +48,28 @@ StepRuns mlir::rocdsl::getStepRuns(KernelBuilder &kb, Scalar r0, int64_t rows,
   return runs;
 }
 
+SmallVector<Tile> mlir::rocdsl::walkStepRuns(
+    KernelBuilder &kb, const StepRuns &runs, int64_t step,
+    ArrayRef<Tile> state, bool maskedBelow, bool maskedAbove,
+    function_ref<SmallVector<Tile>(bool masked, Scalar row0,
+                                   ArrayRef<Tile> carried)>
+        body) {
+  SmallVector<Tile> carried(state.begin(), state.end());
+  Scalar stepSize = kb.i32(step);
+  auto run = [&](Scalar lo, Scalar hi, bool masked) {
+    carried = kb.forLoop(lo, hi, stepSize, carried,
+                         [&](Scalar row0, ArrayRef<Tile> values) {
+                           return body(masked, row0, values);
+                         });
+  };
+  if (maskedBelow)
+    run(runs.lo, runs.mid0, true);
+  run(runs.mid0, runs.mid1, false);
+  if (maskedAbove)
+    run(runs.mid1, runs.hi, true);
+  return carried;
+}
+
 void StagedWalk::prologue() {
   for (unsigned i = 0; i + 1 < stages; ++i) {
     copy(lo + int64_t(i) * step, kb.i32(i));
