@@ -127,18 +127,18 @@ def rocdsl_backward(cfg, q, k, v, dout, causal, gen):
     params = (0.0, causal, -1, -1, 0.0, "bhsd", "top_left", 0, 0)
     out, lse = ops.attention(q, k, v, None, None, *params)
     if tile:  # other tiles: the kernel itself, at those parameters
-        from rocdsl import runtime, torch_attention as ta
+        from rocdsl import torch_attention as ta
         defs = ta._definitions(q, k, v, None, params) + tile
-        kernel = runtime.builtin("attention_bwd", defs, "cuda")
         grads = [torch.empty_like(t) for t in (q, k, v)]
         dtype = ta._DTYPES[q.dtype]
-        args = [(t.data_ptr(), dt, tuple(t.shape)) for t, dt in
-                ((q, dtype), (k, dtype), (v, dtype), (out, dtype),
-                 (dout, dtype), (lse, "f32"), (grads[0], dtype),
-                 (grads[1], dtype), (grads[2], dtype))] + [0.0]
+        tensors = [(q, dtype), (k, dtype), (v, dtype), (out, dtype),
+                   (dout, dtype), (lse, "f32"), (grads[0], dtype),
+                   (grads[1], dtype), (grads[2], dtype)]
 
         def run():
-            kernel.launch(args, stream=torch.cuda.current_stream().cuda_stream)
+            # (With dq_atomic, zeroed scratch as the op passes it.)
+            ta._launch("attention_bwd", defs, list(tensors), (None, None),
+                       0.0)
             return grads
     else:
         def run():

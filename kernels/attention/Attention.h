@@ -42,6 +42,11 @@ enum class AttentionLayout { BHSD, BSHD, Varlen };
 /// bf16/f16), hence the granule of D, Dv and BN on that path.
 constexpr int64_t kWarpgroupBlock = 64;
 
+struct AttentionConfig;
+/// dq_atomic's count of blocks of `step` queries (dq_count's entries):
+/// one per block of the longest sequence, per batch entry and query head.
+int64_t queryBlockCounts(const AttentionConfig &c);
+
 struct AttentionConfig {
   int64_t batch = 1, hq = 1, hkv = 1, sq = 1, sk = 1, d = 64, dv = 64;
   AttentionLayout layout = AttentionLayout::BHSD;
@@ -79,6 +84,10 @@ struct AttentionConfig {
   /// Forward on sm_90a: both products on warpgroup MMA (wgmma) from LDS,
   /// in kWarpgroupBlock-wide tiles.
   bool wgmma = false;
+  /// Backward: dQ added atomically into an fp32 scratch by the key
+  /// programs, converted by the last to add into each block of queries;
+  /// no query programs (dq_atomic).
+  bool dqAtomic = false;
 
   /// The diagonal's key offset: 0 top-left, Sk - Sq bottom-right.
   int64_t offset() const { return bottomRight ? sk - sq : 0; }

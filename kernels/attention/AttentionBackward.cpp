@@ -16,7 +16,8 @@
 // Both compute delta from O and dO where they need it, so there is no
 // preprocessing launch, no workspace and no atomic: the result does not
 // depend on scheduling. On sm_90a the same programs run on warpgroup MMA
-// (AttentionBackwardWarpgroup.cpp).
+// (AttentionBackwardWarpgroup.cpp), where with dq_atomic the key programs
+// also add dQ into an fp32 scratch and there are no query programs.
 //
 //===----------------------------------------------------------------------===//
 #include "AttentionBackwardBuilder.h"
@@ -157,6 +158,10 @@ static int64_t keyPrograms(const AttentionConfig &c) {
   return llvm::divideCeil(c.sk, c.bn) * c.batch * c.hkv;
 }
 
+static int64_t queryPrograms(const AttentionConfig &c) {
+  return c.dqAtomic ? 0 : llvm::divideCeil(c.sq, c.bm) * c.batch * c.hq;
+}
+
 OwningOpRef<ModuleOp>
 mlir::rocdsl::buildAttentionBackward(MLIRContext *ctx,
                                      const AttentionConfig &c) {
@@ -167,6 +172,9 @@ mlir::rocdsl::buildAttentionBackward(MLIRContext *ctx,
       ArgSpec::ptr("dq", c.dtype),   ArgSpec::ptr("dk", c.dtype),
       ArgSpec::ptr("dv", c.dtype)};
   appendSequenceArgSpecs(c, args);
+  if (c.dqAtomic)
+    args.append({ArgSpec::ptr("dq_accum", DType::F32),
+                 ArgSpec::ptr("dq_count", DType::I32)});
   args.push_back(ArgSpec::scalar("scale", DType::F32));
   KernelBuilder kb(ctx, "attention_bwd", unsigned(c.warps), args);
   kb.allowContraction();
@@ -182,21 +190,31 @@ mlir::rocdsl::buildAttentionBackward(MLIRContext *ctx,
     else
       body();
   };
+  auto keyProgram = [&] {
+    Scalar tile = kb.rem(pid, kb.i32(keyTiles));
+    Scalar k0 = tile * c.bn;
+    Scalar kvHeads = pid / kb.i32(keyTiles); // over B * Hkv
+    Scalar batch = kvHeads / kb.i32(c.hkv);
+    Scalar kvHead = kb.rem(kvHeads, kb.i32(c.hkv));
+    Sequences seq = getSequences(kb, c, batch);
+    // Every key program, past its sequence's keys or not, writes its share
+    // of the dq rows no key program adds into.
+    if (c.dqAtomic)
+      clearUnvisitedQueries(bb, seq, batch, kvHead, tile, keyTiles);
+    within(k0, seq.kLength, [&] {
+      if (c.wgmma)
+        buildWarpgroupKeyProgram(bb, seq, k0, batch, kvHead);
+      else
+        buildKeyProgram(bb, seq, k0, batch, kvHead);
+    });
+  };
+  // With dq_atomic the grid is the key programs alone.
+  if (c.dqAtomic) {
+    keyProgram();
+    return kb.finish();
+  }
   kb.ifThenElse(
-      kb.compare(Cmp::LT, pid, nKey),
-      [&] {
-        Scalar k0 = kb.rem(pid, kb.i32(keyTiles)) * c.bn;
-        Scalar kvHeads = pid / kb.i32(keyTiles); // over B * Hkv
-        Scalar batch = kvHeads / kb.i32(c.hkv);
-        Sequences seq = getSequences(kb, c, batch);
-        within(k0, seq.kLength, [&] {
-          Scalar kvHead = kb.rem(kvHeads, kb.i32(c.hkv));
-          if (c.wgmma)
-            buildWarpgroupKeyProgram(bb, seq, k0, batch, kvHead);
-          else
-            buildKeyProgram(bb, seq, k0, batch, kvHead);
-        });
-      },
+      kb.compare(Cmp::LT, pid, nKey), keyProgram,
       [&] {
         Scalar id = pid - nKey;
         Scalar q0 = kb.rem(id, kb.i32(queryTiles)) * c.bm;
@@ -233,8 +251,16 @@ LaunchPlan mlir::rocdsl::planAttentionBackward(const AttentionConfig &c) {
       attentionTensorArg("dk", t, kShape, true),
       attentionTensorArg("dv", t, vShape, true)};
   appendSequenceArgs(c, plan.args);
+  if (c.dqAtomic) {
+    ArgSignature accum = attentionTensorArg("dq_accum", DType::F32, qShape,
+                                            true);
+    ArgSignature count{"dq_count", ArgKind::Tensor, DType::I32,
+                       {queryBlockCounts(c)}, 4, true};
+    accum.zeroScratch = count.zeroScratch = true;
+    plan.args.push_back(accum);
+    plan.args.push_back(count);
+  }
   plan.args.push_back(attentionScaleArg());
-  plan.grid[0] =
-      uint32_t(keyPrograms(c) + llvm::divideCeil(c.sq, c.bm) * c.batch * c.hq);
+  plan.grid[0] = uint32_t(keyPrograms(c) + queryPrograms(c));
   return plan;
 }

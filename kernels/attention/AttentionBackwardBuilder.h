@@ -135,6 +135,7 @@ struct AttentionBackwardBuilder {
   /// One query head of a key program's group: its q, out (and dout) and
   /// lse rows.
   struct QueryHead {
+    Scalar head;
     HeadRows q, out, lse;
   };
   /// dK and dV ([BN, D], [BN, Dv]) of a key program, from zero, summed
@@ -152,6 +153,7 @@ struct AttentionBackwardBuilder {
         [&](Scalar g, ArrayRef<Tile> headGrads) {
           Scalar head = kvHead * groupSize + g;
           QueryHead h;
+          h.head = head;
           h.q = getHeadRows(kb, c, seq, batch, head, true, c.d);
           h.out = getHeadRows(kb, c, seq, batch, head, true, c.dv);
           h.lse = getLseRows(kb, c, seq, batch, head);
@@ -188,6 +190,12 @@ void buildWarpgroupKeyProgram(AttentionBackwardBuilder &bb,
 void buildWarpgroupQueryProgram(AttentionBackwardBuilder &bb,
                                 const Sequences &seq, Scalar q0, Scalar batch,
                                 Scalar head);
+/// dq_atomic: dq = 0 where no key program adds (queries that see no key),
+/// over the query heads of `kvHead`'s group; key tile `tile` of `tiles`
+/// takes every tiles-th block of queries from its own.
+void clearUnvisitedQueries(AttentionBackwardBuilder &bb, const Sequences &seq,
+                           Scalar batch, Scalar kvHead, Scalar tile,
+                           int64_t tiles);
 
 } // namespace mlir::rocdsl
 

@@ -17,8 +17,20 @@
 // for everything ends them before their results are read, so a step's
 // barrier also ends every read of the buffer the copy after it refills.
 //
+// With dq_atomic there are no query programs: a key program also computes
+// each step's dQ^T = K^T dS^T (M the head dimension, so the warp groups
+// split it; K^T kept in LDS, dS^T already there for dK) and adds it into
+// the fp32 scratch dq_accum. Every block of `step` queries has a count
+// (dq_count) of the key programs that added into it; the one that brings
+// it to the number of key programs whose walk visits the block (a closed
+// form of the walk's bounds, visitors()) converts the block into dq and
+// clears it. A program counts the step before's block while the step's
+// gradient products run, so the count's fences find those adds long done.
+//
 //===----------------------------------------------------------------------===//
 #include "AttentionBackwardBuilder.h"
+
+#include "common/MatrixTiles.h"
 
 #include <algorithm>
 
@@ -48,7 +60,126 @@ Tile chainedDot(KernelBuilder &kb, LdsTile a, LdsTile b, Tile acc,
     inFlight = 0;
   return acc;
 }
+/// dq_atomic's side of a key program of batch entry `batch` whose walks
+/// are bounded by `lower` and `upper` (keyBounds).
+struct AtomicQueryGrad {
+  AttentionBackwardBuilder &bb;
+  const Sequences &seq;
+  Scalar batch;
+  std::optional<Scalar> lower, upper;
+
+  /// The key programs whose walk visits the block of queries from `m0` (a
+  /// multiple of step): tiles k with k BN < kLength whose getStepRuns
+  /// [lo, hi) holds m0, i.e. k BN + lower < m0 + step and
+  /// k BN + upper + BN > m0.
+  Scalar visitors(Scalar m0) {
+    KernelBuilder &kb = bb.kb;
+    const AttentionConfig &c = bb.c;
+    Scalar bn = kb.i32(c.bn), zero = kb.i32(0);
+    Scalar hi = (seq.kLength + (c.bn - 1)) / bn;
+    if (lower)
+      hi = kb.min(hi, (kb.max(m0 + c.step - *lower, zero) + (c.bn - 1)) / bn);
+    Scalar lo = zero;
+    if (upper)
+      lo = (kb.max(m0 - *upper - c.bn, kb.i32(-1)) + c.bn) / bn;
+    return kb.max(hi - lo, zero);
+  }
+
+  Scalar countIndex(Scalar head, Scalar m0) {
+    const AttentionConfig &c = bb.c;
+    int64_t blocks = queryBlockCounts(c) / (c.batch * c.hq);
+    return (batch * c.hq + head) * blocks + m0 / bb.kb.i32(c.step);
+  }
+
+  /// dQ^T ([D, step], unscaled) of the step from `m0` added into dq_accum.
+  void add(Tile dqT, const HeadRows &q, Scalar m0) {
+    KernelBuilder &kb = bb.kb;
+    AccessOptions o;
+    o.strides = {kb.i32(1), kb.i32(q.stride)};
+    o.bounds = {q.column + bb.c.d, q.end};
+    kb.atomicAdd(dqT, kb.ptrArg("dq_accum"), {q.column, q.first + m0}, o);
+  }
+
+  /// Counts this program's adds into the block from `m0`; the last of its
+  /// visitors writes the block's dq and leaves its scratch zero.
+  void arrive(Scalar head, const HeadRows &q, Scalar m0) {
+    KernelBuilder &kb = bb.kb;
+    const AttentionConfig &c = bb.c;
+    Ptr count = kb.ptrArg("dq_count");
+    Scalar index = countIndex(head, m0);
+    Scalar expected = visitors(m0);
+    Scalar before =
+        kb.programAtomic(ProgramAtomicKind::Add, count, index, kb.i32(1));
+    kb.ifThenElse(kb.compare(Cmp::EQ, before, expected - int64_t(1)), [&] {
+      // 16 rows at a time: the step's products hold most registers.
+      constexpr int64_t kRows = 16;
+      Ptr accum = kb.ptrArg("dq_accum");
+      Layout layout = kb.defaultLayout({kRows, c.d}, DType::F32, c.waveSize);
+      kb.forLoop(m0, m0 + c.step, kb.i32(kRows), {},
+                 [&](Scalar row0, ArrayRef<Tile>) -> SmallVector<Tile> {
+                   AccessOptions o;
+                   o.strides = {kb.i32(q.stride)};
+                   o.bounds = {q.end, q.column + c.d};
+                   o.vec = accessWidth(c.d, DType::F32, layout);
+                   SmallVector<Scalar> origin = {q.first + row0, q.column};
+                   Tile sums =
+                       kb.load(accum, origin, {kRows, c.d}, layout, o);
+                   storeHeadRows(kb, c, sums * bb.scale, kb.ptrArg("dq"), q,
+                                 row0);
+                   // Every lane's reads are in before any lane clears.
+                   kb.barrier();
+                   kb.store(kb.zeros({kRows, c.d}, layout, DType::F32), accum,
+                            origin, o);
+                   return {};
+                 });
+      kb.programAtomic(ProgramAtomicKind::Xchg, count, index, kb.i32(0));
+    });
+  }
+
+  /// dq = 0 for the blocks no key program visits (rows that see no key),
+  /// the blocks from `first` `stride` apart of each head of `kvHead`'s
+  /// group, so that the key programs share them.
+  void clearUnvisited(Scalar kvHead, Scalar first, int64_t stride) {
+    KernelBuilder &kb = bb.kb;
+    const AttentionConfig &c = bb.c;
+    int64_t groupSize = c.hq / c.hkv;
+    Scalar blocks = (seq.qLength + (c.step - 1)) / kb.i32(c.step);
+    Layout layout = kb.defaultLayout({c.step, c.d}, c.dtype, c.waveSize);
+    kb.forLoop(
+        kb.i32(0), kb.i32(groupSize), kb.i32(1), {},
+        [&](Scalar g, ArrayRef<Tile>) -> SmallVector<Tile> {
+          Scalar head = kvHead * groupSize + g;
+          HeadRows q = getHeadRows(kb, c, seq, batch, head, true, c.d);
+          kb.forLoop(first, blocks, kb.i32(stride), {},
+                     [&](Scalar block, ArrayRef<Tile>) -> SmallVector<Tile> {
+                       Scalar m0 = block * c.step;
+                       kb.ifThenElse(
+                           kb.compare(Cmp::EQ, visitors(m0), kb.i32(0)), [&] {
+                             storeHeadRows(kb, c,
+                                           kb.zeros({c.step, c.d}, layout,
+                                                    c.dtype),
+                                           kb.ptrArg("dq"), q, m0);
+                           });
+                       return {};
+                     });
+          return {};
+        });
+  }
+};
 } // namespace
+
+int64_t mlir::rocdsl::queryBlockCounts(const AttentionConfig &c) {
+  return c.batch * c.hq * llvm::divideCeil(c.sq, c.step);
+}
+
+void mlir::rocdsl::clearUnvisitedQueries(AttentionBackwardBuilder &bb,
+                                         const Sequences &seq, Scalar batch,
+                                         Scalar kvHead, Scalar tile,
+                                         int64_t tiles) {
+  AttentionBackwardBuilder::KeyBounds bounds = bb.keyBounds(seq);
+  AtomicQueryGrad{bb, seq, batch, bounds.lower, bounds.upper}.clearUnvisited(
+      kvHead, tile, tiles);
+}
 
 void mlir::rocdsl::buildWarpgroupKeyProgram(AttentionBackwardBuilder &bb,
                                             const Sequences &seq, Scalar k0,
@@ -70,9 +201,21 @@ void mlir::rocdsl::buildWarpgroupKeyProgram(AttentionBackwardBuilder &bb,
       kb, c, kStages, {vBlocks, step, kWarpgroupBlock});
   LdsTile pT = allocWarpgroupTiles(kb, c, 1, {c.bn, kWarpgroupBlock});
   LdsTile dsT = allocWarpgroupTiles(kb, c, 1, {c.bn, kWarpgroupBlock});
+  // dq_atomic: K^T, 64 keys a tile, the first operand of dQ^T = K^T dS^T.
+  int64_t keyBlocks = c.bn / kWarpgroupBlock;
+  LdsTile keysT;
+  if (c.dqAtomic) {
+    keysT = allocWarpgroupTiles(kb, c, keyBlocks, {c.d, kWarpgroupBlock});
+    for (int64_t j = 0; j < keyBlocks; ++j)
+      AttentionBackwardBuilder::storeTransposed(
+          keysT.index(kb.i32(j)),
+          loadHeadRows(kb, c, kb.ptrArg("k"), kView,
+                       k0 + j * kWarpgroupBlock, kWarpgroupBlock));
+  }
 
   AttentionBackwardBuilder::KeyBounds bounds = bb.keyBounds(seq);
   std::optional<Scalar> lower = bounds.lower, upper = bounds.upper;
+  AtomicQueryGrad atomicGrad{bb, seq, batch, lower, upper};
   StepRuns runs = getStepRuns(kb, k0, c.bn, seq.qLength, step, lower, upper);
   Tile keyRows = kb.iota(c.bn, bb.rowLayout) + k0;
   Tile zeroS = kb.zeros({c.bn, step}, bb.acc, DType::F32);
@@ -122,6 +265,27 @@ void mlir::rocdsl::buildWarpgroupKeyProgram(AttentionBackwardBuilder &bb,
             Tile dsOperand = ds.to(c.dtype);
             pT.index(kb.i32(0)).store(pOperand);
             dsT.index(kb.i32(0)).store(dsOperand);
+            if (c.dqAtomic) {
+              // dQ^T += K^T dS^T over the key blocks (dS^T's rows as
+              // panels of the row-major second operand), then dV and dK;
+              // while they run, the step before's block is counted.
+              Tile dqT = kb.zeros({c.d, step}, bb.acc, DType::F32);
+              unsigned pending = 0;
+              for (int64_t j = 0; j < keyBlocks; ++j)
+                dqT = kb.warpgroupDot(
+                    keysT.index(kb.i32(j)),
+                    dsT.view(kb.i32(j), {1, kWarpgroupBlock, step}), dqT,
+                    ++pending);
+              dv = kb.warpgroupDot(pT.index(kb.i32(0)), dout, dv, ++pending);
+              dk = kb.warpgroupDot(dsT.index(kb.i32(0)), queries, dk,
+                                   ++pending);
+              kb.ifThenElse(kb.compare(Cmp::GT, m0, runs.lo), [&] {
+                atomicGrad.arrive(h.head, h.q, m0 - step);
+              });
+              atomicGrad.add(kb.warpgroupWait(dqT, 2), h.q, m0);
+              dk = kb.warpgroupWait(dk);
+              return {dk, kb.warpgroupWait(dv)};
+            }
             // dV += P^T dO and dK += dS^T Q: the streamed blocks as
             // panels of the row-major second operand.
             dv = kb.warpgroupDot(pT.index(kb.i32(0)), dout, dv, 1);
@@ -138,6 +302,14 @@ void mlir::rocdsl::buildWarpgroupKeyProgram(AttentionBackwardBuilder &bb,
             [&](bool masked, Scalar m0, ArrayRef<Tile> carried) {
               return body(masked)(m0, carried);
             });
+        // The walk's last block is counted once its adds are in.
+        if (c.dqAtomic)
+          kb.ifThenElse(kb.compare(Cmp::GT, runs.hi, runs.lo), [&] {
+            Scalar last =
+                runs.lo + (runs.hi - runs.lo - int64_t(1)) / kb.i32(step) *
+                              step;
+            atomicGrad.arrive(h.head, h.q, last);
+          });
         // The next head's prologue refills buffer 0.
         walk.drain();
         return state;

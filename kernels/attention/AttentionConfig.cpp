@@ -57,6 +57,41 @@ static LogicalResult configureWarpgroup(const KernelParams &params,
     c.step = kWarpgroupBlock;
   return success();
 }
+/// The backward's `dq_atomic` parameter, once the tiles are known: dQ
+/// added into an fp32 scratch by the key programs (no query programs),
+/// which needs warpgroup MMA, the product dQ^T = K^T dS^T's M (the head
+/// dimension) split over the warp groups, and K^T's tile in LDS beside
+/// `ldsBytes`. auto takes it where all of that holds.
+static LogicalResult configureAtomicQueryGrad(const KernelParams &params,
+                                              const ChipInfo &chip,
+                                              AttentionConfig &c,
+                                              int64_t &ldsBytes,
+                                              std::string &error) {
+  StringRef atomic = params.get("dq_atomic");
+  if (atomic != "auto" && atomic != "0" && atomic != "1") {
+    error = "dq_atomic=" + atomic.str() + " is not auto, 0 or 1";
+    return failure();
+  }
+  int64_t keysT = c.bn * c.d * int64_t(dsl::bitWidth(c.dtype) / 8);
+  std::string why;
+  if (!c.wgmma)
+    why = "it needs warpgroup MMA (wgmma=1, sm_90a)";
+  else if (c.d % (16 * c.warps))
+    why = "D=" + str(c.d) + " must be a multiple of " + str(16 * c.warps) +
+          " (64 rows of dQ^T for each warp group of warps=" + str(c.warps) +
+          ")";
+  else if (ldsBytes + keysT > chip.maxSharedMemoryBytes())
+    why = "K^T's tile (" + str(keysT) + " bytes) does not fit beside the "
+          "others in " + chip.name.str() + "'s LDS";
+  if (atomic == "1" && !why.empty()) {
+    error = "dq_atomic=1: " + why;
+    return failure();
+  }
+  c.dqAtomic = atomic != "0" && why.empty();
+  if (c.dqAtomic)
+    ldsBytes += keysT;
+  return success();
+}
 
 /// One pass over the parameters, `wgmma` as given.
 static LogicalResult configureOnce(const KernelParams &params,
@@ -310,8 +345,12 @@ static LogicalResult configureOnce(const KernelParams &params,
                           c.bm * (c.d + c.dv + c.step)) *
                      elementBytes +
                  2 * c.step * (c.d + c.dv) * elementBytes;
+    if (failed(configureAtomicQueryGrad(params, *chip, c, ldsBytes, error)))
+      return failure();
     int64_t programs = llvm::divideCeil(c.sk, c.bn) * c.batch * c.hkv +
-                       llvm::divideCeil(c.sq, c.bm) * c.batch * c.hq;
+                       (c.dqAtomic ? 0
+                                   : llvm::divideCeil(c.sq, c.bm) * c.batch *
+                                         c.hq);
     if (programs >= (int64_t(1) << 31)) {
       error = str(programs) + " programs: at most 2^31 - 1";
       return failure();
@@ -395,8 +434,10 @@ LogicalResult mlir::rocdsl::configureAttention(const KernelParams &params,
   // wgmma=auto takes warpgroup MMA only where the parameters allow it: its
   // tiles may not fit where the other path's do (e.g. the backward at head
   // dimension 256 needs more LDS than sm_90a has, or a BM given for four
-  // warps). Then auto means the other path, and its verdict stands.
-  if (!c.wgmma || params.get("wgmma") != "auto")
+  // warps). Then auto means the other path, and its verdict stands;
+  // except under dq_atomic=1, which only the warpgroup path has.
+  if (!c.wgmma || params.get("wgmma") != "auto" ||
+      (backward && params.get("dq_atomic") == "1"))
     return failure();
   KernelParams other = params;
   other.set("wgmma", "0");

@@ -104,6 +104,10 @@ static KernelSpec makeAttentionSpec(bool backward) {
       attentionBackwardReference(c, tensors, scalars[0], false);
     else
       attentionForwardReference(c, tensors, scalars[0], false);
+    // dq_atomic's scratch (after the sequences) is left as it was found.
+    if (backward && c.dqAtomic)
+      for (size_t i = c.varlen() ? 11 : 9; i < tensors.size(); ++i)
+        std::fill(tensors[i].begin(), tensors[i].end(), 0.0);
   };
   spec.magnitudes = [backward, configured](const KernelParams &params,
                                            const Tensors &tensors,
@@ -192,7 +196,8 @@ KernelSpec mlir::rocdsl::getAttentionBackwardSpec() {
   KernelSpec spec = makeAttentionSpec(/*backward=*/true);
   spec.name = "attention_bwd";
   spec.summary = "dq, dk, dv of attention_fwd from dout, out and lse, "
-                 "FlashAttention-2 style in one deterministic launch";
+                 "FlashAttention-2 style in one launch (dQ by atomic adds "
+                 "on sm_90a, else by programs of its own)";
   spec.params = sharedParams();
   spec.params.insert(
       spec.params.end(),
@@ -214,6 +219,14 @@ KernelSpec mlir::rocdsl::getAttentionBackwardSpec() {
         "buffers, P^T and dS^T pass through LDS); 0: mma.sync; auto: wgmma "
         "where the chip and the parameters given allow it and its tiles "
         "fit, else mma.sync",
+        false},
+       {"dq_atomic", "auto",
+        "1: no dQ programs; each key program adds its dQ^T = K^T dS^T into "
+        "the fp32 scratch dq_accum with atomic adds, and the last of a block "
+        "of queries' key programs (dq_count) writes its dq and clears the "
+        "scratch (needs wgmma and D a multiple of 16 * warps; the float "
+        "sums' order varies from run to run); 0: dQ programs of their own, "
+        "no atomics, the same bits every run; auto: 1 where it applies",
         false},
        chipParam,
        scaleParam});

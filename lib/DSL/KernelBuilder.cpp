@@ -364,6 +364,20 @@ LdsTile LdsTile::index(Scalar i) const {
                                    i.getValue())};
 }
 
+LdsTile LdsTile::view(Scalar i, ArrayRef<int64_t> shape) const {
+  auto shared = cast<SharedAttr>(getType().getEncoding());
+  SmallVector<unsigned> order;
+  for (unsigned d = shape.size(); d-- > 0;)
+    order.push_back(d);
+  auto layout = SharedAttr::get(kb->getContext(), shared.getVec(),
+                                shared.getPerPhase(), shared.getMaxPhase(),
+                                order);
+  auto type = LdsTileType::get(kb->getContext(), shape,
+                               getType().getElementType(), layout);
+  return {kb, LocalIndexOp::create(kb->builder, kb->loc, type, value,
+                                   i.getValue())};
+}
+
 void LdsTile::store(Tile tile) const {
   LocalStoreOp::create(kb->builder, kb->loc, tile.getValue(), value);
 }

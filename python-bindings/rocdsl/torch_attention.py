@@ -184,13 +184,24 @@ def _lse_shape(q, layout):
     return (q.shape[1], q.shape[0])  # varlen: [Hq, Tq]
 
 
+_SCRATCH_DTYPES = {"f32": torch.float32, "i32": torch.int32}
+
+
 def _launch(name, defs, tensors, cu, scale):
     """Runs built-in `name` on (tensor, dtype) arguments in order, then the
-    cu_seqlens (varlen), on the first tensor's device and current stream."""
+    cu_seqlens (varlen), on the first tensor's device and current stream.
+    Tensors the plan takes after those are scratch the kernel needs zero
+    on entry (attention_bwd's dq_accum and dq_count with dq_atomic): fresh
+    zeros each call, from the caching allocator, on the same stream."""
     first = tensors[0][0]
     kernel = runtime.builtin(name, defs,
                              torch_device_name(torch, first.device))
     tensors = tensors + [(t, "i32") for t in cu if t is not None]
+    planned = [a for a in kernel.args if a[1] == "tensor"]
+    for _name, _kind, dtype, shape, _out, _p in planned[len(tensors):]:
+        tensors.append((torch.zeros(tuple(shape),
+                                    dtype=_SCRATCH_DTYPES[dtype],
+                                    device=first.device), dtype))
     args = [(t.data_ptr(), dtype, tuple(t.shape)) for t, dtype in tensors]
     kernel.launch(args + [float(scale)],
                   stream=torch_raw_stream(torch, first))
@@ -241,7 +252,12 @@ def _attention_backward_op(dout: torch.Tensor, q: torch.Tensor,
               align, max_seqlen_q, max_seqlen_k)
     dq, dk, dv = (torch.empty_like(t) for t in (q, k, v))
     dtype = _DTYPES[q.dtype]
-    _launch("attention_bwd", _definitions(q, k, v, cu_seqlens_q, params),
+    defs = _definitions(q, k, v, cu_seqlens_q, params)
+    # dQ by float atomics sums in a varying order: torch's deterministic
+    # mode gets the kernel without them.
+    if torch.are_deterministic_algorithms_enabled():
+        defs.append("dq_atomic=0")
+    _launch("attention_bwd", defs,
             [(q, dtype), (k, dtype), (v, dtype), (out, dtype), (dout, dtype),
              (lse, "f32"), (dq, dtype), (dk, dtype), (dv, dtype)],
             (cu_seqlens_q, cu_seqlens_k), scale)

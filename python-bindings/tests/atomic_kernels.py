@@ -62,3 +62,11 @@ CASES = [(7, 64, 8, 64, 1), (100, 96, 8, 128, 9), (257, 33, 16, 64, 5),
          (64, 16, 4, 16, 16), (1000, 200, 8, 256, 24)]
 
 
+@rocdsl.kernel(num_warps=2)
+def transposed_sums(x: rl.ptr, acc: rl.ptr, M: rl.i32, N: rl.i32,
+                    BM: rl.constexpr, BN: rl.constexpr):
+    """acc[j * M + i] += x[i, j] for x [M, N] (M <= BM, N <= BN) from every
+    program, through every stride given (the innermost, M, too): acc = G
+    x^T."""
+    t = rl.load(x, [0, 0], shape=[BM, BN], strides=[N], bounds=[M, N])
+    rl.atomic_add(t, acc, [0, 0], strides=[1, M], bounds=[M, N])

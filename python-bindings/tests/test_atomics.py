@@ -12,7 +12,8 @@ use_emulated_hip(["gfx942", "gfx950"])
 
 import rocdsl  # noqa: E402
 import rocdsl.language as rl  # noqa: E402
-from atomic_kernels import CASES, column_sums, run_sums  # noqa: E402
+from atomic_kernels import (CASES, column_sums, run_sums,  # noqa: E402
+                            transposed_sums)
 
 DEVICES = ["host", "hip", "hip:1"]
 
@@ -39,6 +40,24 @@ def test_column_sums_match_float64(device, m, n, bm, bn, programs, rng):
                            f"{np.abs(out - ref).max()}")
     assert (acc == 0).all(), "the last program leaves the sums zero"
     assert count[0] == 0, "the last program leaves the count 0"
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("m,n,programs", [(13, 7, 5), (32, 64, 3), (1, 33, 2)])
+def test_every_stride_given_adds_transposed(device, m, n, programs, rng):
+    x = rng.standard_normal((m, n)).astype(np.float32)
+    acc = np.full(n * m + 8, 0, np.float32)
+    acc[n * m:] = 7.0  # past the transposed tile: must stay untouched
+    args = (x, acc)
+    if device != "host":
+        args = tuple(rocdsl.device_array(a, device) for a in args)
+    transposed_sums[(programs,)](*args, m, n, BM=32, BN=64)
+    if device != "host":
+        acc = args[1].to_host()
+    ref = programs * x.astype(np.float64).T.reshape(-1)
+    assert np.allclose(acc[:n * m], ref, rtol=1e-6, atol=1e-5), (
+        f"worst {np.abs(acc[:n * m] - ref).max()}")
+    assert (acc[n * m:] == 7.0).all()
 
 
 @pytest.mark.parametrize("device", DEVICES)

@@ -103,8 +103,15 @@ LogicalResult StoreOp::verify() {
 
 LogicalResult AtomicAddOp::verify() {
   RankedTensorType tile = getValue().getType();
+  // Unlike load and store, every stride may be given, the innermost too.
+  size_t strides = getStrides().size(), rank = size_t(tile.getRank());
+  if (strides != rank && strides + 1 != rank)
+    return emitOpError() << "expected " << rank - 1 << " leading strides or "
+                         << rank << " (one per dimension), got " << strides;
+  if (strides == rank)
+    --strides;
   if (failed(verifyTileAccess(*this, tile, getPtr().getType(),
-                              getOrigin().size(), getStrides().size(),
+                              getOrigin().size(), strides,
                               getBounds(), getMask(), /*vec=*/1,
                               /*uniformMask=*/false)))
     return failure();
@@ -150,11 +157,9 @@ LogicalResult LocalIndexOp::verify() {
     return emitOpError() << "indexes a stack of buffers along the leading "
                             "dimension; "
                          << src << " has rank " << src.getRank();
-  if (dst.getShape() != src.getShape().drop_front() ||
-      dst.getElementType() != src.getElementType())
-    return emitOpError() << "result " << dst << " must be one buffer of " << src
-                         << ": its shape without the leading dimension and "
-                            "its element type";
+  if (dst.getElementType() != src.getElementType())
+    return emitOpError() << "result " << dst << " must have the element type "
+                         << "of " << src;
   auto srcLayout = dyn_cast<SharedAttr>(src.getEncoding());
   auto dstLayout = dyn_cast<SharedAttr>(dst.getEncoding());
   if (!srcLayout || !dstLayout)
@@ -164,10 +169,39 @@ LogicalResult LocalIndexOp::verify() {
     return emitOpError() << "the source's leading (buffer) dimension must "
                             "be its slowest: last in the #rocdsl.shared "
                             "order";
-  if (dstLayout != oneBuffer)
-    return emitOpError() << "result layout " << dstLayout
-                         << " must be the source's " << srcLayout
-                         << " without the buffer dimension";
+  if (dst.getShape() == src.getShape().drop_front()) {
+    if (dstLayout != oneBuffer)
+      return emitOpError() << "result layout " << dstLayout
+                           << " must be the source's " << srcLayout
+                           << " without the buffer dimension";
+    return success();
+  }
+  // A view of other buffers over the same bytes: both row-major with one
+  // swizzle and one row length, the view's rows a whole number of swizzle
+  // periods (so each row keeps its phase) and its elements a divisor of a
+  // buffer's.
+  auto rowMajor = [](SharedAttr layout) {
+    ArrayRef<unsigned> order = layout.getOrder();
+    for (unsigned i = 0; i < order.size(); ++i)
+      if (order[i] != order.size() - 1 - i)
+        return false;
+    return true;
+  };
+  int64_t bufferElements = src.getNumElements() / src.getShape()[0];
+  int64_t rows = dst.getNumElements() / dst.getShape().back();
+  int64_t period = int64_t(dstLayout.getPerPhase()) * dstLayout.getMaxPhase();
+  if (!rowMajor(srcLayout) || !rowMajor(dstLayout) ||
+      dstLayout.getVec() != srcLayout.getVec() ||
+      dstLayout.getPerPhase() != srcLayout.getPerPhase() ||
+      dstLayout.getMaxPhase() != srcLayout.getMaxPhase() ||
+      dst.getShape().back() != src.getShape().back() ||
+      bufferElements % dst.getNumElements() != 0 || rows % period != 0)
+    return emitOpError()
+           << "result " << dst << " is neither one buffer of " << src
+           << " (its shape without the leading dimension) nor a view of "
+              "its bytes: row-major with the same swizzle and row length, "
+              "a whole number of swizzle periods of rows, and elements "
+              "dividing one buffer's";
   return success();
 }
 

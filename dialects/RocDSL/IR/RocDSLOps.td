@@ -257,7 +257,10 @@ def RocDSL_AtomicAddOp : RocDSL_Op<"atomic_add", [AttrSizedOperandSegments,
     element is added to the memory it addresses in one atomic
     read-modify-write, so programs may add into the same elements at the
     same time. Each element is added once, however many lanes of the
-    layout hold a copy of it. f32 and i32 elements.
+    layout hold a copy of it. f32 and i32 elements. Unlike a store's,
+    `strides` may also give the innermost stride (one per dimension), so a
+    tile can be added into memory transposed, e.g. a [D, S] product into
+    rows of D elements.
 
     The updates are relaxed and device-wide: they are ordered only against
     what synchronizes with them, such as a later `rocdsl.program_atomic`
@@ -491,6 +494,15 @@ def RocDSL_LocalIndexOp : RocDSL_Op<"local_index", [Pure]> {
     Buffer `i` occupies elements `[i * n, (i + 1) * n)` of the source, `n`
     the elements of one buffer. An index outside `[0, N)` is undefined
     behaviour, as with any out-of-bounds LDS address.
+
+    The result may also view the same bytes as buffers of another shape:
+    both row-major, one swizzle, one row length, the result a whole number
+    of swizzle periods of rows and its elements a divisor of one source
+    buffer's. Buffer `i` of that view again starts `i * n` elements in
+    (`n` the result's elements), so `lds<1x128x64>[%j] -> lds<1x64x64>`
+    is rows `[64 j, 64 j + 64)` of the one 128-row buffer, each row keeping
+    its swizzle phase (on NVIDIA GPUs only: the host lowering takes whole
+    buffers).
   }];
   let arguments = (ins RocDSL_LdsTileType:$src, I32:$index);
   let results = (outs RocDSL_LdsTileType:$result);

@@ -154,6 +154,9 @@ public:
   Tile loadTransposed(Layout layout) const;
   /// rocdsl.local_index: buffer `i` of a stack from localAllocBuffers.
   LdsTile index(Scalar i) const;
+  /// rocdsl.local_index viewing the same bytes as buffers of `shape`
+  /// (row-major, this tile's swizzle; see the op): buffer `i` of them.
+  LdsTile view(Scalar i, ArrayRef<int64_t> shape) const;
 
 private:
   KernelBuilder *kb = nullptr;

@@ -127,6 +127,14 @@ mlir::rocdsl::planAccess(OpBuilder &b, Location loc, RankedTensorType tileType,
   unsigned rank = tileType.getRank();
   if (vec > 1 && dist->getMapping().contiguousAlong(rank - 1) % vec != 0)
     return failure();
+  // rocdsl.atomic_add may give every stride, the innermost included; its
+  // accesses are one element wide.
+  bool innerStride = strides.size() == rank;
+  if (innerStride && vec > 1)
+    return failure();
+  auto strideOf = [&](unsigned d) -> Value {
+    return d + 1 < rank || innerStride ? strides[d] : Value();
+  };
 
   // With a buffer resource (or a global access at ptr plus a 32-bit lane
   // offset) the tile origin goes into every lane's 32-bit offset and the
@@ -142,6 +150,10 @@ mlir::rocdsl::planAccess(OpBuilder &b, Location loc, RankedTensorType tileType,
       llvmElement = b.getIntegerType(bytes * 8);
     Value elemOffset =
         arith::ExtSIOp::create(b, loc, b.getI64Type(), origin[rank - 1]);
+    if (innerStride)
+      elemOffset = arith::MulIOp::create(
+          b, loc, elemOffset,
+          arith::ExtSIOp::create(b, loc, b.getI64Type(), strides[rank - 1]));
     for (unsigned d = 0; d + 1 < rank; ++d) {
       Value o = arith::ExtSIOp::create(b, loc, b.getI64Type(), origin[d]);
       Value s = arith::ExtSIOp::create(b, loc, b.getI64Type(), strides[d]);
@@ -168,10 +180,10 @@ mlir::rocdsl::planAccess(OpBuilder &b, Location loc, RankedTensorType tileType,
       if (originInOffsets || !bounds.empty())
         position = arith::AddIOp::create(b, loc, origin[d], c);
       Value along = originInOffsets ? position : c;
+      Value stride = strideOf(d);
       Value term =
-          d + 1 < rank
-              ? arith::MulIOp::create(b, loc, along, strides[d]).getResult()
-              : along;
+          stride ? arith::MulIOp::create(b, loc, along, stride).getResult()
+                 : along;
       offset = offset ? arith::AddIOp::create(b, loc, offset, term).getResult()
                       : term;
       if (!bounds.empty()) {

@@ -343,6 +343,11 @@ void mlir::rocdsl::populateHostTilePatterns(HostTypeConverter &converter,
          Rewriter &r) -> Value {
         Location loc = op.getLoc();
         auto stack = cast<MemRefType>(a.getSrc().getType());
+        if (op.getType().getShape() != stack.getShape().drop_front()) {
+          op.emitOpError() << "viewing LDS bytes as buffers of another "
+                              "shape has no host lowering";
+          return Value();
+        }
         SmallVector<OpFoldResult> offsets(stack.getRank(), r.getIndexAttr(0));
         offsets[0] =
             arith::IndexCastOp::create(r, loc, r.getIndexType(), a.getIndex())

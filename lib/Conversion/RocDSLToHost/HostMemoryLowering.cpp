@@ -231,7 +231,12 @@ RowAccess makeAccess(OpTy op, typename OpTy::Adaptor adaptor,
                      RankedTensorType tile, OpBuilder &b) {
   Location loc = op.getLoc();
   unsigned rank = tile.getRank();
+  // atomic_add may give the innermost stride too (strides.size() == rank).
+  bool innerStride = adaptor.getStrides().size() == rank;
   Value offset = toI64(b, loc, adaptor.getOrigin()[rank - 1]);
+  if (innerStride)
+    offset = arith::MulIOp::create(
+        b, loc, offset, toI64(b, loc, adaptor.getStrides()[rank - 1]));
   for (unsigned d = 0; d + 1 < rank; ++d)
     offset = arith::AddIOp::create(
         b, loc, offset,
@@ -359,9 +364,14 @@ struct AtomicAddToHost : OpConversionPattern<AtomicAddOp> {
             Value value = LLVM::LoadOp::create(
                 rewriter, loc, element,
                 access.elementAt(rewriter, loc, buffer, element, column));
+            Value at = column;
+            if (access.strides.size() == access.tile.getRank())
+              at = arith::MulIOp::create(
+                  rewriter, loc, column,
+                  toI64(rewriter, loc, access.strides.back()));
             LLVM::AtomicRMWOp::create(
                 rewriter, loc, kind,
-                access.elementAt(rewriter, loc, rowPtr, element, column),
+                access.elementAt(rewriter, loc, rowPtr, element, at),
                 value, LLVM::AtomicOrdering::monotonic, StringRef(),
                 /*alignment=*/4);
           });

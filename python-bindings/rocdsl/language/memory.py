@@ -25,7 +25,9 @@ def _pointer(p, what):
     return p
 
 
-def _strides(strides, rank):
+def _strides(strides, rank, inner=False):
+    """The leading strides; with `inner` (rl.atomic_add) a full list, the
+    innermost stride included, is kept as given."""
     if strides is None:
         strides = []
     if not isinstance(strides, (list, tuple)):
@@ -35,6 +37,12 @@ def _strides(strides, rank):
     if len(strides) == rank and rank and tracing.is_int(strides[-1]) \
             and strides[-1] == 1:
         strides.pop()
+    if inner and len(strides) == rank:
+        return [tracing.index(s, "a stride") for s in strides]
+    if inner and len(strides) != rank - 1:
+        raise error(f"strides lists the {rank - 1} leading stride(s) of a "
+                    f"rank-{rank} tile, or all {rank} (the innermost too), "
+                    f"got {len(strides)}")
     if len(strides) != rank - 1:
         raise error(f"strides lists the {rank - 1} leading stride(s) of a "
                     f"rank-{rank} tile (the innermost stride is 1), got "
@@ -74,12 +82,13 @@ def _mask(mask, shape, layout):
     return mask
 
 
-def _addressing(ptr, origin, shape, strides, bounds, mask, layout, vec):
+def _addressing(ptr, origin, shape, strides, bounds, mask, layout, vec,
+                inner_stride=False):
     rank = len(shape)
     pieces = [ptr.value, "["]
     pieces += tracing.joined(tracing.index_list(origin, rank, "origin"))
     pieces.append("]")
-    strides = _strides(strides, rank)
+    strides = _strides(strides, rank, inner_stride)
     if strides:
         pieces += [" strides ["] + tracing.joined(strides) + ["]"]
     bounds = _bounds(bounds, rank)
@@ -144,15 +153,17 @@ def store(value, ptr, origin, strides=None, bounds=None, mask=None,
 def atomic_add(value, ptr, origin, strides=None, bounds=None, mask=None):
     """Adds f32 or i32 tile `value` into memory at ptr[origin] (addressed as
     rl.store), each valid element in one atomic update (rocdsl.atomic_add):
-    programs may add into the same elements at once. Relaxed: a later
-    rl.program_atomic of the program publishes the sums; float sums come
-    out in an order that can differ between runs."""
+    programs may add into the same elements at once. `strides` may also
+    list every dimension's stride, the innermost too (e.g. [1, rows] adds
+    a tile transposed). Relaxed: a later rl.program_atomic of the program
+    publishes the sums; float sums come out in an order that can differ
+    between runs."""
     ptr = _written(value, ptr, "rl.atomic_add", "adds", "adding")
     if str(value.dtype) not in ("f32", "i32"):
         raise error(f"rl.atomic_add adds f32 or i32 elements, got "
                     f"{value.describe()}; accumulate in f32")
     pieces, _ = _addressing(ptr, origin, value.shape, strides, bounds, mask,
-                            value.type.layout, None)
+                            value.type.layout, None, inner_stride=True)
     layouts.add_member(value.type.layout, value.shape,
                        ir.DTYPE_BITS[value.type.dtype], layouts.STORE, 1)
     pieces += [" : ", value.type, ", ", ir.PtrType(ptr.dtype)]

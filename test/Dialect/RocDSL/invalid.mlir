@@ -1047,7 +1047,7 @@ rocdsl.func @local_index_rank_one(%i: i32) attributes {num_warps = 4 : i32} {
 #s2 = #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
 rocdsl.func @local_index_wrong_shape(%i: i32) attributes {num_warps = 4 : i32} {
   %buf = rocdsl.local_alloc -> !rocdsl.lds<2x64x32xbf16, #s3>
-  // expected-error-re@+1 {{'rocdsl.local_index' op result '!rocdsl.lds<32x64xbf16, {{.*}}>' must be one buffer of '!rocdsl.lds<2x64x32xbf16, {{.*}}>': its shape without the leading dimension and its element type}}
+  // expected-error-re@+1 {{'rocdsl.local_index' op result '!rocdsl.lds<32x64xbf16, {{.*}}>' is neither one buffer of '!rocdsl.lds<2x64x32xbf16, {{.*}}>' (its shape without the leading dimension) nor a view of its bytes: row-major with the same swizzle and row length, a whole number of swizzle periods of rows, and elements dividing one buffer's}}
   %one = rocdsl.local_index %buf[%i] : !rocdsl.lds<2x64x32xbf16, #s3> -> !rocdsl.lds<32x64xbf16, #s2>
   rocdsl.return
 }
@@ -1058,8 +1058,43 @@ rocdsl.func @local_index_wrong_shape(%i: i32) attributes {num_warps = 4 : i32} {
 #s2 = #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
 rocdsl.func @local_index_element_type(%i: i32) attributes {num_warps = 4 : i32} {
   %buf = rocdsl.local_alloc -> !rocdsl.lds<2x64x32xbf16, #s3>
-  // expected-error@+1 {{must be one buffer of}}
+  // expected-error@+1 {{must have the element type of}}
   %one = rocdsl.local_index %buf[%i] : !rocdsl.lds<2x64x32xbf16, #s3> -> !rocdsl.lds<64x32xf16, #s2>
+  rocdsl.return
+}
+
+// -----
+
+// A view of other buffers keeps each row's swizzle phase only in whole
+// periods of rows (8 here): 4 rows is not one.
+#s3 = #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]>
+rocdsl.func @local_index_view_part_of_a_period(%i: i32) attributes {num_warps = 4 : i32} {
+  %buf = rocdsl.local_alloc -> !rocdsl.lds<1x128x64xbf16, #s3>
+  // expected-error@+1 {{nor a view of its bytes}}
+  %one = rocdsl.local_index %buf[%i] : !rocdsl.lds<1x128x64xbf16, #s3> -> !rocdsl.lds<1x4x64xbf16, #s3>
+  rocdsl.return
+}
+
+// -----
+
+// ...nor with elements that do not divide one buffer's (48 rows of 128).
+#s3 = #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]>
+rocdsl.func @local_index_view_not_dividing(%i: i32) attributes {num_warps = 4 : i32} {
+  %buf = rocdsl.local_alloc -> !rocdsl.lds<1x128x64xbf16, #s3>
+  // expected-error@+1 {{nor a view of its bytes}}
+  %one = rocdsl.local_index %buf[%i] : !rocdsl.lds<1x128x64xbf16, #s3> -> !rocdsl.lds<1x48x64xbf16, #s3>
+  rocdsl.return
+}
+
+// -----
+
+// An atomic_add takes one stride per dimension at most.
+#atomic_2d = #rocdsl.blocked<sizePerThread = [1, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 1], order = [1, 0]>
+rocdsl.func @atomic_add_too_many_strides(%p: !rocdsl.ptr<f32>, %v: f32) attributes {num_warps = 1 : i32} {
+  %c1 = arith.constant 1 : i32
+  %t = rocdsl.splat %v : f32 -> tensor<8x8xf32, #atomic_2d>
+  // expected-error@+1 {{'rocdsl.atomic_add' op expected 1 leading strides or 2 (one per dimension), got 3}}
+  rocdsl.atomic_add %t, %p[%c1, %c1] strides [%c1, %c1, %c1] : tensor<8x8xf32, #atomic_2d>, !rocdsl.ptr<f32>
   rocdsl.return
 }
 

@@ -330,6 +330,16 @@ rocdsl.func @lds_buffers(%i: i32) attributes {num_warps = 4 : i32} {
   rocdsl.return
 }
 
+// The same bytes viewed as buffers of another shape: rows [64 i, 64 i + 64)
+// of one 128-row buffer as a 1 x 64 x 64 stack.
+// CHECK-LABEL: rocdsl.func @lds_view(
+// CHECK: rocdsl.local_index %{{.*}}[%{{.*}}] : !rocdsl.lds<1x128x64xbf16, {{.*}}> -> !rocdsl.lds<1x64x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]>>
+rocdsl.func @lds_view(%i: i32) attributes {num_warps = 4 : i32} {
+  %bufs = rocdsl.local_alloc -> !rocdsl.lds<1x128x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]>>
+  %half = rocdsl.local_index %bufs[%i] : !rocdsl.lds<1x128x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]>> -> !rocdsl.lds<1x64x64xbf16, #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]>>
+  rocdsl.return
+}
+
 // An asynchronous copy into LDS with bounds and a vector width, a commit
 // and a wait that lets one group run on.
 // CHECK-LABEL: rocdsl.func @async_copy(
@@ -351,10 +361,12 @@ rocdsl.func @async_copy(%p: !rocdsl.ptr<bf16>, %m: i32) attributes {num_warps = 
 
 // CHECK-LABEL: rocdsl.func @atomics
 // CHECK: rocdsl.atomic_add %{{.*}}, %{{.*}}[%{{.*}}] bounds[%{{.*}}] mask(%{{.*}} : tensor<64xi1, #{{.*}}>) : tensor<64xf32, #{{.*}}>, !rocdsl.ptr<f32>
+// CHECK: rocdsl.atomic_add %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] strides[%{{.*}}, %{{.*}}] : tensor<8x8xf32, #{{.*}}>, !rocdsl.ptr<f32>
 // CHECK: rocdsl.program_atomic add %{{.*}}[%{{.*}}], %{{.*}} : !rocdsl.ptr<i32>
 // CHECK: rocdsl.program_atomic xchg
 // CHECK: rocdsl.program_atomic max
 #atomics_l = #rocdsl.blocked<sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]>
+#atomics_2d = #rocdsl.blocked<sizePerThread = [1, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 1], order = [1, 0]>
 rocdsl.func @atomics(%acc: !rocdsl.ptr<f32>, %count: !rocdsl.ptr<i32>, %v: f32, %n: i32) attributes {num_warps = 1 : i32} {
   %c0 = arith.constant 0 : i32
   %i = rocdsl.iota : tensor<64xi32, #atomics_l>
@@ -362,6 +374,9 @@ rocdsl.func @atomics(%acc: !rocdsl.ptr<f32>, %count: !rocdsl.ptr<i32>, %v: f32, 
   %m = arith.cmpi slt, %i, %nt : tensor<64xi32, #atomics_l>
   %t = rocdsl.splat %v : f32 -> tensor<64xf32, #atomics_l>
   rocdsl.atomic_add %t, %acc[%c0] bounds [%n] mask(%m : tensor<64xi1, #atomics_l>) : tensor<64xf32, #atomics_l>, !rocdsl.ptr<f32>
+  // Transposed: every stride given, the innermost too.
+  %t2 = rocdsl.splat %v : f32 -> tensor<8x8xf32, #atomics_2d>
+  rocdsl.atomic_add %t2, %acc[%c0, %c0] strides [%c0, %n] : tensor<8x8xf32, #atomics_2d>, !rocdsl.ptr<f32>
   %old = rocdsl.program_atomic add %count[%c0], %n : !rocdsl.ptr<i32>
   %x = rocdsl.program_atomic xchg %count[%c0], %old : !rocdsl.ptr<i32>
   %y = rocdsl.program_atomic max %count[%c0], %x : !rocdsl.ptr<i32>
