@@ -61,15 +61,17 @@ static LogicalResult configureWarpgroup(const KernelParams &params,
 /// added into an fp32 scratch by the key programs (no query programs),
 /// which needs warpgroup MMA, the product dQ^T = K^T dS^T's M (the head
 /// dimension) split over the warp groups, and K^T's tile in LDS beside
-/// `ldsBytes`. auto takes it where all of that holds.
+/// `ldsBytes`. Off by default: on an H100 the adds and the per-block
+/// counts cost more than the query programs' second pass saves
+/// (docs/benchmarks.md).
 static LogicalResult configureAtomicQueryGrad(const KernelParams &params,
                                               const ChipInfo &chip,
                                               AttentionConfig &c,
                                               int64_t &ldsBytes,
                                               std::string &error) {
   StringRef atomic = params.get("dq_atomic");
-  if (atomic != "auto" && atomic != "0" && atomic != "1") {
-    error = "dq_atomic=" + atomic.str() + " is not auto, 0 or 1";
+  if (atomic != "0" && atomic != "1") {
+    error = "dq_atomic=" + atomic.str() + " is not 0 or 1";
     return failure();
   }
   int64_t keysT = c.bn * c.d * int64_t(dsl::bitWidth(c.dtype) / 8);
@@ -87,7 +89,7 @@ static LogicalResult configureAtomicQueryGrad(const KernelParams &params,
     error = "dq_atomic=1: " + why;
     return failure();
   }
-  c.dqAtomic = atomic != "0" && why.empty();
+  c.dqAtomic = atomic == "1";
   if (c.dqAtomic)
     ldsBytes += keysT;
   return success();

@@ -196,8 +196,8 @@ KernelSpec mlir::rocdsl::getAttentionBackwardSpec() {
   KernelSpec spec = makeAttentionSpec(/*backward=*/true);
   spec.name = "attention_bwd";
   spec.summary = "dq, dk, dv of attention_fwd from dout, out and lse, "
-                 "FlashAttention-2 style in one launch (dQ by atomic adds "
-                 "on sm_90a, else by programs of its own)";
+                 "FlashAttention-2 style in one deterministic launch (dQ by "
+                 "atomic adds with dq_atomic=1 on sm_90a)";
   spec.params = sharedParams();
   spec.params.insert(
       spec.params.end(),
@@ -220,13 +220,14 @@ KernelSpec mlir::rocdsl::getAttentionBackwardSpec() {
         "where the chip and the parameters given allow it and its tiles "
         "fit, else mma.sync",
         false},
-       {"dq_atomic", "auto",
+       {"dq_atomic", "0",
         "1: no dQ programs; each key program adds its dQ^T = K^T dS^T into "
         "the fp32 scratch dq_accum with atomic adds, and the last of a block "
         "of queries' key programs (dq_count) writes its dq and clears the "
         "scratch (needs wgmma and D a multiple of 16 * warps; the float "
-        "sums' order varies from run to run); 0: dQ programs of their own, "
-        "no atomics, the same bits every run; auto: 1 where it applies",
+        "sums' order varies from run to run; slower than 0 on an H100 "
+        "today); 0: dQ programs of their own, no atomics, the same bits "
+        "every run",
         false},
        chipParam,
        scaleParam});

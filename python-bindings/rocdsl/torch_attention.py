@@ -252,12 +252,7 @@ def _attention_backward_op(dout: torch.Tensor, q: torch.Tensor,
               align, max_seqlen_q, max_seqlen_k)
     dq, dk, dv = (torch.empty_like(t) for t in (q, k, v))
     dtype = _DTYPES[q.dtype]
-    defs = _definitions(q, k, v, cu_seqlens_q, params)
-    # dQ by float atomics sums in a varying order: torch's deterministic
-    # mode gets the kernel without them.
-    if torch.are_deterministic_algorithms_enabled():
-        defs.append("dq_atomic=0")
-    _launch("attention_bwd", defs,
+    _launch("attention_bwd", _definitions(q, k, v, cu_seqlens_q, params),
             [(q, dtype), (k, dtype), (v, dtype), (out, dtype), (dout, dtype),
              (lse, "f32"), (dq, dtype), (dk, dtype), (dv, dtype)],
             (cu_seqlens_q, cu_seqlens_k), scale)

@@ -20,6 +20,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 using namespace mlir;
 using namespace mlir::rocdsl;
 
@@ -29,6 +31,9 @@ struct WarpgroupCase {
   const char *name;
   const char *kernel;
   std::vector<std::string> defs;
+  /// The backward: whether dQ comes by atomic adds (dq_atomic); unset:
+  /// whichever the defaults take.
+  std::optional<bool> atomic = std::nullopt;
 };
 
 std::vector<WarpgroupCase> cases() {
@@ -63,6 +68,30 @@ std::vector<WarpgroupCase> cases() {
                   "stages=4"}});
   all.push_back({"D256Keys64", "attention_fwd",
                  {"Hq=8", "Hkv=1", "Sq=513", "D=256"}});
+  // The backward's dQ by atomic adds (dq_atomic=1) and without (the
+  // default).
+  all.push_back({"Atomic", "attention_bwd",
+                 {"Sq=1024", "D=128", "dq_atomic=1"}, true});
+  all.push_back({"AtomicOneQuery", "attention_bwd",
+                 {"Sq=1", "Sk=65", "D=128", "dq_atomic=1"}, true});
+  all.push_back({"AtomicEmptyRows", "attention_bwd",
+                 {"Sq=300", "Sk=100", "D=128", "causal=1",
+                  "align=bottom_right", "dq_atomic=1"},
+                 true});
+  all.push_back({"AtomicLeftWindowGroups", "attention_bwd",
+                 {"B=2", "Hq=8", "Hkv=2", "Sq=300", "Sk=1000", "D=128",
+                  "window_left=100", "softcap=20", "dq_atomic=1"},
+                 true});
+  all.push_back({"AtomicVarlenDv64", "attention_bwd",
+                 {"B=3", "Hq=4", "Sq=300", "Sk=700", "D=128", "Dv=64",
+                  "layout=varlen", "causal=1", "dq_atomic=1"},
+                 true});
+  all.push_back({"AtomicOneGroup", "attention_bwd",
+                 {"B=2", "Hq=4", "Sq=200", "D=64", "warps=4", "causal=1",
+                  "dq_atomic=1"},
+                 true});
+  all.push_back({"Deterministic", "attention_bwd", {"Sq=1024", "D=128"},
+                 false});
   return all;
 }
 
@@ -93,6 +122,8 @@ TEST_P(AttentionWarpgroupCompileTest, LowersToWgmmaOnly) {
   EXPECT_TRUE(text.contains("wgmma.mma_async.sync.aligned"));
   EXPECT_FALSE(text.contains("mma.sync.aligned.m16n8k16"));
   EXPECT_FALSE(text.contains(".local"));
+  if (c.atomic)
+    EXPECT_EQ(text.contains("red.relaxed.gpu.global.add.f32"), *c.atomic);
 }
 
 INSTANTIATE_TEST_SUITE_P(

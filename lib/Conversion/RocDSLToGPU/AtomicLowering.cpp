@@ -2,11 +2,12 @@
 //
 // atomic_add: each element's one holder (TileMapping::soleHolders: a
 // layout may give several lanes a copy, and each copy added would count
-// twice) makes an LLVM atomicrmw at the element's address, relaxed and
-// device-wide, behind a branch on the element's validity and holdership.
-// The target addresses it (AMDGPU: the pointer argument plus a 32-bit lane
-// offset, the SGPR-base form) and decorates it (AMDGPU: which memory it
-// may touch, so that a float add is one instruction).
+// twice) makes one relaxed, device-wide add at the element's address,
+// behind a branch on the element's validity and holdership. The target
+// addresses it (AMDGPU: the pointer argument plus a 32-bit lane offset,
+// the SGPR-base form) and emits it (an LLVM atomicrmw, decorated on AMDGPU
+// with which memory it may touch so that a float add is one instruction;
+// NVIDIA's `red`, which returns nothing).
 //
 // program_atomic, the acquire-release point of a whole program:
 //   every lane: fence release (device)   its own accesses leave its caches
@@ -89,7 +90,6 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
     if (failed(plan))
       return rewriter.notifyMatchFailure(op, "layout has no lowering");
 
-    LLVM::AtomicBinOp kind = getAtomicAddBinOp(tileType.getElementType());
     Value lane = dist->laneId(rewriter, loc), wave = dist->waveId(rewriter, loc);
     std::map<std::pair<unsigned, unsigned>, Value> holds;
     for (const AccessGroup &group : plan->groups) {
@@ -105,11 +105,8 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
       guardedGroupStore(
           rewriter, loc, allOf(rewriter, loc, group.valid, mine),
           [&](OpBuilder &b, Location l) {
-            auto rmw = LLVM::AtomicRMWOp::create(
-                b, l, kind, groupPointer(b, l, *plan, group), value,
-                LLVM::AtomicOrdering::monotonic, target.deviceSyncScope(),
-                /*alignment=*/4);
-            target.decorateAtomic(rmw);
+            target.emitAtomicAdd(b, l, groupPointer(b, l, *plan, group),
+                                 value);
           });
     }
     rewriter.eraseOp(op);
@@ -167,6 +164,16 @@ struct ProgramAtomicLowering : OpConversionPattern<ProgramAtomicOp> {
 };
 
 } // namespace
+
+void TargetInfo::emitAtomicAdd(OpBuilder &b, Location loc, Value ptr,
+                               Value value) const {
+  auto rmw = LLVM::AtomicRMWOp::create(b, loc,
+                                       getAtomicAddBinOp(value.getType()), ptr,
+                                       value,
+                                       LLVM::AtomicOrdering::monotonic,
+                                       deviceSyncScope(), /*alignment=*/4);
+  decorateAtomic(rmw);
+}
 
 void mlir::rocdsl::populateAtomicPatterns(TileTypeConverter &converter,
                                           RewritePatternSet &patterns,

@@ -86,6 +86,25 @@ public:
     return readLdsWithLdmatrix(b, loc, read, vectorType);
   }
   StringRef deviceSyncScope() const override { return "device"; }
+  // LLVM's NVPTX turns an atomicrmw into `atom`, which returns the old
+  // value through the memory system even when nothing reads it; `red`
+  // returns nothing. On an H100, attention_bwd with dq_atomic=1 (8192
+  // adds a step) took 8.3 ms with `atom` and 3.0 ms with `red` when its
+  // only other synchronization was at the walk's end.
+  void emitAtomicAdd(OpBuilder &b, Location loc, Value ptr,
+                     Value value) const override {
+    bool isFloat = value.getType().isF32();
+    Value address = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), ptr);
+    auto asmDialect = LLVM::AsmDialectAttr::get(b.getContext(),
+                                                LLVM::AsmDialect::AD_ATT);
+    LLVM::InlineAsmOp::create(
+        b, loc, TypeRange{}, ValueRange{address, value},
+        isFloat ? "red.relaxed.gpu.global.add.f32 [$0], $1;"
+                : "red.relaxed.gpu.global.add.u32 [$0], $1;",
+        isFloat ? "l,f,~{memory}" : "l,r,~{memory}",
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::TailCallKind::None, asmDialect, ArrayAttr());
+  }
   void populateMathPatterns(RewritePatternSet &patterns) const override {
     populateHardwareMathPatterns(patterns, "llvm.nvvm.ex2.approx.f32",
                                  "llvm.nvvm.lg2.approx.f");

@@ -73,6 +73,11 @@ public:
   virtual StringRef deviceSyncScope() const = 0;
   virtual bool atomicsUseLaneOffsets() const { return false; }
   virtual void decorateAtomic(Operation *atomicRmw) const {}
+  /// One relaxed device-wide add of `value` at `ptr` whose old value
+  /// nobody reads: a decorated atomicrmw unless the target has a cheaper
+  /// form (NVIDIA: `red`).
+  virtual void emitAtomicAdd(OpBuilder &b, Location loc, Value ptr,
+                             Value value) const;
   /// Fast-math flags to the target's approximate instructions (applied by
   /// one walk over the lowered module).
   virtual void populateMathPatterns(RewritePatternSet &patterns) const = 0;

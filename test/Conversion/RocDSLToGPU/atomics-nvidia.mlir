@@ -2,17 +2,21 @@
 // RUN: rocdsl-compile %s --chip=sm_90 --emit=ptx | FileCheck %s --check-prefix=PTX
 
 // NVIDIA: the same updates in NVPTX's device scope ("device": PTX .gpu).
-// The fences around lane 0's update are explicit: LLVM 22 emits a relaxed
-// atom for an acq_rel atomicrmw.
+// A tile's adds are `red` (inline assembly; LLVM's NVPTX would emit `atom`,
+// which returns the old value nobody reads). The fences around lane 0's
+// update are explicit: LLVM 22 emits a relaxed atom for an acq_rel
+// atomicrmw.
 #b = #rocdsl.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [2, 1], order = [1, 0]>
 #c = #rocdsl.slice<dim = 0, parent = #b>
 
 // CHECK-LABEL: gpu.func @column_sums
-// CHECK:         llvm.atomicrmw fadd %{{.*}}, %{{.*}} syncscope("device") monotonic
+// CHECK:         llvm.inline_asm has_side_effects asm_dialect = att "red.relaxed.gpu.global.add.f32 [$0], $1;", "l,f,~{memory}" %{{.*}}, %{{.*}} : (i64, f32) -> ()
+// CHECK-NOT:     llvm.atomicrmw fadd
 // CHECK:         llvm.fence syncscope("device") release
 // CHECK-NEXT:    gpu.barrier
 // CHECK:         llvm.atomicrmw add %{{.*}}, %{{.*}} syncscope("device") acq_rel
-// PTX:           atom.global.add.f32
+// PTX:           red.relaxed.gpu.global.add.f32 [%rd{{[0-9]+}}], %r{{[0-9]+}};
+// PTX-NOT:       atom.global.add.f32
 // PTX:           fence.acq_rel.gpu;
 // PTX-NEXT:      bar.sync 0;
 // PTX:           fence.acq_rel.gpu;
