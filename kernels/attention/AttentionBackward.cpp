@@ -180,7 +180,6 @@ mlir::rocdsl::buildAttentionBackward(MLIRContext *ctx,
   kb.allowContraction();
   AttentionBackwardBuilder bb(kb, c);
   Scalar pid = kb.programId(0);
-  Scalar nKey = kb.i32(keyPrograms(c));
   int64_t keyTiles = llvm::divideCeil(c.sk, c.bn);
   int64_t queryTiles = llvm::divideCeil(c.sq, c.bm);
   // A program past the end of a short packed sequence has nothing to do.
@@ -190,10 +189,9 @@ mlir::rocdsl::buildAttentionBackward(MLIRContext *ctx,
     else
       body();
   };
-  auto keyProgram = [&] {
-    Scalar tile = kb.rem(pid, kb.i32(keyTiles));
+  // kvHeads and heads count over B * Hkv and B * Hq.
+  auto keyProgram = [&](Scalar tile, Scalar kvHeads) {
     Scalar k0 = tile * c.bn;
-    Scalar kvHeads = pid / kb.i32(keyTiles); // over B * Hkv
     Scalar batch = kvHeads / kb.i32(c.hkv);
     Scalar kvHead = kb.rem(kvHeads, kb.i32(c.hkv));
     Sequences seq = getSequences(kb, c, batch);
@@ -208,17 +206,38 @@ mlir::rocdsl::buildAttentionBackward(MLIRContext *ctx,
         buildKeyProgram(bb, seq, k0, batch, kvHead);
     });
   };
-  // With dq_atomic the grid is the key programs alone.
+  // With dq_atomic the grid is the key programs alone, the first tiles
+  // (under a causal mask the longest walks) first.
   if (c.dqAtomic) {
-    keyProgram();
+    keyProgram(kb.rem(pid, kb.i32(keyTiles)), pid / kb.i32(keyTiles));
     return kb.finish();
   }
+  // Longest walks first, so that the grid does not end on a few long
+  // programs: under a causal mask a key program's walk shortens with its
+  // tile and a query program's lengthens, so rank r runs key tile r of
+  // every key/value head, then query tile QT - 1 - r of every query head;
+  // the ranks past the shorter side's tiles run the longer side's rest in
+  // the same order. (Without a mask every walk is as long; the order is
+  // then immaterial. Each program's result does not depend on it.)
+  int64_t keyGroups = c.batch * c.hkv, queryGroups = c.batch * c.hq;
+  int64_t perRank = keyGroups + queryGroups;
+  int64_t common = std::min(keyTiles, queryTiles);
+  Scalar shared = kb.compare(Cmp::LT, pid, kb.i32(common * perRank));
+  Scalar rank = pid / kb.i32(perRank), slot = kb.rem(pid, kb.i32(perRank));
+  Scalar rest = kb.max(pid - common * perRank, kb.i32(0));
+  Scalar isKey = kb.select(shared, kb.compare(Cmp::LT, slot, kb.i32(keyGroups)),
+                           kb.compare(Cmp::LT, kb.i32(queryTiles),
+                                      kb.i32(keyTiles)));
+  Scalar keyTile = kb.select(shared, rank, rest / kb.i32(keyGroups) + common);
+  Scalar kvHeads = kb.select(shared, slot, kb.rem(rest, kb.i32(keyGroups)));
+  Scalar queryRank =
+      kb.select(shared, rank, rest / kb.i32(queryGroups) + common);
+  Scalar heads = kb.select(shared, slot - keyGroups,
+                           kb.rem(rest, kb.i32(queryGroups)));
   kb.ifThenElse(
-      kb.compare(Cmp::LT, pid, nKey), keyProgram,
+      isKey, [&] { keyProgram(keyTile, kvHeads); },
       [&] {
-        Scalar id = pid - nKey;
-        Scalar q0 = kb.rem(id, kb.i32(queryTiles)) * c.bm;
-        Scalar heads = id / kb.i32(queryTiles); // over B * Hq
+        Scalar q0 = (kb.i32(queryTiles - 1) - queryRank) * c.bm;
         Scalar batch = heads / kb.i32(c.hq);
         Sequences seq = getSequences(kb, c, batch);
         within(q0, seq.qLength, [&] {

@@ -45,8 +45,11 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
   OpBuilder &b = kb.getBuilder();
   Location loc = kb.getLoc();
 
-  // Program -> (query tile, batch entry, query head, key/value head).
-  Scalar q0 = kb.programId(0) * c.bm;
+  // Program -> (query tile, batch entry, query head, key/value head). The
+  // last query tiles first: under a causal mask theirs are the longest
+  // walks, and the grid should not end on a few of them.
+  Scalar q0 =
+      (kb.i32(llvm::divideCeil(c.sq, c.bm) - 1) - kb.programId(0)) * c.bm;
   Scalar bh = kb.programId(1);
   Scalar batch = bh / kb.i32(c.hq);
   Scalar head = kb.rem(bh, kb.i32(c.hq));
