@@ -212,28 +212,35 @@ mlir::rocdsl::buildAttentionBackward(MLIRContext *ctx,
     keyProgram(kb.rem(pid, kb.i32(keyTiles)), pid / kb.i32(keyTiles));
     return kb.finish();
   }
-  // Longest walks first, so that the grid does not end on a few long
-  // programs: under a causal mask a key program's walk shortens with its
-  // tile and a query program's lengthens, so rank r runs key tile r of
-  // every key/value head, then query tile QT - 1 - r of every query head;
-  // the ranks past the shorter side's tiles run the longer side's rest in
-  // the same order. (Without a mask every walk is as long; the order is
-  // then immaterial. Each program's result does not depend on it.)
-  int64_t keyGroups = c.batch * c.hkv, queryGroups = c.batch * c.hq;
-  int64_t perRank = keyGroups + queryGroups;
+  // Program order: one key/value head's programs (its key tiles and its
+  // group's query tiles) together, head after head, so that the programs
+  // running at once share a few heads' rows in L2 (interleaving every
+  // head's programs instead made the backward 15-25% slower on an H100).
+  // Within a head, longest walks first, so that the grid does not end on
+  // a few long programs: under a causal mask a key program's walk
+  // shortens with its tile and a query program's lengthens, so rank r is
+  // key tile r, then query tile QT - 1 - r of each query head of the
+  // group; the ranks past the shorter side's tiles take the longer side's
+  // rest in the same order. (Without a mask every walk is as long. Each
+  // program's result does not depend on the order.)
+  int64_t groupSize = c.hq / c.hkv;
+  int64_t perHead = keyTiles + groupSize * queryTiles;
+  int64_t perRank = 1 + groupSize;
   int64_t common = std::min(keyTiles, queryTiles);
-  Scalar shared = kb.compare(Cmp::LT, pid, kb.i32(common * perRank));
-  Scalar rank = pid / kb.i32(perRank), slot = kb.rem(pid, kb.i32(perRank));
-  Scalar rest = kb.max(pid - common * perRank, kb.i32(0));
-  Scalar isKey = kb.select(shared, kb.compare(Cmp::LT, slot, kb.i32(keyGroups)),
+  Scalar kvHeads = pid / kb.i32(perHead);
+  Scalar slot = kb.rem(pid, kb.i32(perHead));
+  Scalar shared = kb.compare(Cmp::LT, slot, kb.i32(common * perRank));
+  Scalar rank = slot / kb.i32(perRank), member = kb.rem(slot, kb.i32(perRank));
+  Scalar rest = kb.max(slot - common * perRank, kb.i32(0));
+  Scalar isKey = kb.select(shared, kb.compare(Cmp::EQ, member, kb.i32(0)),
                            kb.compare(Cmp::LT, kb.i32(queryTiles),
                                       kb.i32(keyTiles)));
-  Scalar keyTile = kb.select(shared, rank, rest / kb.i32(keyGroups) + common);
-  Scalar kvHeads = kb.select(shared, slot, kb.rem(rest, kb.i32(keyGroups)));
+  Scalar keyTile = kb.select(shared, rank, rest + common);
   Scalar queryRank =
-      kb.select(shared, rank, rest / kb.i32(queryGroups) + common);
-  Scalar heads = kb.select(shared, slot - keyGroups,
-                           kb.rem(rest, kb.i32(queryGroups)));
+      kb.select(shared, rank, rest / kb.i32(groupSize) + common);
+  Scalar heads =
+      kvHeads * groupSize +
+      kb.select(shared, member - int64_t(1), kb.rem(rest, kb.i32(groupSize)));
   kb.ifThenElse(
       isKey, [&] { keyProgram(keyTile, kvHeads); },
       [&] {
