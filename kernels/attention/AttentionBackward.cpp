@@ -212,39 +212,23 @@ mlir::rocdsl::buildAttentionBackward(MLIRContext *ctx,
     keyProgram(kb.rem(pid, kb.i32(keyTiles)), pid / kb.i32(keyTiles));
     return kb.finish();
   }
-  // Program order: one key/value head's programs (its key tiles and its
-  // group's query tiles) together, head after head, so that the programs
-  // running at once share a few heads' rows in L2 (interleaving every
-  // head's programs instead made the backward 15-25% slower on an H100).
-  // Within a head, longest walks first, so that the grid does not end on
-  // a few long programs: under a causal mask a key program's walk
-  // shortens with its tile and a query program's lengthens, so rank r is
-  // key tile r, then query tile QT - 1 - r of each query head of the
-  // group; the ranks past the shorter side's tiles take the longer side's
-  // rest in the same order. (Without a mask every walk is as long. Each
-  // program's result does not depend on the order.)
-  int64_t groupSize = c.hq / c.hkv;
-  int64_t perHead = keyTiles + groupSize * queryTiles;
-  int64_t perRank = 1 + groupSize;
-  int64_t common = std::min(keyTiles, queryTiles);
-  Scalar kvHeads = pid / kb.i32(perHead);
-  Scalar slot = kb.rem(pid, kb.i32(perHead));
-  Scalar shared = kb.compare(Cmp::LT, slot, kb.i32(common * perRank));
-  Scalar rank = slot / kb.i32(perRank), member = kb.rem(slot, kb.i32(perRank));
-  Scalar rest = kb.max(slot - common * perRank, kb.i32(0));
-  Scalar isKey = kb.select(shared, kb.compare(Cmp::EQ, member, kb.i32(0)),
-                           kb.compare(Cmp::LT, kb.i32(queryTiles),
-                                      kb.i32(keyTiles)));
-  Scalar keyTile = kb.select(shared, rank, rest + common);
-  Scalar queryRank =
-      kb.select(shared, rank, rest / kb.i32(groupSize) + common);
-  Scalar heads =
-      kvHeads * groupSize +
-      kb.select(shared, member - int64_t(1), kb.rem(rest, kb.i32(groupSize)));
+  // Program order: the key programs, head after head, then the query
+  // programs. Two longest-walk-first orders measured slower on an H100
+  // (B2 H16 S4096 D128 bf16, causal: 235 TFLOP/s in this order; 195 with
+  // every head's key and query tiles interleaved, L2's working set then
+  // being every head's rows; 199 with each key/value head's key and query
+  // tiles together; benchmarks/results/attention-backward-h100-2026-12-06-*).
+  Scalar nKey = kb.i32(keyPrograms(c));
+  Scalar isKey = kb.compare(Cmp::LT, pid, nKey);
+  Scalar keyTile = kb.rem(pid, kb.i32(keyTiles));
+  Scalar kvHeads = pid / kb.i32(keyTiles);
+  Scalar id = kb.max(pid - nKey, kb.i32(0));
+  Scalar queryTile = kb.rem(id, kb.i32(queryTiles));
+  Scalar heads = id / kb.i32(queryTiles);
   kb.ifThenElse(
       isKey, [&] { keyProgram(keyTile, kvHeads); },
       [&] {
-        Scalar q0 = (kb.i32(queryTiles - 1) - queryRank) * c.bm;
+        Scalar q0 = queryTile * c.bm;
         Scalar batch = heads / kb.i32(c.hq);
         Sequences seq = getSequences(kb, c, batch);
         within(q0, seq.qLength, [&] {
