@@ -70,14 +70,9 @@ struct AttentionBackwardBuilder {
   /// slice of the accumulator).
   Tile loadDelta(const HeadRows &outView, Scalar row0, int64_t rows,
                  Layout layout) {
-    return deltaRows(outView, row0, rows).convertTo(layout);
-  }
-  /// The same in the layout the row sums come out in (each wave's own
-  /// rows; a slice of the rows' load layout).
-  Tile deltaRows(const HeadRows &outView, Scalar row0, int64_t rows) {
     Tile o = loadRows("out", outView, row0, rows).to(DType::F32);
     Tile dout = loadRows("dout", outView, row0, rows).to(DType::F32);
-    return (o * dout).sum(1);
+    return (o * dout).sum(1).convertTo(layout);
   }
   LdsTile ldsTile(int64_t rows, int64_t cols, bool colMajor, bool kFast) {
     return operandLdsTile(kb, rows, cols, c.dtype, colMajor, kFast, c.nvidia,

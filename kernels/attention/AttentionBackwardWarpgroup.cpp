@@ -201,9 +201,6 @@ void mlir::rocdsl::buildWarpgroupKeyProgram(AttentionBackwardBuilder &bb,
       kb, c, kStages, {vBlocks, step, kWarpgroupBlock});
   LdsTile pT = allocWarpgroupTiles(kb, c, 1, {c.bn, kWarpgroupBlock});
   LdsTile dsT = allocWarpgroupTiles(kb, c, 1, {c.bn, kWarpgroupBlock});
-  LdsTile deltaSlots = kb.localAllocBuffers(
-      kStages, {step}, DType::F32,
-      kb.sharedLayout({step}, DType::F32, {0}, c.ldsBanks, 4));
   // dq_atomic: K^T, 64 keys a tile, the first operand of dQ^T = K^T dS^T.
   int64_t keyBlocks = c.bn / kWarpgroupBlock;
   LdsTile keysT;
@@ -239,13 +236,6 @@ void mlir::rocdsl::buildWarpgroupKeyProgram(AttentionBackwardBuilder &bb,
         };
         StagedWalk walk{kb, runs.lo, step, kStages, copy};
         walk.prologue();
-        // delta of a step's queries is summed one step ahead, each wave
-        // its own rows, and written to LDS slot (its step's buffer) with
-        // no barrier of its own: the step's barrier makes it visible,
-        // and the slot was last read before the barrier of the step that
-        // writes it. The first step's comes before the walk.
-        deltaSlots.index(kb.i32(0)).storeOrdered(
-            bb.deltaRows(oView, runs.lo, step));
         auto body = [&](bool masked) {
           return [&, masked](Scalar m0,
                              ArrayRef<Tile> carried) -> SmallVector<Tile> {
@@ -253,15 +243,14 @@ void mlir::rocdsl::buildWarpgroupKeyProgram(AttentionBackwardBuilder &bb,
             Scalar buffer = walk.enter(m0);
             LdsTile queries = qStack.index(buffer);
             LdsTile dout = doStack.index(buffer);
-            // The products run while the step's lse and delta are read
-            // and the next step's delta is summed.
+            // The products run while the step's lse and delta are loaded
+            // (delta's reduction crosses waves through LDS, between
+            // barriers the running products do not wait for).
             unsigned inFlight = 0;
             Tile sT = chainedDot(kb, keys, queries, zeroS, inFlight, false);
             Tile dpT = chainedDot(kb, values, dout, zeroS, inFlight, false);
             Tile lse2 = bb.loadLseLog2(lseView, m0, step, bb.colLayout);
-            Tile delta = deltaSlots.index(buffer).load(bb.colLayout);
-            deltaSlots.index(kb.rem(buffer + 1, kb.i32(kStages)))
-                .storeOrdered(bb.deltaRows(oView, m0 + step, step));
+            Tile delta = bb.loadDelta(oView, m0, step, bb.colLayout);
             dpT = kb.warpgroupWait(dpT);
             sT = kb.warpgroupWait(sT);
             std::optional<Tile> seen;
@@ -274,11 +263,8 @@ void mlir::rocdsl::buildWarpgroupKeyProgram(AttentionBackwardBuilder &bb,
             // change the kernel.)
             Tile pOperand = p.to(c.dtype);
             Tile dsOperand = ds.to(c.dtype);
-            // The products that read them last ended before this
-            // step's barrier: one barrier after the stores suffices.
-            pT.index(kb.i32(0)).storeOrdered(pOperand);
-            dsT.index(kb.i32(0)).storeOrdered(dsOperand);
-            kb.barrier();
+            pT.index(kb.i32(0)).store(pOperand);
+            dsT.index(kb.i32(0)).store(dsOperand);
             if (c.dqAtomic) {
               // dQ^T += K^T dS^T over the key blocks (dS^T's rows as
               // panels of the row-major second operand), then dV and dK;
@@ -385,9 +371,7 @@ void mlir::rocdsl::buildWarpgroupQueryProgram(AttentionBackwardBuilder &bb,
                             seq.kLength, seq.lower, seq.upper);
       Tile ds = bb.probabilitiesAndGrad(s, dp, lse2, delta, seen).second;
       Tile dsOperand = ds.to(c.dtype);
-      // The product that read it last ended before this step's barrier.
-      dsTile.index(kb.i32(0)).storeOrdered(dsOperand);
-      kb.barrier();
+      dsTile.index(kb.i32(0)).store(dsOperand);
       // dQ += dS K: the key blocks as panels of the row-major operand.
       return {kb.warpgroupDot(dsTile.index(kb.i32(0)), keys, carried[0], 0)};
     };

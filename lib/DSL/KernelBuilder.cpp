@@ -382,12 +382,6 @@ void LdsTile::store(Tile tile) const {
   LocalStoreOp::create(kb->builder, kb->loc, tile.getValue(), value);
 }
 
-void LdsTile::storeOrdered(Tile tile) const {
-  auto store =
-      LocalStoreOp::create(kb->builder, kb->loc, tile.getValue(), value);
-  store->setAttr(kAuthorOrderedAttr, kb->builder.getUnitAttr());
-}
-
 Tile LdsTile::load(Layout layout) const {
   auto type =
       RankedTensorType::get(getShape(), getType().getElementType(), layout);

@@ -19,6 +19,10 @@ namespace mlir::rocdsl {
 
 class AsyncCopyOp;
 
+/// Marks a rocdsl.local_store whose ordering the kernel's own barriers
+/// provide (it came from an async copy): the GPU lowering adds none.
+inline constexpr const char kAuthorOrderedAttr[] = "rocdsl.author_ordered";
+
 /// Builds at `b`'s insertion point the load + local_store that do what
 /// `copy` does (the caller erases `copy`).
 void buildCopyThroughRegisters(OpBuilder &b, AsyncCopyOp copy);

@@ -148,11 +148,6 @@ public:
 
   /// rocdsl.local_store of `tile` (same shape and element type).
   void store(Tile tile) const;
-  /// The same store without the barriers the lowering places around it
-  /// (kAuthorOrderedAttr): the kernel's own barriers must keep every read
-  /// of the bytes it overwrites before it, and every read of what it
-  /// writes after it.
-  void storeOrdered(Tile tile) const;
   /// rocdsl.local_load into `layout`.
   Tile load(Layout layout) const;
   /// rocdsl.local_load {trans}: the transpose of this 2-D tile, in `layout`.

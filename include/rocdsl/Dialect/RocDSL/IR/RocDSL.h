@@ -42,13 +42,6 @@ namespace mlir::rocdsl {
 /// power of two).
 constexpr const char *kConstancyAttrName = "rocdsl.constancy";
 
-/// Discardable unit attribute on a `rocdsl.local_store` whose ordering the
-/// kernel's own barriers provide (an async copy expanded into a load and a
-/// store, or a kernel author's store into a buffer that nobody reads
-/// before a later barrier and that is written only after one): the GPU
-/// lowering places no barrier around it.
-inline constexpr const char kAuthorOrderedAttr[] = "rocdsl.author_ordered";
-
 /// Discardable attribute on an `scf.for` (i32, set by kernel authors, read
 /// and removed by rocdsl-pipeline-loops): how many K steps' copies to keep
 /// in LDS buffers, N - 1 of them in flight while one computes (1: none).
