@@ -122,8 +122,9 @@ TEST_P(AttentionWarpgroupCompileTest, LowersToWgmmaOnly) {
   EXPECT_TRUE(text.contains("wgmma.mma_async.sync.aligned"));
   EXPECT_FALSE(text.contains("mma.sync.aligned.m16n8k16"));
   EXPECT_FALSE(text.contains(".local"));
-  if (c.atomic)
+  if (c.atomic) {
     EXPECT_EQ(text.contains("red.relaxed.gpu.global.add.f32"), *c.atomic);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -365,7 +365,7 @@ struct AtomicAddToHost : OpConversionPattern<AtomicAddOp> {
                 rewriter, loc, element,
                 access.elementAt(rewriter, loc, buffer, element, column));
             Value at = column;
-            if (access.strides.size() == access.tile.getRank())
+            if (access.strides.size() == size_t(access.tile.getRank()))
               at = arith::MulIOp::create(
                   rewriter, loc, column,
                   toI64(rewriter, loc, access.strides.back()));
