@@ -46,6 +46,9 @@ struct AttentionConfig;
 /// dq_atomic's count of blocks of `step` queries (dq_count's entries):
 /// one per block of the longest sequence, per batch entry and query head.
 int64_t queryBlockCounts(const AttentionConfig &c);
+/// The backward's grid: its key programs and (without dq_atomic) its query
+/// programs.
+int64_t backwardPrograms(const AttentionConfig &c);
 
 struct AttentionConfig {
   int64_t batch = 1, hq = 1, hkv = 1, sq = 1, sk = 1, d = 64, dv = 64;

@@ -162,6 +162,10 @@ static int64_t queryPrograms(const AttentionConfig &c) {
   return c.dqAtomic ? 0 : llvm::divideCeil(c.sq, c.bm) * c.batch * c.hq;
 }
 
+int64_t mlir::rocdsl::backwardPrograms(const AttentionConfig &c) {
+  return keyPrograms(c) + queryPrograms(c);
+}
+
 OwningOpRef<ModuleOp>
 mlir::rocdsl::buildAttentionBackward(MLIRContext *ctx,
                                      const AttentionConfig &c) {
@@ -219,16 +223,13 @@ mlir::rocdsl::buildAttentionBackward(MLIRContext *ctx,
   // being every head's rows; 199 with each key/value head's key and query
   // tiles together; benchmarks/results/attention-backward-h100-2026-12-06-*).
   Scalar nKey = kb.i32(keyPrograms(c));
-  Scalar isKey = kb.compare(Cmp::LT, pid, nKey);
-  Scalar keyTile = kb.rem(pid, kb.i32(keyTiles));
-  Scalar kvHeads = pid / kb.i32(keyTiles);
-  Scalar id = kb.max(pid - nKey, kb.i32(0));
-  Scalar queryTile = kb.rem(id, kb.i32(queryTiles));
-  Scalar heads = id / kb.i32(queryTiles);
   kb.ifThenElse(
-      isKey, [&] { keyProgram(keyTile, kvHeads); },
+      kb.compare(Cmp::LT, pid, nKey),
+      [&] { keyProgram(kb.rem(pid, kb.i32(keyTiles)), pid / kb.i32(keyTiles)); },
       [&] {
-        Scalar q0 = queryTile * c.bm;
+        Scalar id = pid - nKey;
+        Scalar q0 = kb.rem(id, kb.i32(queryTiles)) * c.bm;
+        Scalar heads = id / kb.i32(queryTiles);
         Scalar batch = heads / kb.i32(c.hq);
         Sequences seq = getSequences(kb, c, batch);
         within(q0, seq.qLength, [&] {
@@ -271,6 +272,6 @@ LaunchPlan mlir::rocdsl::planAttentionBackward(const AttentionConfig &c) {
     plan.args.push_back(count);
   }
   plan.args.push_back(attentionScaleArg());
-  plan.grid[0] = uint32_t(keyPrograms(c) + queryPrograms(c));
+  plan.grid[0] = uint32_t(backwardPrograms(c));
   return plan;
 }

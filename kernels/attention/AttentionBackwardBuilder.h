@@ -148,17 +148,21 @@ struct AttentionBackwardBuilder {
     int64_t groupSize = c.hq / c.hkv;
     SmallVector<Tile> grads = {kb.zeros({c.bn, c.d}, acc, DType::F32),
                                kb.zeros({c.bn, c.dv}, acc, DType::F32)};
-    return kb.forLoop(
-        kb.i32(0), kb.i32(groupSize), kb.i32(1), grads,
-        [&](Scalar g, ArrayRef<Tile> headGrads) {
-          Scalar head = kvHead * groupSize + g;
-          QueryHead h;
-          h.head = head;
-          h.q = getHeadRows(kb, c, seq, batch, head, true, c.d);
-          h.out = getHeadRows(kb, c, seq, batch, head, true, c.dv);
-          h.lse = getLseRows(kb, c, seq, batch, head);
-          return perHead(h, headGrads);
-        });
+    return kb.forLoop(kb.i32(0), kb.i32(groupSize), kb.i32(1), grads,
+                      [&](Scalar g, ArrayRef<Tile> headGrads) {
+                        return perHead(queryHead(seq, batch, kvHead, g),
+                                       headGrads);
+                      });
+  }
+  /// Query head `g` of key/value head `kvHead`'s group.
+  QueryHead queryHead(const Sequences &seq, Scalar batch, Scalar kvHead,
+                      Scalar g) {
+    QueryHead h;
+    h.head = kvHead * (c.hq / c.hkv) + g;
+    h.q = getHeadRows(kb, c, seq, batch, h.head, true, c.d);
+    h.out = getHeadRows(kb, c, seq, batch, h.head, true, c.dv);
+    h.lse = getLseRows(kb, c, seq, batch, h.head);
+    return h;
   }
 
   /// P (or P^T) and dS (or dS^T) of one step from the raw products S and

@@ -87,7 +87,7 @@ struct AtomicQueryGrad {
 
   Scalar countIndex(Scalar head, Scalar m0) {
     const AttentionConfig &c = bb.c;
-    int64_t blocks = queryBlockCounts(c) / (c.batch * c.hq);
+    int64_t blocks = llvm::divideCeil(c.sq, c.step);
     return (batch * c.hq + head) * blocks + m0 / bb.kb.i32(c.step);
   }
 
@@ -142,14 +142,12 @@ struct AtomicQueryGrad {
   void clearUnvisited(Scalar kvHead, Scalar first, int64_t stride) {
     KernelBuilder &kb = bb.kb;
     const AttentionConfig &c = bb.c;
-    int64_t groupSize = c.hq / c.hkv;
     Scalar blocks = (seq.qLength + (c.step - 1)) / kb.i32(c.step);
     Layout layout = kb.defaultLayout({c.step, c.d}, c.dtype, c.waveSize);
     kb.forLoop(
-        kb.i32(0), kb.i32(groupSize), kb.i32(1), {},
+        kb.i32(0), kb.i32(c.hq / c.hkv), kb.i32(1), {},
         [&](Scalar g, ArrayRef<Tile>) -> SmallVector<Tile> {
-          Scalar head = kvHead * groupSize + g;
-          HeadRows q = getHeadRows(kb, c, seq, batch, head, true, c.d);
+          HeadRows q = bb.queryHead(seq, batch, kvHead, g).q;
           kb.forLoop(first, blocks, kb.i32(stride), {},
                      [&](Scalar block, ArrayRef<Tile>) -> SmallVector<Tile> {
                        Scalar m0 = block * c.step;

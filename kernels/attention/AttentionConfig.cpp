@@ -349,10 +349,7 @@ static LogicalResult configureOnce(const KernelParams &params,
                  2 * c.step * (c.d + c.dv) * elementBytes;
     if (failed(configureAtomicQueryGrad(params, *chip, c, ldsBytes, error)))
       return failure();
-    int64_t programs = llvm::divideCeil(c.sk, c.bn) * c.batch * c.hkv +
-                       (c.dqAtomic ? 0
-                                   : llvm::divideCeil(c.sq, c.bm) * c.batch *
-                                         c.hq);
+    int64_t programs = backwardPrograms(c);
     if (programs >= (int64_t(1) << 31)) {
       error = str(programs) + " programs: at most 2^31 - 1";
       return failure();
