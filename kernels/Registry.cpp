@@ -52,6 +52,7 @@ const std::vector<KernelSpec> &mlir::rocdsl::getBuiltinKernels() {
     all.push_back(getGemmSpec());
     all.push_back(getAttentionForwardSpec());
     all.push_back(getAttentionBackwardSpec());
+    all.push_back(getAttentionBackwardDeltaSpec());
     return all;
   }();
   return kernels;

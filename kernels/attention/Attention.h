@@ -130,6 +130,11 @@ void appendSequenceArgSpecs(const AttentionConfig &c,
 std::vector<double> raggedSequences(int64_t batch, int64_t total,
                                     int64_t longest, uint64_t seed);
 
+/// Reads and checks the parameters both directions share (shapes, head
+/// grouping, masks, layout, dtype, chip), not the tiles.
+LogicalResult configureAttentionShapes(const KernelParams &params,
+                                       AttentionConfig &config,
+                                       std::string &error);
 /// Reads and checks the parameters (shapes, head grouping, masks, tiles)
 /// of the forward kernel, or with `backward` of the backward kernel.
 LogicalResult configureAttention(const KernelParams &params,
@@ -281,17 +286,31 @@ void attentionForwardReference(const AttentionConfig &config,
                                double scale, bool magnitudes);
 KernelSpec getAttentionForwardSpec();
 
-/// The backward, one launch: programs [0, keyPrograms) each own BN keys of
-/// one key/value head and accumulate their dK and dV over the query steps
-/// of every query head of its group; the programs after them each own BM
-/// queries of one query head and accumulate dQ over the key steps. Both
-/// recompute the scores and delta = rowsum(dO * O); no atomics, no
-/// workspace, deterministic.
+/// The backward's preprocessing (attention_bwd_delta): delta =
+/// rowsum(dout * out) in fp32 for every query row, in lse's shape.
+OwningOpRef<ModuleOp>
+buildAttentionBackwardDelta(MLIRContext *ctx, const AttentionConfig &config);
+LaunchPlan planAttentionBackwardDelta(const AttentionConfig &config);
+/// `values` rounded to `dtype` (bf16, f16; others as they are), as the
+/// runtime rounds an input buffer's doubles.
+std::vector<double> roundedToElements(std::vector<double> values,
+                                      dsl::DType dtype);
+/// Tensors: out, dout (inputs), delta (output), then the sequences.
+void attentionBackwardDeltaReference(const AttentionConfig &config,
+                                     std::vector<std::vector<double>> &tensors);
+KernelSpec getAttentionBackwardDeltaSpec();
+
+/// The backward, one launch after attention_bwd_delta's: programs [0,
+/// keyPrograms) each own BN keys of one key/value head and accumulate their
+/// dK and dV over the query steps of every query head of its group; the
+/// programs after them each own BM queries of one query head and
+/// accumulate dQ over the key steps. Both recompute the scores and read
+/// delta; no atomics, no workspace, deterministic (dq_atomic aside).
 OwningOpRef<ModuleOp> buildAttentionBackward(MLIRContext *ctx,
                                              const AttentionConfig &config);
 LaunchPlan planAttentionBackward(const AttentionConfig &config);
-/// Tensors: q, k, v, out, dout, lse (inputs), dq, dk, dv (outputs).
-/// The float64 backward from the given out and lse, filling dq, dk, dv;
+/// Tensors: q, k, v, dout, lse, delta (inputs), dq, dk, dv (outputs).
+/// The float64 backward from the given lse and delta, filling dq, dk, dv;
 /// with `magnitudes`, the sums of their terms' absolute values instead.
 void attentionBackwardReference(const AttentionConfig &config,
                                 std::vector<std::vector<double>> &tensors,

@@ -13,9 +13,10 @@
 // - query programs own BM queries of one query head, keep Q and dO as the
 //   first operands of S = Q K^T and dP = dO V^T, and walk the key steps,
 //   accumulating dQ.
-// Both compute delta from O and dO where they need it, so there is no
-// preprocessing launch, no workspace and no atomic: the result does not
-// depend on scheduling. On sm_90a the same programs run on warpgroup MMA
+// Both read delta = rowsum(dO * O), one fp32 a query row, from the
+// preprocessing launch before (attention_bwd_delta,
+// AttentionBackwardDelta.cpp); there is no workspace and no atomic: the
+// result does not depend on scheduling. On sm_90a the same programs run on warpgroup MMA
 // (AttentionBackwardWarpgroup.cpp), where with dq_atomic the key programs
 // also add dQ into an fp32 scratch and there are no query programs.
 //
@@ -67,7 +68,7 @@ static void buildKeyProgram(AttentionBackwardBuilder &bb, const Sequences &seq,
             Tile queries = bb.loadRows("q", qView, m0, c.step);
             Tile dout = bb.loadRows("dout", oView, m0, c.step);
             Tile lse2 = bb.loadLseLog2(lseView, m0, c.step, bb.colLayout);
-            Tile delta = bb.loadDelta(oView, m0, c.step, bb.colLayout);
+            Tile delta = bb.loadDelta(lseView, m0, c.step, bb.colLayout);
             qTiles.store(queries);
             doTiles.store(dout);
             Tile sT = kb.dot(keys, qTiles.loadTransposed(bb.opB), zeroS);
@@ -119,7 +120,7 @@ static void buildQueryProgram(AttentionBackwardBuilder &bb, const Sequences &seq
     return t.expandDims(1).broadcastTo({c.bm, c.step});
   };
   Tile lse2 = rows(bb.loadLseLog2(lseView, q0, c.bm, bb.rowLayout));
-  Tile delta = rows(bb.loadDelta(oView, q0, c.bm, bb.rowLayout));
+  Tile delta = rows(bb.loadDelta(lseView, q0, c.bm, bb.rowLayout));
   AttentionBackwardBuilder::RowsBothWays kTiles = bb.rowsBothWays(c.step, c.d);
   LdsTile vT = bb.ldsTile(c.dv, c.step, /*colMajor=*/true, /*kFast=*/true);
 
@@ -171,8 +172,8 @@ mlir::rocdsl::buildAttentionBackward(MLIRContext *ctx,
                                      const AttentionConfig &c) {
   SmallVector<ArgSpec> args = {
       ArgSpec::ptr("q", c.dtype),    ArgSpec::ptr("k", c.dtype),
-      ArgSpec::ptr("v", c.dtype),    ArgSpec::ptr("out", c.dtype),
-      ArgSpec::ptr("dout", c.dtype), ArgSpec::ptr("lse", DType::F32),
+      ArgSpec::ptr("v", c.dtype),    ArgSpec::ptr("dout", c.dtype),
+      ArgSpec::ptr("lse", DType::F32), ArgSpec::ptr("delta", DType::F32),
       ArgSpec::ptr("dq", c.dtype),   ArgSpec::ptr("dk", c.dtype),
       ArgSpec::ptr("dv", c.dtype)};
   appendSequenceArgSpecs(c, args);
@@ -255,9 +256,9 @@ LaunchPlan mlir::rocdsl::planAttentionBackward(const AttentionConfig &c) {
       attentionTensorArg("q", t, qShape, false),
       attentionTensorArg("k", t, kShape, false),
       attentionTensorArg("v", t, vShape, false),
-      attentionTensorArg("out", t, oShape, false),
       attentionTensorArg("dout", t, oShape, false),
       attentionTensorArg("lse", DType::F32, attentionLseShape(c), false),
+      attentionTensorArg("delta", DType::F32, attentionLseShape(c), false),
       attentionTensorArg("dq", t, qShape, true),
       attentionTensorArg("dk", t, kShape, true),
       attentionTensorArg("dv", t, vShape, true)};

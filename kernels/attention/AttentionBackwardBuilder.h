@@ -61,18 +61,19 @@ struct AttentionBackwardBuilder {
   /// The `count` entries of a head's lse (in log2 units) from `row0`.
   Tile loadLseLog2(const HeadRows &view, Scalar row0, int64_t count,
                    Layout layout) {
-    AccessOptions o;
-    o.bounds = {view.end};
-    return kb.load(kb.ptrArg("lse"), {view.first + row0}, {count}, layout, o) *
+    return loadRowStats("lse", view, row0, count, layout) *
            kb.f32(llvm::numbers::log2e);
   }
-  /// delta = rowsum(dO * O) of `rows` queries from `row0`, in `layout` (a
-  /// slice of the accumulator).
-  Tile loadDelta(const HeadRows &outView, Scalar row0, int64_t rows,
+  /// The same entries of delta = rowsum(dO * O) (attention_bwd_delta's).
+  Tile loadDelta(const HeadRows &view, Scalar row0, int64_t count,
                  Layout layout) {
-    Tile o = loadRows("out", outView, row0, rows).to(DType::F32);
-    Tile dout = loadRows("dout", outView, row0, rows).to(DType::F32);
-    return (o * dout).sum(1).convertTo(layout);
+    return loadRowStats("delta", view, row0, count, layout);
+  }
+  Tile loadRowStats(StringRef name, const HeadRows &view, Scalar row0,
+                    int64_t count, Layout layout) {
+    AccessOptions o;
+    o.bounds = {view.end};
+    return kb.load(kb.ptrArg(name), {view.first + row0}, {count}, layout, o);
   }
   LdsTile ldsTile(int64_t rows, int64_t cols, bool colMajor, bool kFast) {
     return operandLdsTile(kb, rows, cols, c.dtype, colMajor, kFast, c.nvidia,
@@ -132,8 +133,8 @@ struct AttentionBackwardBuilder {
     return bounds;
   }
 
-  /// One query head of a key program's group: its q, out (and dout) and
-  /// lse rows.
+  /// One query head of a key program's group: its q rows, its dout rows
+  /// (`out`: Dv columns) and its lse and delta entries.
   struct QueryHead {
     Scalar head;
     HeadRows q, out, lse;

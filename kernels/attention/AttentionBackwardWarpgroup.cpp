@@ -241,14 +241,12 @@ void mlir::rocdsl::buildWarpgroupKeyProgram(AttentionBackwardBuilder &bb,
             Scalar buffer = walk.enter(m0);
             LdsTile queries = qStack.index(buffer);
             LdsTile dout = doStack.index(buffer);
-            // The products run while the step's lse and delta are loaded
-            // (delta's reduction crosses waves through LDS, between
-            // barriers the running products do not wait for).
+            // The products run while the step's lse and delta are loaded.
             unsigned inFlight = 0;
             Tile sT = chainedDot(kb, keys, queries, zeroS, inFlight, false);
             Tile dpT = chainedDot(kb, values, dout, zeroS, inFlight, false);
             Tile lse2 = bb.loadLseLog2(lseView, m0, step, bb.colLayout);
-            Tile delta = bb.loadDelta(oView, m0, step, bb.colLayout);
+            Tile delta = bb.loadDelta(lseView, m0, step, bb.colLayout);
             dpT = kb.warpgroupWait(dpT);
             sT = kb.warpgroupWait(sT);
             std::optional<Tile> seen;
@@ -335,7 +333,7 @@ void mlir::rocdsl::buildWarpgroupQueryProgram(AttentionBackwardBuilder &bb,
   storeColumnBlocks(kb, c, kb.ptrArg("dout"), oView, q0, dout);
   auto rows = [&](Tile t) { return t.expandDims(1).broadcastTo({c.bm, step}); };
   Tile lse2 = rows(bb.loadLseLog2(lseView, q0, c.bm, bb.rowLayout));
-  Tile delta = rows(bb.loadDelta(oView, q0, c.bm, bb.rowLayout));
+  Tile delta = rows(bb.loadDelta(lseView, q0, c.bm, bb.rowLayout));
   LdsTile kStack = allocWarpgroupTiles(
       kb, c, kStages, {dBlocks, step, kWarpgroupBlock});
   LdsTile vStack = allocWarpgroupTiles(

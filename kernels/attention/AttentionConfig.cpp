@@ -95,18 +95,9 @@ static LogicalResult configureAtomicQueryGrad(const KernelParams &params,
   return success();
 }
 
-/// One pass over the parameters, `wgmma` as given.
-static LogicalResult configureOnce(const KernelParams &params,
-                                   AttentionConfig &c, std::string &error,
-                                   bool backward) {
-  if (backward) {
-    c.prefetch = false;
-    if (failed(params.getInt("step", c.step, error)))
-      return failure();
-  } else if (failed(params.getFlag("prefetch", c.prefetch, error)) ||
-             failed(params.getInt("stages", c.stages, error))) {
-    return failure();
-  }
+LogicalResult mlir::rocdsl::configureAttentionShapes(const KernelParams &params,
+                                                     AttentionConfig &c,
+                                                     std::string &error) {
   if (failed(params.getFloat("softcap", c.softcap, error)))
     return failure();
   if (!std::isfinite(c.softcap) || c.softcap < 0) {
@@ -124,10 +115,7 @@ static LogicalResult configureOnce(const KernelParams &params,
                            {"Tq", &c.tq},
                            {"Tk", &c.tk},
                            {"window_left", &c.windowLeft},
-                           {"window_right", &c.windowRight},
-                           {"BM", &c.bm},
-                           {"BN", &c.bn},
-                           {"warps", &c.warps}})
+                           {"window_right", &c.windowRight}})
     if (failed(params.getInt(name, *out, error)))
       return failure();
   if (failed(params.getFlag("causal", c.causal, error)))
@@ -249,6 +237,29 @@ static LogicalResult configureOnce(const KernelParams &params,
   c.waveSize = chip->waveSize;
   c.ldsBanks = chip->sharedMemoryBanks;
   c.ldsTransposeReads = chip->ldsTransposeReads;
+  return success();
+}
+
+/// One pass over the parameters, `wgmma` as given.
+static LogicalResult configureOnce(const KernelParams &params,
+                                   AttentionConfig &c, std::string &error,
+                                   bool backward) {
+  if (backward) {
+    c.prefetch = false;
+    if (failed(params.getInt("step", c.step, error)))
+      return failure();
+  } else if (failed(params.getFlag("prefetch", c.prefetch, error)) ||
+             failed(params.getInt("stages", c.stages, error))) {
+    return failure();
+  }
+  for (auto [name, out] : {std::pair<StringRef, int64_t *>{"BM", &c.bm},
+                           {"BN", &c.bn},
+                           {"warps", &c.warps}})
+    if (failed(params.getInt(name, *out, error)))
+      return failure();
+  if (failed(configureAttentionShapes(params, c, error)))
+    return failure();
+  const ChipInfo *chip = lookupChip(params.get("chip"));
   // The backward on NVIDIA at head dimensions up to 128: 128 x 128 tiles
   // on 8 warps (H200, B2 H16 S4096: D64 causal with 64 a step 149 TFLOP/s
   // against 130 for 64 x 64 x 32 on 4; D128 with 32 a step, in dynamic

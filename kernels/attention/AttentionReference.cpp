@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 using namespace mlir::rocdsl;
@@ -149,8 +151,8 @@ void mlir::rocdsl::attentionForwardReference(
 void mlir::rocdsl::attentionBackwardReference(
     const AttentionConfig &c, std::vector<std::vector<double>> &t, double scale,
     bool magnitudes) {
-  const std::vector<double> &q = t[0], &k = t[1], &v = t[2], &out = t[3],
-                            &dout = t[4], &lse = t[5];
+  const std::vector<double> &q = t[0], &k = t[1], &v = t[2], &dout = t[3],
+                            &lse = t[4], &deltas = t[5];
   std::vector<double> &dq = t[6], &dk = t[7], &dv = t[8];
   Rows rows(c, t, 9);
   if (scale == 0)
@@ -166,12 +168,9 @@ void mlir::rocdsl::attentionBackwardReference(
       for (int64_t i = 0; i < sq; ++i) {
         const double *query = &q[rows.query(e, h, i, c.d)];
         const double *dO = &dout[rows.query(e, h, i, c.dv)];
-        const double *o = &out[rows.query(e, h, i, c.dv)];
         double *dQ = &dq[rows.query(e, h, i, c.d)];
         double rowLse = lse[rows.lse(e, h, i)];
-        double delta = 0;
-        for (int64_t d = 0; d < c.dv; ++d)
-          delta += dO[d] * o[d];
+        double delta = deltas[rows.lse(e, h, i)];
         for (int64_t j = 0; j < sk; ++j) {
           if (!c.sees(i, j, sq, sk))
             continue;
@@ -205,4 +204,42 @@ void mlir::rocdsl::attentionBackwardReference(
         }
       }
     }
+}
+
+std::vector<double> mlir::rocdsl::roundedToElements(std::vector<double> values,
+                                                    dsl::DType dtype) {
+  for (double &x : values) {
+    if (dtype == dsl::DType::F16) {
+      x = double(static_cast<_Float16>(x));
+    } else if (dtype == dsl::DType::BF16 && !std::isnan(x)) {
+      // Through float, to the nearest even bf16, as buffers are written.
+      float f = float(x);
+      uint32_t bits;
+      std::memcpy(&bits, &f, 4);
+      bits = (bits + 0x7fff + ((bits >> 16) & 1)) & 0xffff0000u;
+      std::memcpy(&f, &bits, 4);
+      x = f;
+    }
+  }
+  return values;
+}
+
+void mlir::rocdsl::attentionBackwardDeltaReference(
+    const AttentionConfig &c, std::vector<std::vector<double>> &t) {
+  const std::vector<double> &out = t[0], &dout = t[1];
+  std::vector<double> &delta = t[2];
+  Rows rows(c, t, 3);
+  size_t entries = 1;
+  for (int64_t d : attentionLseShape(c))
+    entries *= size_t(d);
+  delta.assign(entries, 0.0);
+  for (int64_t e = 0; e < c.batch; ++e)
+    for (int64_t h = 0; h < c.hq; ++h)
+      for (int64_t i = 0; i < rows.queries(e); ++i) {
+        size_t row = rows.query(e, h, i, c.dv);
+        double sum = 0;
+        for (int64_t d = 0; d < c.dv; ++d)
+          sum += out[row + size_t(d)] * dout[row + size_t(d)];
+        delta[rows.lse(e, h, i)] = sum;
+      }
 }

@@ -195,9 +195,10 @@ KernelSpec mlir::rocdsl::getAttentionForwardSpec() {
 KernelSpec mlir::rocdsl::getAttentionBackwardSpec() {
   KernelSpec spec = makeAttentionSpec(/*backward=*/true);
   spec.name = "attention_bwd";
-  spec.summary = "dq, dk, dv of attention_fwd from dout, out and lse, "
-                 "FlashAttention-2 style in one deterministic launch (dQ by "
-                 "atomic adds with dq_atomic=1 on sm_90a)";
+  spec.summary = "dq, dk, dv of attention_fwd from dout, lse and "
+                 "attention_bwd_delta's delta, FlashAttention-2 style in one "
+                 "deterministic launch (dQ by atomic adds with dq_atomic=1 "
+                 "on sm_90a)";
   spec.params = sharedParams();
   spec.params.insert(
       spec.params.end(),
@@ -241,16 +242,93 @@ KernelSpec mlir::rocdsl::getAttentionBackwardSpec() {
     prepareSequences(c, tensors, 9);
     if (!check)
       return;
-    // A checked run takes out and lse from the float64 forward of its q,
-    // k and v (rounded as the kernel reads them), so that the backward
-    // sees what a forward would have given it.
+    // A checked run takes lse from the float64 forward of its q, k and v
+    // (rounded as the kernel reads them), and delta = rowsum(dout * out)
+    // from that forward's out rounded to the element type, as
+    // attention_bwd_delta would compute it: the backward sees what a
+    // forward would have given it.
     std::vector<std::vector<double>> forward = {
         tensors[0], tensors[1], tensors[2], {}, {}};
     if (c.varlen())
       forward.insert(forward.end(), {tensors[9], tensors[10]});
     attentionForwardReference(c, forward, scalars[0], false);
-    tensors[3] = std::move(forward[3]);
-    tensors[5] = std::move(forward[4]);
+    tensors[4] = std::move(forward[4]);
+    std::vector<std::vector<double>> delta = {
+        roundedToElements(std::move(forward[3]), c.dtype), tensors[3],
+        std::move(tensors[5])};
+    if (c.varlen())
+      delta.insert(delta.end(), {tensors[9], tensors[10]});
+    attentionBackwardDeltaReference(c, delta);
+    tensors[5] = std::move(delta[2]);
+  };
+  return spec;
+}
+
+KernelSpec mlir::rocdsl::getAttentionBackwardDeltaSpec() {
+  KernelSpec spec;
+  spec.name = "attention_bwd_delta";
+  spec.summary = "delta = rowsum(dout * out) per query row in fp32 (lse's "
+                 "shape): attention_bwd's preprocessing, launched before it "
+                 "with the same definitions";
+  spec.params = sharedParams();
+  spec.params.push_back(chipParam);
+  spec.targetDefaults = [](const TargetFacts &facts,
+                           std::vector<std::string> &defs, std::string &) {
+    if (facts.chip && !definesParam(defs, "chip"))
+      defs.insert(defs.begin(), "chip=" + facts.chip->name.str());
+    return success();
+  };
+  spec.build = [](MLIRContext *ctx, const KernelParams &params,
+                  std::string &error) -> OwningOpRef<ModuleOp> {
+    AttentionConfig c;
+    if (failed(configureAttentionShapes(params, c, error)))
+      return nullptr;
+    return buildAttentionBackwardDelta(ctx, c);
+  };
+  spec.plan = [](const KernelParams &params, LaunchPlan &plan,
+                 std::string &error) -> LogicalResult {
+    AttentionConfig c;
+    if (failed(configureAttentionShapes(params, c, error)))
+      return failure();
+    plan = planAttentionBackwardDelta(c);
+    return success();
+  };
+  spec.prepareInputs = [](const KernelParams &params,
+                          std::vector<std::vector<double>> &tensors,
+                          const std::vector<double> &, bool) {
+    AttentionConfig c;
+    std::string error;
+    if (succeeded(configureAttentionShapes(params, c, error)))
+      prepareSequences(c, tensors, 3);
+  };
+  auto reference = [](const KernelParams &params,
+                      std::vector<std::vector<double>> &tensors, bool abs) {
+    AttentionConfig c;
+    std::string error;
+    if (failed(configureAttentionShapes(params, c, error)))
+      return;
+    if (abs)
+      for (size_t i : {0, 1})
+        for (double &x : tensors[i])
+          x = std::fabs(x);
+    attentionBackwardDeltaReference(c, tensors);
+  };
+  spec.reference = [reference](const KernelParams &params,
+                               std::vector<std::vector<double>> &tensors,
+                               const std::vector<double> &) {
+    reference(params, tensors, false);
+  };
+  // delta sums Dv products in fp32: its rounding scales with their
+  // magnitudes, not with delta's own.
+  spec.magnitudes = [reference](const KernelParams &params,
+                                const std::vector<std::vector<double>> &tensors,
+                                const std::vector<double> &,
+                                std::vector<std::vector<double>> &magnitudes) {
+    magnitudes = tensors;
+    reference(params, magnitudes, true);
+    for (size_t i = 0; i < magnitudes.size(); ++i)
+      if (i != 2)
+        magnitudes[i].clear();
   };
   return spec;
 }

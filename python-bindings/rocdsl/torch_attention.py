@@ -203,8 +203,9 @@ def _launch(name, defs, tensors, cu, scale):
                                     dtype=_SCRATCH_DTYPES[dtype],
                                     device=first.device), dtype))
     args = [(t.data_ptr(), dtype, tuple(t.shape)) for t, dtype in tensors]
-    kernel.launch(args + [float(scale)],
-                  stream=torch_raw_stream(torch, first))
+    if scale is not None:  # attention_bwd_delta takes no scale
+        args.append(float(scale))
+    kernel.launch(args, stream=torch_raw_stream(torch, first))
 
 
 @torch.library.custom_op("rocdsl::attention", mutates_args=(),
@@ -252,11 +253,25 @@ def _attention_backward_op(dout: torch.Tensor, q: torch.Tensor,
               align, max_seqlen_q, max_seqlen_k)
     dq, dk, dv = (torch.empty_like(t) for t in (q, k, v))
     dtype = _DTYPES[q.dtype]
-    _launch("attention_bwd", _definitions(q, k, v, cu_seqlens_q, params),
-            [(q, dtype), (k, dtype), (v, dtype), (out, dtype), (dout, dtype),
-             (lse, "f32"), (dq, dtype), (dk, dtype), (dv, dtype)],
-            (cu_seqlens_q, cu_seqlens_k), scale)
+    defs = _definitions(q, k, v, cu_seqlens_q, params)
+    cu = (cu_seqlens_q, cu_seqlens_k)
+    delta = _backward_delta(defs, out, dout, lse, cu)
+    _launch("attention_bwd", defs,
+            [(q, dtype), (k, dtype), (v, dtype), (dout, dtype),
+             (lse, "f32"), (delta, "f32"), (dq, dtype), (dk, dtype),
+             (dv, dtype)], cu, scale)
     return dq, dk, dv
+
+
+def _backward_delta(defs, out, dout, lse, cu):
+    """delta = rowsum(dout * out) per query row (fp32, lse's shape), which
+    attention_bwd reads: attention_bwd_delta, on the same stream before it.
+    Rows outside every packed sequence stay unwritten; nothing reads them."""
+    delta = torch.empty_like(lse)
+    dtype = _DTYPES[out.dtype]
+    _launch("attention_bwd_delta", defs,
+            [(out, dtype), (dout, dtype), (delta, "f32")], cu, None)
+    return delta
 
 
 @_attention_backward_op.register_fake

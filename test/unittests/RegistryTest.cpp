@@ -92,7 +92,8 @@ TEST(RegistryTest, ListsTheBuiltinKernels) {
   EXPECT_EQ(names, (std::vector<std::string>{"rmsnorm_fwd", "rmsnorm_add_fwd",
                                              "rmsnorm_bwd", "rmsnorm_add_bwd",
                                              "rmsnorm_bwd_dw", "gemm",
-                                             "attention_fwd", "attention_bwd"}));
+                                             "attention_fwd", "attention_bwd",
+                                             "attention_bwd_delta"}));
 }
 
 TEST(RegistryTest, AttentionPlansTorchLayoutTensorsAndTheGrid) {
@@ -121,15 +122,48 @@ TEST(RegistryTest, AttentionBackwardPlansOneLaunchOfBothProgramKinds) {
                      {"B=2", "Hq=8", "Hkv=2", "Sq=100", "Sk=300", "D=128",
                       "chip=gfx942"},
                      plan),
-            (std::vector<std::string>{"q", "k", "v", "out", "dout", "lse",
+            (std::vector<std::string>{"q", "k", "v", "dout", "lse", "delta",
                                       "dq", "dk", "dv", "scale"}));
   EXPECT_EQ(plan.args[7].shape, (std::vector<int64_t>{2, 2, 300, 128}));
+  EXPECT_EQ(plan.args[5].shape, (std::vector<int64_t>{2, 8, 100}));
+  EXPECT_EQ(plan.args[5].dtype, dsl::DType::F32);
   for (int i = 0; i < 9; ++i)
     EXPECT_EQ(plan.args[size_t(i)].isOutput, i >= 6) << i;
   // 64-row tiles (16 a wave, 4 waves): 5 key tiles per B * Hkv head, then
   // 2 query tiles per B * Hq head, on one grid dimension.
   EXPECT_EQ(plan.grid[0], 5u * 4u + 2u * 16u);
   EXPECT_EQ(plan.grid[1], 1u);
+}
+
+TEST(RegistryTest, AttentionBackwardDeltaTakesTheBackwardsDefinitions) {
+  LaunchPlan plan;
+  // The backward's definitions as the torch op passes them to both
+  // launches, bshd: delta in lse's [B, Hq, Sq] order, 64 rows a program
+  // at Dv = 128.
+  EXPECT_EQ(planArgs("attention_bwd_delta",
+                     {"B=2", "Hq=8", "Hkv=2", "Sq=100", "Sk=300", "D=192",
+                      "Dv=128", "causal=1", "layout=bshd", "chip=sm_90a"},
+                     plan),
+            (std::vector<std::string>{"out", "dout", "delta"}));
+  EXPECT_EQ(plan.args[0].shape, (std::vector<int64_t>{2, 100, 8, 128}));
+  EXPECT_EQ(plan.args[2].shape, (std::vector<int64_t>{2, 8, 100}));
+  EXPECT_TRUE(plan.args[2].isOutput && !plan.args[1].isOutput);
+  EXPECT_EQ(plan.grid[0], 2u);
+  EXPECT_EQ(plan.grid[1], 16u);
+  // Varlen: the sequences follow, as for the backward.
+  EXPECT_EQ(planArgs("attention_bwd_delta",
+                     {"B=3", "Hq=2", "Sq=40", "Tq=70", "D=64",
+                      "layout=varlen", "chip=gfx942"},
+                     plan),
+            (std::vector<std::string>{"out", "dout", "delta", "cu_seqlens_q",
+                                      "cu_seqlens_k"}));
+  EXPECT_EQ(plan.args[2].shape, (std::vector<int64_t>{2, 70}));
+  // The backward's tile parameters are not the preprocessing's.
+  KernelParams params;
+  std::string error;
+  EXPECT_TRUE(failed(resolveKernelParams(*lookupKernel("attention_bwd_delta"),
+                                         {"BM=64"}, params, error)));
+  EXPECT_NE(error.find("BM"), std::string::npos) << error;
 }
 
 TEST(RegistryTest, AttentionLayoutsShapeTheTensors) {
