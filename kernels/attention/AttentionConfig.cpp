@@ -15,6 +15,11 @@ using dsl::DType;
 
 static std::string str(int64_t v) { return std::to_string(v); }
 
+/// The widest D + Dv the backward takes on warpgroup MMA: dK and dV of a
+/// warp group's 64 keys are (D + Dv) / 2 fp32 registers a thread, 160 here
+/// (D = 192, Dv = 128), beside the step's S^T and dP^T (64 more).
+constexpr int64_t kMaxWarpgroupBackwardDims = 320;
+
 /// The `wgmma` parameter: 1 insists on warpgroup MMA (an error naming what
 /// rules it out), auto takes it on a chip that has it when the head
 /// dimensions and the tile parameters given allow it.
@@ -40,6 +45,14 @@ static LogicalResult configureWarpgroup(const KernelParams &params,
               "from LDS in rows of 64 elements)";
       return failure();
     }
+    if (backward && c.d + c.dv > kMaxWarpgroupBackwardDims) {
+      error = "wgmma=1: D + Dv = " + str(c.d + c.dv) +
+              " is past " + str(kMaxWarpgroupBackwardDims) +
+              ": a key program keeps dK and dV of its 64 keys a warp group "
+              "in registers, (D + Dv) / 2 fp32 a thread beside the step's "
+              "products";
+      return failure();
+    }
     if (backward && c.step && c.step != kWarpgroupBlock) {
       error = "wgmma=1: step=" + str(c.step) +
               " must be 64 (each step's rows are the K of a gradient "
@@ -50,7 +63,8 @@ static LogicalResult configureWarpgroup(const KernelParams &params,
   } else if (wgmma == "auto") {
     // Tile parameters given for the other path keep it.
     c.wgmma = chip.warpgroupMma && dimsFit && c.warps % 4 == 0 &&
-              (backward ? c.step == 0 || c.step == kWarpgroupBlock
+              (backward ? (c.step == 0 || c.step == kWarpgroupBlock) &&
+                              c.d + c.dv <= kMaxWarpgroupBackwardDims
                         : c.stages != 1 && c.bn % kWarpgroupBlock == 0);
   }
   if (c.wgmma && backward)
@@ -268,8 +282,14 @@ static LogicalResult configureOnce(const KernelParams &params,
   bool wideBackward = backward && c.nvidia && widest <= 128 && !c.warps;
   if (failed(configureWarpgroup(params, *chip, backward, c, error)))
     return failure();
+  // The backward on warpgroup MMA: one warp group, 64 keys (or queries) a
+  // program, so that two programs share a multiprocessor and one's
+  // products run while the other waits at a barrier or computes P and dS
+  // (H100, B2 H16 S4096 D128 bf16: 375 TFLOP/s non-causal against 290 for
+  // 128 rows on 8 warps, 1.3-1.7x flash over the benchmark's rows against
+  // 1.0-1.2x; docs/benchmarks.md).
   if (!c.warps)
-    c.warps = wideBackward || c.wgmma ? 8 : 4;
+    c.warps = c.wgmma ? (backward ? 4 : 8) : wideBackward ? 8 : 4;
   if (c.wgmma && c.warps % 4) {
     error = "wgmma: warps=" + str(c.warps) +
             " is not 4 or 8 (the matrix unit multiplies for whole groups of "
