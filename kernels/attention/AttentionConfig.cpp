@@ -287,9 +287,11 @@ static LogicalResult configureOnce(const KernelParams &params,
   // products run while the other waits at a barrier or computes P and dS
   // (H100, B2 H16 S4096 D128 bf16: 375 TFLOP/s non-causal against 290 for
   // 128 rows on 8 warps, 1.3-1.7x flash over the benchmark's rows against
-  // 1.0-1.2x; docs/benchmarks.md).
+  // 1.0-1.2x; docs/benchmarks.md). dq_atomic's key programs, which also
+  // hold dQ^T, keep two warp groups (188 TFLOP/s there against 91 on one).
+  bool oneWarpgroup = backward && params.get("dq_atomic") != "1";
   if (!c.warps)
-    c.warps = c.wgmma ? (backward ? 4 : 8) : wideBackward ? 8 : 4;
+    c.warps = c.wgmma ? (oneWarpgroup ? 4 : 8) : wideBackward ? 8 : 4;
   if (c.wgmma && c.warps % 4) {
     error = "wgmma: warps=" + str(c.warps) +
             " is not 4 or 8 (the matrix unit multiplies for whole groups of "

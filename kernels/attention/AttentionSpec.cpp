@@ -210,8 +210,9 @@ KernelSpec mlir::rocdsl::getAttentionBackwardSpec() {
         "default warps on NVIDIA up to head dimension 64)",
         false},
        {"warps", "0",
-        "waves (warps) per program: 1, 2, 4, 8 (0: 4 with wgmma; 8 on "
-        "NVIDIA's mma.sync up to head dimension 128; else 4)",
+        "waves (warps) per program: 1, 2, 4, 8 (0: 4 with wgmma, 8 with "
+        "dq_atomic=1; 8 on NVIDIA's mma.sync up to head dimension 128; "
+        "else 4)",
         false},
        {"wgmma", "auto",
         "sm_90a: 1 computes every product with warpgroup MMA (wgmma) from "
