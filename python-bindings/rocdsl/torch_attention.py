@@ -267,7 +267,8 @@ def _backward_delta(defs, out, dout, lse, cu):
     """delta = rowsum(dout * out) per query row (fp32, lse's shape), which
     attention_bwd reads: attention_bwd_delta, on the same stream before it.
     Rows outside every packed sequence stay unwritten; nothing reads them."""
-    delta = torch.empty_like(lse)
+    delta = torch.empty(tuple(lse.shape), dtype=torch.float32,
+                        device=lse.device)
     dtype = _DTYPES[out.dtype]
     _launch("attention_bwd_delta", defs,
             [(out, dtype), (dout, dtype), (delta, "f32")], cu, None)
