@@ -19,8 +19,8 @@ c * tanh(s / c) before the mask. Rows that see no key give 0.
 
 Registered as torch.ops.rocdsl.attention (out and the log-sum-exp) with a
 fake implementation, so torch.compile keeps it as one node, and autograd
-through torch.ops.rocdsl.attention_backward (the attention_bwd kernel: one
-deterministic launch).
+through torch.ops.rocdsl.attention_backward (attention_bwd_delta, then the
+deterministic attention_bwd).
 
 The fallback chain: what ROCDSL's kernels cannot serve goes to
 torch.nn.functional.scaled_dot_product_attention, which picks its own
