@@ -1,4 +1,4 @@
-//===- AttentionBackward.cpp - FlashAttention-2 backward programs -*- C++ -*-===//
+//===- AttentionBackward.cpp - FlashAttention-2 backward programs ---------===//
 //
 // With P = exp(S - lse) recomputed from Q, K and the forward's lse (S the
 // scaled, capped scores) and delta = rowsum(dO * O):
