@@ -256,20 +256,22 @@ void storeColumnBlocks(dsl::KernelBuilder &kb, const AttentionConfig &c,
 HeadRows getLseRows(dsl::KernelBuilder &kb, const AttentionConfig &c,
                     const Sequences &seq, dsl::Scalar batch, dsl::Scalar head);
 /// `rows` rows of `view` from its row `row0` (zeros past its end),
-/// coalesced, as wide as the row allows.
+/// coalesced, as wide as the row allows; elements of `dtype` (none: the
+/// kernel's element type).
 dsl::Tile loadHeadRows(dsl::KernelBuilder &kb, const AttentionConfig &c,
                        dsl::Ptr ptr, const HeadRows &view, dsl::Scalar row0,
-                       int64_t rows);
+                       int64_t rows, std::optional<dsl::DType> dtype = {});
 /// The same rows copied asynchronously into LDS tile `dst` (rows x
 /// view.cols; rocdsl.async_copy, zeros past the view's end).
 void copyHeadRows(dsl::KernelBuilder &kb, const AttentionConfig &c,
                   dsl::Ptr ptr, const HeadRows &view, dsl::Scalar row0,
                   dsl::LdsTile dst);
-/// `tile` (rows x view.cols, any layout) rounded to the element type and
-/// stored through LDS in coalesced 128-bit accesses from row `row0`.
+/// `tile` (rows x view.cols, any layout) rounded to the element type (or
+/// `dtype`) and stored through LDS in coalesced 128-bit accesses from row
+/// `row0`.
 void storeHeadRows(dsl::KernelBuilder &kb, const AttentionConfig &c,
                    dsl::Tile tile, dsl::Ptr ptr, const HeadRows &view,
-                   dsl::Scalar row0);
+                   dsl::Scalar row0, std::optional<dsl::DType> dtype = {});
 
 /// The soft-capped scores from the raw products q.k: c * tanh(scale * x /
 /// c), returned with tanh's value t (the backward's 1 - t^2).

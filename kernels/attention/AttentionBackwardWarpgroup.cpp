@@ -112,24 +112,21 @@ struct AtomicQueryGrad {
         kb.programAtomic(ProgramAtomicKind::Add, count, index, kb.i32(1));
     kb.ifThenElse(kb.compare(Cmp::EQ, before, expected - int64_t(1)), [&] {
       // 16 rows at a time: the step's products hold most registers.
+      // dq_accum has q's shape, so q's view addresses its rows.
       constexpr int64_t kRows = 16;
       Ptr accum = kb.ptrArg("dq_accum");
-      Layout layout = kb.defaultLayout({kRows, c.d}, DType::F32, c.waveSize);
       kb.forLoop(m0, m0 + c.step, kb.i32(kRows), {},
                  [&](Scalar row0, ArrayRef<Tile>) -> SmallVector<Tile> {
-                   AccessOptions o;
-                   o.strides = {kb.i32(q.stride)};
-                   o.bounds = {q.end, q.column + c.d};
-                   o.vec = accessWidth(c.d, DType::F32, layout);
-                   SmallVector<Scalar> origin = {q.first + row0, q.column};
                    Tile sums =
-                       kb.load(accum, origin, {kRows, c.d}, layout, o);
+                       loadHeadRows(kb, c, accum, q, row0, kRows, DType::F32);
                    storeHeadRows(kb, c, sums * bb.scale, kb.ptrArg("dq"), q,
                                  row0);
                    // Every lane's reads are in before any lane clears.
                    kb.barrier();
-                   kb.store(kb.zeros({kRows, c.d}, layout, DType::F32), accum,
-                            origin, o);
+                   storeHeadRows(kb, c,
+                                 kb.zeros({kRows, c.d}, sums.getLayout(),
+                                          DType::F32),
+                                 accum, q, row0, DType::F32);
                    return {};
                  });
       kb.programAtomic(ProgramAtomicKind::Xchg, count, index, kb.i32(0));

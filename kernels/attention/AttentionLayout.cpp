@@ -163,35 +163,37 @@ struct RowAccess {
 } // namespace
 
 static RowAccess rowAccess(KernelBuilder &kb, const AttentionConfig &c,
-                           const HeadRows &view, Scalar row0, int64_t rows) {
+                           const HeadRows &view, Scalar row0, int64_t rows,
+                           DType dtype) {
   RowAccess a;
-  a.layout = kb.defaultLayout({rows, view.cols}, c.dtype, c.waveSize);
+  a.layout = kb.defaultLayout({rows, view.cols}, dtype, c.waveSize);
   a.options.strides = {kb.i32(view.stride)};
   a.options.bounds = {view.end, view.column + view.cols};
-  a.options.vec = accessWidth(view.cols, c.dtype, a.layout);
+  a.options.vec = accessWidth(view.cols, dtype, a.layout);
   a.origin = {view.first + row0, view.column};
   return a;
 }
 
 Tile mlir::rocdsl::loadHeadRows(KernelBuilder &kb, const AttentionConfig &c,
                                 Ptr ptr, const HeadRows &view, Scalar row0,
-                                int64_t rows) {
-  RowAccess a = rowAccess(kb, c, view, row0, rows);
+                                int64_t rows, std::optional<DType> dtype) {
+  RowAccess a = rowAccess(kb, c, view, row0, rows, dtype.value_or(c.dtype));
   return kb.load(ptr, a.origin, {rows, view.cols}, a.layout, a.options);
 }
 
 void mlir::rocdsl::copyHeadRows(KernelBuilder &kb, const AttentionConfig &c,
                                 Ptr ptr, const HeadRows &view, Scalar row0,
                                 LdsTile dst) {
-  RowAccess a = rowAccess(kb, c, view, row0, dst.getShape()[0]);
+  RowAccess a = rowAccess(kb, c, view, row0, dst.getShape()[0], c.dtype);
   kb.asyncCopy(ptr, a.origin, a.layout, dst, a.options);
 }
 
 void mlir::rocdsl::storeHeadRows(KernelBuilder &kb, const AttentionConfig &c,
                                  Tile tile, Ptr ptr, const HeadRows &view,
-                                 Scalar row0) {
-  RowAccess a = rowAccess(kb, c, view, row0, tile.getShape()[0]);
-  kb.store(tile.to(c.dtype).convertTo(a.layout), ptr, a.origin, a.options);
+                                 Scalar row0, std::optional<DType> dtype) {
+  DType type = dtype.value_or(c.dtype);
+  RowAccess a = rowAccess(kb, c, view, row0, tile.getShape()[0], type);
+  kb.store(tile.to(type).convertTo(a.layout), ptr, a.origin, a.options);
 }
 
 std::vector<int64_t> mlir::rocdsl::attentionShape(const AttentionConfig &c,
