@@ -293,10 +293,6 @@ KernelSpec getAttentionForwardSpec();
 OwningOpRef<ModuleOp>
 buildAttentionBackwardDelta(MLIRContext *ctx, const AttentionConfig &config);
 LaunchPlan planAttentionBackwardDelta(const AttentionConfig &config);
-/// `values` rounded to `dtype` (bf16, f16; others as they are), as the
-/// runtime rounds an input buffer's doubles.
-std::vector<double> roundedToElements(std::vector<double> values,
-                                      dsl::DType dtype);
 /// Tensors: out, dout (inputs), delta (output), then the sequences.
 void attentionBackwardDeltaReference(const AttentionConfig &config,
                                      std::vector<std::vector<double>> &tensors);

@@ -3,8 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
-#include <cstring>
 #include <limits>
 
 using namespace mlir::rocdsl;
@@ -204,24 +202,6 @@ void mlir::rocdsl::attentionBackwardReference(
         }
       }
     }
-}
-
-std::vector<double> mlir::rocdsl::roundedToElements(std::vector<double> values,
-                                                    dsl::DType dtype) {
-  for (double &x : values) {
-    if (dtype == dsl::DType::F16) {
-      x = double(static_cast<_Float16>(x));
-    } else if (dtype == dsl::DType::BF16 && !std::isnan(x)) {
-      // Through float, to the nearest even bf16, as buffers are written.
-      float f = float(x);
-      uint32_t bits;
-      std::memcpy(&bits, &f, 4);
-      bits = (bits + 0x7fff + ((bits >> 16) & 1)) & 0xffff0000u;
-      std::memcpy(&f, &bits, 4);
-      x = f;
-    }
-  }
-  return values;
 }
 
 void mlir::rocdsl::attentionBackwardDeltaReference(

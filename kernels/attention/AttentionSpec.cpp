@@ -254,9 +254,11 @@ KernelSpec mlir::rocdsl::getAttentionBackwardSpec() {
       forward.insert(forward.end(), {tensors[9], tensors[10]});
     attentionForwardReference(c, forward, scalars[0], false);
     tensors[4] = std::move(forward[4]);
-    std::vector<std::vector<double>> delta = {
-        roundedToElements(std::move(forward[3]), c.dtype), tensors[3],
-        std::move(tensors[5])};
+    for (double &x : forward[3])
+      x = dsl::roundToDType(x, c.dtype);
+    std::vector<std::vector<double>> delta = {std::move(forward[3]),
+                                              tensors[3],
+                                              std::move(tensors[5])};
     if (c.varlen())
       delta.insert(delta.end(), {tensors[9], tensors[10]});
     attentionBackwardDeltaReference(c, delta);

@@ -2,7 +2,6 @@
 #include "RMSNorm.h"
 
 #include <cmath>
-#include <cstring>
 
 using namespace mlir;
 using namespace mlir::rocdsl;
@@ -23,27 +22,6 @@ void mlir::rocdsl::rmsNormForwardReference(int64_t m, int64_t n, double eps,
   }
 }
 
-/// `v` rounded to nearest even in `dtype`, as arith.truncf does.
-static double roundTo(DType dtype, float v) {
-  switch (dtype) {
-  case DType::F16:
-    return double(static_cast<_Float16>(v));
-  case DType::BF16: {
-    uint32_t bits;
-    std::memcpy(&bits, &v, 4);
-    if (std::isnan(v))
-      return v;
-    bits += 0x7fff + ((bits >> 16) & 1);
-    bits &= 0xffff0000u;
-    float rounded;
-    std::memcpy(&rounded, &bits, 4);
-    return rounded;
-  }
-  default:
-    return v;
-  }
-}
-
 void mlir::rocdsl::rmsNormAddForwardReference(
     int64_t m, int64_t n, double eps, DType dtype, const std::vector<double> &x,
     const std::vector<double> &residual, const std::vector<double> &w,
@@ -51,7 +29,7 @@ void mlir::rocdsl::rmsNormAddForwardReference(
   // The inputs hold dtype values, exact in fp32: their fp32 sum, rounded
   // to dtype, is the h the kernel stores and normalizes.
   for (int64_t i = 0; i < m * n; ++i)
-    residualOut[i] = roundTo(dtype, float(x[i]) + float(residual[i]));
+    residualOut[i] = roundToDType(float(x[i]) + float(residual[i]), dtype);
   rmsNormForwardReference(m, n, eps, residualOut, w, y);
 }
 

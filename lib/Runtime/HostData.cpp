@@ -3,27 +3,10 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
 #include <limits>
 
 using namespace mlir::rocdsl;
 using dsl::DType;
-
-static uint16_t floatToBF16(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, 4);
-  if (std::isnan(f))
-    return 0x7fc0;
-  bits += 0x7fff + ((bits >> 16) & 1); // round to nearest even
-  return static_cast<uint16_t>(bits >> 16);
-}
-
-static float bf16ToFloat(uint16_t h) {
-  uint32_t bits = uint32_t(h) << 16;
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
 
 static void store(void *data, DType dtype, size_t i, double v) {
   switch (dtype) {
@@ -34,7 +17,7 @@ static void store(void *data, DType dtype, size_t i, double v) {
     static_cast<_Float16 *>(data)[i] = static_cast<_Float16>(v);
     return;
   case DType::BF16:
-    static_cast<uint16_t *>(data)[i] = floatToBF16(static_cast<float>(v));
+    static_cast<uint16_t *>(data)[i] = dsl::bf16Bits(static_cast<float>(v));
     return;
   case DType::I32:
     static_cast<int32_t *>(data)[i] = static_cast<int32_t>(v);
@@ -52,7 +35,7 @@ static double load(const void *data, DType dtype, size_t i) {
   case DType::F16:
     return static_cast<double>(static_cast<const _Float16 *>(data)[i]);
   case DType::BF16:
-    return bf16ToFloat(static_cast<const uint16_t *>(data)[i]);
+    return dsl::fromBF16Bits(static_cast<const uint16_t *>(data)[i]);
   case DType::I32:
     return static_cast<const int32_t *>(data)[i];
   case DType::I1:

@@ -4,6 +4,9 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/ErrorHandling.h"
 
+#include <cmath>
+#include <cstring>
+
 using namespace mlir::rocdsl;
 using namespace mlir::rocdsl::dsl;
 using llvm::StringRef;
@@ -43,6 +46,37 @@ unsigned dsl::bitWidth(DType dtype) {
     return 16;
   case DType::I1:
     return 1;
+  }
+  llvm_unreachable("unknown dtype");
+}
+
+uint16_t dsl::bf16Bits(float f) {
+  if (std::isnan(f))
+    return 0x7fc0;
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  bits += 0x7fff + ((bits >> 16) & 1); // round to nearest even
+  return static_cast<uint16_t>(bits >> 16);
+}
+
+float dsl::fromBF16Bits(uint16_t h) {
+  uint32_t bits = uint32_t(h) << 16;
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+double dsl::roundToDType(double v, DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+    return double(float(v));
+  case DType::F16:
+    return double(static_cast<_Float16>(v));
+  case DType::BF16:
+    return fromBF16Bits(bf16Bits(float(v)));
+  case DType::I32:
+  case DType::I1:
+    return v;
   }
   llvm_unreachable("unknown dtype");
 }
