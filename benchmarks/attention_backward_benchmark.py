@@ -130,17 +130,12 @@ def rocdsl_backward(cfg, q, k, v, dout, causal, gen):
         from rocdsl import torch_attention as ta
         shared = ta._definitions(q, k, v, None, params)
         grads = [torch.empty_like(t) for t in (q, k, v)]
-        dtype = ta._DTYPES[q.dtype]
 
         def run():
             # Both launches, as the op makes them (with dq_atomic, zeroed
             # scratch as the op passes it).
-            delta = ta._backward_delta(shared, out, dout, lse, (None, None))
-            ta._launch("attention_bwd", shared + tile,
-                       [(q, dtype), (k, dtype), (v, dtype), (dout, dtype),
-                        (lse, "f32"), (delta, "f32"), (grads[0], dtype),
-                        (grads[1], dtype), (grads[2], dtype)],
-                       (None, None), 0.0)
+            ta._backward(shared, tile, q, k, v, out, dout, lse, grads,
+                         (None, None), 0.0)
             return grads
     else:
         def run():

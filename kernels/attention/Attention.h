@@ -186,6 +186,11 @@ struct Sequences {
 };
 Sequences getSequences(dsl::KernelBuilder &kb, const AttentionConfig &c,
                        dsl::Scalar batch);
+/// `body`, in the varlen layout only where `row0` is below `length`: a
+/// program past the end of a short packed sequence has nothing to do.
+void withinSequence(dsl::KernelBuilder &kb, const AttentionConfig &c,
+                    dsl::Scalar row0, dsl::Scalar length,
+                    function_ref<void()> body);
 
 /// One head of one sequence in a tensor as rows of a 2-D view: the
 /// sequence's row r is view row first + r, rows before `end` exist, the
@@ -255,6 +260,14 @@ void storeColumnBlocks(dsl::KernelBuilder &kb, const AttentionConfig &c,
 /// The lse (and delta) entries of query head `head`.
 HeadRows getLseRows(dsl::KernelBuilder &kb, const AttentionConfig &c,
                     const Sequences &seq, dsl::Scalar batch, dsl::Scalar head);
+/// `count` entries of a row statistic (lse, delta: getLseRows's `view`)
+/// from row `row0`, in `layout` (zeros past the view's end); and the same
+/// entries stored (none past the end).
+dsl::Tile loadRowStats(dsl::KernelBuilder &kb, dsl::Ptr ptr,
+                       const HeadRows &view, dsl::Scalar row0, int64_t count,
+                       dsl::Layout layout);
+void storeRowStats(dsl::KernelBuilder &kb, dsl::Tile stats, dsl::Ptr ptr,
+                   const HeadRows &view, dsl::Scalar row0);
 /// `rows` rows of `view` from its row `row0` (zeros past its end),
 /// coalesced, as wide as the row allows; elements of `dtype` (none: the
 /// kernel's element type).

@@ -16,9 +16,10 @@
 // Both read delta = rowsum(dO * O), one fp32 a query row, from the
 // preprocessing launch before (attention_bwd_delta,
 // AttentionBackwardDelta.cpp); there is no workspace and no atomic: the
-// result does not depend on scheduling. On sm_90a the same programs run on warpgroup MMA
-// (AttentionBackwardWarpgroup.cpp), where with dq_atomic the key programs
-// also add dQ into an fp32 scratch and there are no query programs.
+// result does not depend on scheduling. On sm_90a the same programs run
+// on warpgroup MMA (AttentionBackwardWarpgroup.cpp), where with dq_atomic
+// the key programs also add dQ into an fp32 scratch and there are no query
+// programs.
 //
 //===----------------------------------------------------------------------===//
 #include "AttentionBackwardBuilder.h"
@@ -187,15 +188,10 @@ mlir::rocdsl::buildAttentionBackward(MLIRContext *ctx,
   Scalar pid = kb.programId(0);
   int64_t keyTiles = llvm::divideCeil(c.sk, c.bn);
   int64_t queryTiles = llvm::divideCeil(c.sq, c.bm);
-  // A program past the end of a short packed sequence has nothing to do.
-  auto within = [&](Scalar row0, Scalar length, function_ref<void()> body) {
-    if (c.varlen())
-      kb.ifThenElse(kb.compare(Cmp::LT, row0, length), body);
-    else
-      body();
-  };
-  // kvHeads and heads count over B * Hkv and B * Hq.
-  auto keyProgram = [&](Scalar tile, Scalar kvHeads) {
+  // Key program `pid`: key tile and, over B * Hkv, its key/value head.
+  auto keyProgram = [&] {
+    Scalar tile = kb.rem(pid, kb.i32(keyTiles));
+    Scalar kvHeads = pid / kb.i32(keyTiles);
     Scalar k0 = tile * c.bn;
     Scalar batch = kvHeads / kb.i32(c.hkv);
     Scalar kvHead = kb.rem(kvHeads, kb.i32(c.hkv));
@@ -204,7 +200,7 @@ mlir::rocdsl::buildAttentionBackward(MLIRContext *ctx,
     // of the dq rows no key program adds into.
     if (c.dqAtomic)
       clearUnvisitedQueries(bb, seq, batch, kvHead, tile, keyTiles);
-    within(k0, seq.kLength, [&] {
+    withinSequence(kb, c, k0, seq.kLength, [&] {
       if (c.wgmma)
         buildWarpgroupKeyProgram(bb, seq, k0, batch, kvHead);
       else
@@ -214,7 +210,7 @@ mlir::rocdsl::buildAttentionBackward(MLIRContext *ctx,
   // With dq_atomic the grid is the key programs alone, the first tiles
   // (under a causal mask the longest walks) first.
   if (c.dqAtomic) {
-    keyProgram(kb.rem(pid, kb.i32(keyTiles)), pid / kb.i32(keyTiles));
+    keyProgram();
     return kb.finish();
   }
   // Program order: the key programs, head after head, then the query
@@ -225,15 +221,14 @@ mlir::rocdsl::buildAttentionBackward(MLIRContext *ctx,
   // tiles together; benchmarks/results/attention-backward-h100-2026-12-06-*).
   Scalar nKey = kb.i32(keyPrograms(c));
   kb.ifThenElse(
-      kb.compare(Cmp::LT, pid, nKey),
-      [&] { keyProgram(kb.rem(pid, kb.i32(keyTiles)), pid / kb.i32(keyTiles)); },
+      kb.compare(Cmp::LT, pid, nKey), keyProgram,
       [&] {
         Scalar id = pid - nKey;
         Scalar q0 = kb.rem(id, kb.i32(queryTiles)) * c.bm;
-        Scalar heads = id / kb.i32(queryTiles);
+        Scalar heads = id / kb.i32(queryTiles); // over B * Hq
         Scalar batch = heads / kb.i32(c.hq);
         Sequences seq = getSequences(kb, c, batch);
-        within(q0, seq.qLength, [&] {
+        withinSequence(kb, c, q0, seq.qLength, [&] {
           Scalar head = kb.rem(heads, kb.i32(c.hq));
           if (c.wgmma)
             buildWarpgroupQueryProgram(bb, seq, q0, batch, head);

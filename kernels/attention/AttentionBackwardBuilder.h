@@ -61,19 +61,13 @@ struct AttentionBackwardBuilder {
   /// The `count` entries of a head's lse (in log2 units) from `row0`.
   Tile loadLseLog2(const HeadRows &view, Scalar row0, int64_t count,
                    Layout layout) {
-    return loadRowStats("lse", view, row0, count, layout) *
+    return loadRowStats(kb, kb.ptrArg("lse"), view, row0, count, layout) *
            kb.f32(llvm::numbers::log2e);
   }
   /// The same entries of delta = rowsum(dO * O) (attention_bwd_delta's).
   Tile loadDelta(const HeadRows &view, Scalar row0, int64_t count,
                  Layout layout) {
-    return loadRowStats("delta", view, row0, count, layout);
-  }
-  Tile loadRowStats(StringRef name, const HeadRows &view, Scalar row0,
-                    int64_t count, Layout layout) {
-    AccessOptions o;
-    o.bounds = {view.end};
-    return kb.load(kb.ptrArg(name), {view.first + row0}, {count}, layout, o);
+    return loadRowStats(kb, kb.ptrArg("delta"), view, row0, count, layout);
   }
   LdsTile ldsTile(int64_t rows, int64_t cols, bool colMajor, bool kFast) {
     return operandLdsTile(kb, rows, cols, c.dtype, colMajor, kFast, c.nvidia,

@@ -48,15 +48,9 @@ mlir::rocdsl::buildAttentionBackwardDelta(MLIRContext *ctx,
     Tile out = loadHeadRows(kb, c, kb.ptrArg("out"), outView, q0, rows);
     Tile dout = loadHeadRows(kb, c, kb.ptrArg("dout"), outView, q0, rows);
     Tile delta = (out.to(DType::F32) * dout.to(DType::F32)).sum(1);
-    AccessOptions o;
-    o.bounds = {deltaView.end};
-    kb.store(delta, kb.ptrArg("delta"), {deltaView.first + q0}, o);
+    storeRowStats(kb, delta, kb.ptrArg("delta"), deltaView, q0);
   };
-  // A program past the end of a short packed sequence has nothing to do.
-  if (c.varlen())
-    kb.ifThenElse(kb.compare(Cmp::LT, q0, seq.qLength), body);
-  else
-    body();
+  withinSequence(kb, c, q0, seq.qLength, body);
   return kb.finish();
 }
 

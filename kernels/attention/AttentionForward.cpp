@@ -376,14 +376,9 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
                     kb.full({c.bm}, rowLayout,
                             kb.f32(std::numeric_limits<float>::infinity())),
                     lse);
-    AccessOptions lseRows;
-    lseRows.bounds = {lseView.end};
-    kb.store(lse, kb.ptrArg("lse"), {lseView.first + q0}, lseRows);
+    storeRowStats(kb, lse, kb.ptrArg("lse"), lseView, q0);
   };
-  if (c.varlen())
-    kb.ifThenElse(kb.compare(Cmp::LT, q0, seq.qLength), body);
-  else
-    body();
+  withinSequence(kb, c, q0, seq.qLength, body);
   return kb.finish();
 }
 

@@ -65,6 +65,15 @@ Sequences mlir::rocdsl::getSequences(KernelBuilder &kb,
   return seq;
 }
 
+void mlir::rocdsl::withinSequence(KernelBuilder &kb, const AttentionConfig &c,
+                                  Scalar row0, Scalar length,
+                                  function_ref<void()> body) {
+  if (c.varlen())
+    kb.ifThenElse(kb.compare(Cmp::LT, row0, length), body);
+  else
+    body();
+}
+
 HeadRows mlir::rocdsl::getHeadRows(KernelBuilder &kb, const AttentionConfig &c,
                                    const Sequences &seq, Scalar batch,
                                    Scalar head, bool query, int64_t cols) {
@@ -172,6 +181,21 @@ static RowAccess rowAccess(KernelBuilder &kb, const AttentionConfig &c,
   a.options.vec = accessWidth(view.cols, dtype, a.layout);
   a.origin = {view.first + row0, view.column};
   return a;
+}
+
+Tile mlir::rocdsl::loadRowStats(KernelBuilder &kb, Ptr ptr,
+                                const HeadRows &view, Scalar row0,
+                                int64_t count, Layout layout) {
+  AccessOptions o;
+  o.bounds = {view.end};
+  return kb.load(ptr, {view.first + row0}, {count}, layout, o);
+}
+
+void mlir::rocdsl::storeRowStats(KernelBuilder &kb, Tile stats, Ptr ptr,
+                                 const HeadRows &view, Scalar row0) {
+  AccessOptions o;
+  o.bounds = {view.end};
+  kb.store(stats, ptr, {view.first + row0}, o);
 }
 
 Tile mlir::rocdsl::loadHeadRows(KernelBuilder &kb, const AttentionConfig &c,

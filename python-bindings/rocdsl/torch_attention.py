@@ -251,28 +251,28 @@ def _attention_backward_op(dout: torch.Tensor, q: torch.Tensor,
                                       torch.Tensor]:
     params = (scale, causal, window_left, window_right, softcap, layout,
               align, max_seqlen_q, max_seqlen_k)
-    dq, dk, dv = (torch.empty_like(t) for t in (q, k, v))
+    grads = tuple(torch.empty_like(t) for t in (q, k, v))
+    _backward(_definitions(q, k, v, cu_seqlens_q, params), [], q, k, v, out,
+              dout, lse, grads, (cu_seqlens_q, cu_seqlens_k), scale)
+    return grads
+
+
+def _backward(defs, tiles, q, k, v, out, dout, lse, grads, cu, scale):
+    """Both backward launches on the current stream into `grads` (dq, dk,
+    dv): attention_bwd_delta (delta = rowsum(dout * out) per query row,
+    fp32 in lse's shape; rows outside every packed sequence stay unwritten
+    and nothing reads them), then attention_bwd with `tiles` added to the
+    shared definitions `defs`."""
+    delta = torch.empty(tuple(lse.shape), dtype=torch.float32,
+                        device=lse.device)
     dtype = _DTYPES[q.dtype]
-    defs = _definitions(q, k, v, cu_seqlens_q, params)
-    cu = (cu_seqlens_q, cu_seqlens_k)
-    delta = _backward_delta(defs, out, dout, lse, cu)
-    _launch("attention_bwd", defs,
+    _launch("attention_bwd_delta", defs,
+            [(out, dtype), (dout, dtype), (delta, "f32")], cu, None)
+    dq, dk, dv = grads
+    _launch("attention_bwd", defs + tiles,
             [(q, dtype), (k, dtype), (v, dtype), (dout, dtype),
              (lse, "f32"), (delta, "f32"), (dq, dtype), (dk, dtype),
              (dv, dtype)], cu, scale)
-    return dq, dk, dv
-
-
-def _backward_delta(defs, out, dout, lse, cu):
-    """delta = rowsum(dout * out) per query row (fp32, lse's shape), which
-    attention_bwd reads: attention_bwd_delta, on the same stream before it.
-    Rows outside every packed sequence stay unwritten; nothing reads them."""
-    delta = torch.empty(tuple(lse.shape), dtype=torch.float32,
-                        device=lse.device)
-    dtype = _DTYPES[out.dtype]
-    _launch("attention_bwd_delta", defs,
-            [(out, dtype), (dout, dtype), (delta, "f32")], cu, None)
-    return delta
 
 
 @_attention_backward_op.register_fake
