@@ -1,18 +1,22 @@
 """Attention backward: the built-in attention_bwd kernel (through
 torch.ops.rocdsl.attention_backward) beside the backward of torch's SDPA
-backends (cuDNN, flash, memory-efficient) on one NVIDIA GPU, in one run
-(docs/benchmarks.md, "Attention backward").
+backends (cuDNN, flash, memory-efficient) and a Triton FlashAttention-2
+backward on one NVIDIA GPU, in one run (docs/benchmarks.md, "Attention
+backward").
 
     python3 benchmarks/attention_backward_benchmark.py --out table.md
         [--quick] [--configs default,BMxBNxSTEPxWARPS,...]
 
 Tensors in torch's (B, H, S, D) layout. Before anything is timed, ROCDSL's
-dq, dk and dv (outputs poisoned with NaN first) are compared with float64
-gradients on sampled rows of sampled heads. Each side's time is its
-backward alone (torch: autograd.grad over a kept graph; ROCDSL: the
-backward operator on the forward's out and lse), the median of CUDA-event
-pairs taken in turns. TFLOP/s = 2.5 * the forward's 4 * B * Hq * S^2 * D
-(halved for causal), FlashAttention's convention.
+and each Triton config's dq, dk and dv (outputs poisoned with NaN first)
+are compared with float64 gradients on sampled rows of sampled heads. Each
+side's time is its backward alone (torch: autograd.grad over a kept graph;
+ROCDSL: the backward operator on the forward's out and lse; Triton: its
+three launches, delta = rowsum(dO * O), then dK/dV, then dQ, on out and lse
+from a Triton forward run once per shape, untimed), the median of
+CUDA-event pairs taken in turns. The Triton column is its fastest config,
+STEPxTILExWARPSxSTAGES (TRITON_BWD_CONFIGS). TFLOP/s = 2.5 * the forward's
+4 * B * Hq * S^2 * D (halved for causal), FlashAttention's convention.
 """
 import argparse
 import datetime
@@ -21,6 +25,8 @@ import pathlib
 import sys
 
 import torch
+import triton
+import triton.language as tl
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -150,6 +156,220 @@ def rocdsl_backward(cfg, q, k, v, dout, causal, gen):
     return run
 
 
+# Triton FlashAttention-2 backward. Scores are kept in base 2: the kernels
+# scale q.k by scale * log2(e) and lse is log2 of the row's sum of
+# exp2(those scores), so P = exp2(scaled score - lse) with no exp.
+LOG2E = 1.4426950408889634
+# (STEP, TILE, num_warps, num_stages): each dK/dV program keeps TILE keys
+# and steps over queries STEP rows at a time, each dQ program keeps TILE
+# query rows and steps over keys STEP at a time. The fastest of a wider
+# sweep on an H100 (D 64 and 128, causal or not); all fit its shared memory.
+TRITON_BWD_CONFIGS = [(64, 64, 4, 2), (32, 64, 4, 3), (64, 128, 8, 3),
+                      (128, 128, 8, 2)]
+TRITON_FWD_BLOCK = 64  # the untimed forward's tile, and the delta kernel's
+
+
+@triton.jit
+def triton_forward_lse(q, k, v, o, lse, qk_scale, S, H: tl.constexpr,
+                       GROUP: tl.constexpr, D: tl.constexpr,
+                       BM: tl.constexpr, BN: tl.constexpr,
+                       CAUSAL: tl.constexpr):
+    """FlashAttention-2 forward of BM query rows of a head, with its lse."""
+    m0 = tl.program_id(0) * BM
+    bh = tl.program_id(1)
+    bkv = (bh // H) * (H // GROUP) + (bh % H) // GROUP
+    rows = m0 + tl.arange(0, BM)
+    cols = tl.arange(0, D)
+    offs = (bh * S + rows)[:, None] * D + cols[None, :]
+    qb = tl.load(q + offs)
+    m = tl.full((BM,), float("-inf"), tl.float32)
+    l = tl.zeros((BM,), tl.float32)
+    acc = tl.zeros((BM, D), tl.float32)
+    hi = S
+    if CAUSAL:
+        hi = m0 + BM
+    for n0 in range(0, hi, BN):
+        keys = n0 + tl.arange(0, BN)
+        kv = (bkv * S + keys)[:, None] * D + cols[None, :]
+        s = tl.dot(qb, tl.trans(tl.load(k + kv))) * qk_scale
+        if CAUSAL:
+            s = tl.where(keys[None, :] <= rows[:, None], s, float("-inf"))
+        # Every row sees key 0 in the first block, so m is finite after it.
+        m_new = tl.maximum(m, tl.max(s, 1))
+        alpha = tl.math.exp2(m - m_new)
+        p = tl.math.exp2(s - m_new[:, None])
+        l = l * alpha + tl.sum(p, 1)
+        acc = tl.dot(p.to(qb.dtype), tl.load(v + kv), acc * alpha[:, None])
+        m = m_new
+    tl.store(o + offs, (acc / l[:, None]).to(o.dtype.element_ty))
+    tl.store(lse + bh * S + rows, m + tl.math.log2(l))
+
+
+@triton.jit
+def triton_delta(o, do, delta, S, D: tl.constexpr, BM: tl.constexpr):
+    """delta = rowsum(dO * O) in float32, BM rows of a head."""
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    bh = tl.program_id(1)
+    offs = (bh * S + rows)[:, None] * D + tl.arange(0, D)[None, :]
+    ob = tl.load(o + offs).to(tl.float32)
+    dob = tl.load(do + offs).to(tl.float32)
+    tl.store(delta + bh * S + rows, tl.sum(ob * dob, 1))
+
+
+@triton.jit
+def dkdv_blocks(dkb, dvb, kb, vb, keys, q, do, lse, delta, bh, S, qk_scale,
+                lo, hi, D: tl.constexpr, STEP: tl.constexpr,
+                MASK: tl.constexpr):
+    """Adds query rows [lo, hi) of flat head bh to one key tile's dK, dV."""
+    cols = tl.arange(0, D)
+    for m0 in range(lo, hi, STEP):
+        rows = m0 + tl.arange(0, STEP)
+        offs = (bh * S + rows)[:, None] * D + cols[None, :]
+        qb = tl.load(q + offs)
+        dob = tl.load(do + offs)
+        lrow = tl.load(lse + bh * S + rows)
+        drow = tl.load(delta + bh * S + rows)
+        # P and dP transposed (keys by queries), so that dV += P^T dO and
+        # dK += dS^T Q are plain products into the key tile's accumulators.
+        pt = tl.math.exp2(tl.dot(kb, tl.trans(qb)) * qk_scale
+                          - lrow[None, :])
+        if MASK:  # the diagonal blocks only; where() also drops the
+            # overflow of scores above the diagonal, which lse leaves out
+            pt = tl.where(keys[:, None] <= rows[None, :], pt, 0.0)
+        dvb = tl.dot(pt.to(dob.dtype), dob, dvb)
+        dst = pt * (tl.dot(vb, tl.trans(dob)) - drow[None, :])
+        dkb = tl.dot(dst.to(qb.dtype), qb, dkb)
+    return dkb, dvb
+
+
+@triton.jit
+def triton_dkdv(q, k, v, do, lse, delta, dk, dv, scale, S,
+                HKV: tl.constexpr, GROUP: tl.constexpr, D: tl.constexpr,
+                STEP: tl.constexpr, TILE: tl.constexpr,
+                CAUSAL: tl.constexpr):
+    """dK and dV of TILE keys of one (batch, kv head), summed over the GROUP
+    query heads that share it within the program, so no atomics."""
+    n0 = tl.program_id(0) * TILE
+    bkv = tl.program_id(1)
+    keys = n0 + tl.arange(0, TILE)
+    offs = (bkv * S + keys)[:, None] * D + tl.arange(0, D)[None, :]
+    kb = tl.load(k + offs)
+    vb = tl.load(v + offs)
+    dkb = tl.zeros((TILE, D), tl.float32)
+    dvb = tl.zeros((TILE, D), tl.float32)
+    qk_scale = scale * 1.4426950408889634
+    # Query blocks before lo see none of these keys; those from mid on see
+    # all of them; those between straddle the diagonal and are masked.
+    lo = 0
+    mid = 0
+    if CAUSAL:
+        lo = n0 // STEP * STEP
+        mid = (n0 + TILE + STEP - 1) // STEP * STEP
+    bh0 = (bkv // HKV) * (HKV * GROUP) + (bkv % HKV) * GROUP
+    for g in range(GROUP):
+        if CAUSAL:
+            dkb, dvb = dkdv_blocks(dkb, dvb, kb, vb, keys, q, do, lse, delta,
+                                   bh0 + g, S, qk_scale, lo, mid, D, STEP,
+                                   True)
+        dkb, dvb = dkdv_blocks(dkb, dvb, kb, vb, keys, q, do, lse, delta,
+                               bh0 + g, S, qk_scale, mid, S, D, STEP, False)
+    tl.store(dk + offs, (dkb * scale).to(dk.dtype.element_ty))
+    tl.store(dv + offs, dvb.to(dv.dtype.element_ty))
+
+
+@triton.jit
+def dq_blocks(dqb, qb, dob, lrow, drow, rows, k, v, bkv, S, qk_scale, lo, hi,
+              D: tl.constexpr, STEP: tl.constexpr, MASK: tl.constexpr):
+    """Adds keys [lo, hi) of flat kv head bkv to one query tile's dQ."""
+    cols = tl.arange(0, D)
+    for n0 in range(lo, hi, STEP):
+        keys = n0 + tl.arange(0, STEP)
+        offs = (bkv * S + keys)[:, None] * D + cols[None, :]
+        kb = tl.load(k + offs)
+        vb = tl.load(v + offs)
+        p = tl.math.exp2(tl.dot(qb, tl.trans(kb)) * qk_scale - lrow[:, None])
+        if MASK:
+            p = tl.where(keys[None, :] <= rows[:, None], p, 0.0)
+        ds = p * (tl.dot(dob, tl.trans(vb)) - drow[:, None])
+        dqb = tl.dot(ds.to(kb.dtype), kb, dqb)
+    return dqb
+
+
+@triton.jit
+def triton_dq(q, k, v, do, lse, delta, dq, scale, S, H: tl.constexpr,
+              GROUP: tl.constexpr, D: tl.constexpr, STEP: tl.constexpr,
+              TILE: tl.constexpr, CAUSAL: tl.constexpr):
+    """dQ of TILE query rows of a head."""
+    m0 = tl.program_id(0) * TILE
+    bh = tl.program_id(1)
+    bkv = (bh // H) * (H // GROUP) + (bh % H) // GROUP
+    rows = m0 + tl.arange(0, TILE)
+    offs = (bh * S + rows)[:, None] * D + tl.arange(0, D)[None, :]
+    qb = tl.load(q + offs)
+    dob = tl.load(do + offs)
+    lrow = tl.load(lse + bh * S + rows)
+    drow = tl.load(delta + bh * S + rows)
+    dqb = tl.zeros((TILE, D), tl.float32)
+    qk_scale = scale * 1.4426950408889634
+    # Key blocks before mid are seen by every row of the tile; those from
+    # mid to the tile's last row straddle the diagonal and are masked.
+    mid = S
+    if CAUSAL:
+        mid = m0 // STEP * STEP
+        dqb = dq_blocks(dqb, qb, dob, lrow, drow, rows, k, v, bkv, S,
+                        qk_scale, mid, m0 + TILE, D, STEP, True)
+    dqb = dq_blocks(dqb, qb, dob, lrow, drow, rows, k, v, bkv, S, qk_scale,
+                    0, mid, D, STEP, False)
+    tl.store(dq + offs, (dqb * scale).to(dq.dtype.element_ty))
+
+
+def triton_forward(q, k, v, causal):
+    """out and base-2 lse ((B, Hq, S) float32) for the Triton backward."""
+    b, hq, s, d = q.shape
+    bm = TRITON_FWD_BLOCK
+    assert s % bm == 0, f"Triton forward: S={s} is not a multiple of {bm}"
+    out = torch.empty_like(q)
+    lse = torch.empty(b, hq, s, dtype=torch.float32, device=q.device)
+    triton_forward_lse[(s // bm, b * hq)](
+        q, k, v, out, lse, LOG2E / math.sqrt(d), s, H=hq,
+        GROUP=hq // k.shape[1], D=d, BM=bm, BN=bm, CAUSAL=causal,
+        num_warps=4, num_stages=2)
+    return out, lse
+
+
+def triton_backward(cfg, q, k, v, dout, out, lse, causal, gen):
+    step, tile, warps, stages = cfg
+    b, hq, s, d = q.shape
+    hkv = k.shape[1]
+    block = max(step, tile, TRITON_FWD_BLOCK)
+    assert s % block == 0, (f"Triton backward: S={s} is not a multiple of "
+                            f"its {block}-row blocks")
+    scale = 1 / math.sqrt(d)
+    delta = torch.empty_like(lse)
+    grads = [torch.empty_like(t) for t in (q, k, v)]
+    meta = dict(D=d, STEP=step, TILE=tile, CAUSAL=causal, num_warps=warps,
+                num_stages=stages)
+
+    def run():
+        dq, dk, dv = grads
+        triton_delta[(s // TRITON_FWD_BLOCK, b * hq)](
+            out, dout, delta, s, D=d, BM=TRITON_FWD_BLOCK)
+        triton_dkdv[(s // tile, b * hkv)](
+            q, k, v, dout, lse, delta, dk, dv, scale, s, HKV=hkv,
+            GROUP=hq // hkv, **meta)
+        triton_dq[(s // tile, b * hq)](
+            q, k, v, dout, lse, delta, dq, scale, s, H=hq, GROUP=hq // hkv,
+            **meta)
+        return grads
+    # Poisoned outputs first: an element the kernels skip shows up.
+    for t in run():
+        t.fill_(float("nan"))
+    run()
+    torch.cuda.synchronize()
+    check(*grads, q, k, v, dout, causal, gen)
+    return run
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--out", default=None)
@@ -164,8 +384,9 @@ def main():
         int(datetime.datetime.now().timestamp()))
     shapes = SHAPES[:2] if args.quick else SHAPES
     lines = ["| B Hq/Hkv S D | causal | cuDNN | flash | efficient "
-             "| ROCDSL (config) | ROCDSL/flash | ROCDSL/cuDNN |",
-             "|---|---|---|---|---|---|---|---|"]
+             "| Triton (config) | ROCDSL (config) | ROCDSL/flash "
+             "| ROCDSL/cuDNN | ROCDSL/Triton |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for b, hq, hkv, s, d, causal in shapes:
         t = torch.bfloat16
         q = torch.randn(b, hq, s, d, generator=gen, device="cuda").to(t)
@@ -183,6 +404,18 @@ def main():
             except Exception as e:  # a backend that cannot run this shape
                 runs.pop(name, None)
                 print(f"  {name}: {type(e).__name__}: {str(e)[:200]}")
+        try:  # the Triton side's out and lse, once for all its configs
+            fwd = triton_forward(q, k, v, causal)
+        except Exception as e:
+            fwd = None
+            print(f"  triton forward: {type(e).__name__}: {str(e)[:300]}")
+        for cfg in TRITON_BWD_CONFIGS if fwd is not None else ():
+            name = "triton " + "x".join(map(str, cfg))
+            try:
+                runs[name] = triton_backward(cfg, q, k, v, dout, *fwd,
+                                             causal, gen)
+            except Exception as e:  # a config that does not compile or fit
+                print(f"  {name}: {type(e).__name__}: {str(e)[:300]}")
         for cfg in args.configs.split(","):
             try:
                 runs[f"rocdsl {cfg}"] = rocdsl_backward(cfg, q, k, v, dout,
@@ -193,21 +426,26 @@ def main():
         tf = {n: flops / (x * 1e-6) / 1e12 for n, x in us.items()}
         for n, x in tf.items():
             print(f"  {n}: {x:.0f} TFLOP/s")
-        mine = {n: x for n, x in tf.items() if n.startswith("rocdsl")}
-        best = max(mine, key=mine.get) if mine else None
+
+        def best(prefix):
+            mine = [n for n in tf if n.startswith(prefix)]
+            return max(mine, key=tf.get) if mine else None
+        roc, tri = best("rocdsl "), best("triton ")
         fmt = lambda n: f"{tf[n]:.0f}" if n in tf else "failed"
-        ratio = lambda n: (f"{tf[best] / tf[n]:.2f}" if best and n in tf
+        named = lambda n: (f"{tf[n]:.0f} ({n.split(' ', 1)[1]})" if n
+                           else "failed")
+        ratio = lambda n: (f"{tf[roc] / tf[n]:.2f}" if roc and n in tf
                            else "-")
         line = (f"| {b} {hq}/{hkv} {s} {d} | {int(causal)} | {fmt('cuDNN')} "
-                f"| {fmt('flash')} | {fmt('efficient')} | "
-                f"{fmt(best) if best else 'failed'}"
-                f"{f' ({best[7:]})' if best else ''} | {ratio('flash')} | "
-                f"{ratio('cuDNN')} |")
+                f"| {fmt('flash')} | {fmt('efficient')} | {named(tri)} | "
+                f"{named(roc)} | {ratio('flash')} | {ratio('cuDNN')} | "
+                f"{ratio(tri)} |")
         print(line, flush=True)
         lines.append(line)
     header = (f"Attention backward, bf16 (TFLOP/s) on "
               f"{torch.cuda.get_device_name()}, {datetime.date.today()}, "
-              f"torch {torch.__version__}; command: python3 "
+              f"torch {torch.__version__}, triton {triton.__version__}; "
+              f"command: python3 "
               f"benchmarks/attention_backward_benchmark.py "
               f"{' '.join(sys.argv[1:])}")
     text = header + "\n\n" + "\n".join(lines) + "\n"

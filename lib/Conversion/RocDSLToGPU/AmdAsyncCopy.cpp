@@ -303,6 +303,34 @@ std::optional<SmallVector<unsigned>> groupSizes(ModuleOp module) {
   return sizes;
 }
 
+/// gpu.barrier becomes a workgroup release fence, s_barrier and a
+/// workgroup acquire fence. On chips with direct-to-LDS loads LLVM makes
+/// every workgroup release on LDS wait for all of them (the memory
+/// legalizer's S_WAITCNT_lds_direct): a vmcnt(0) before each barrier,
+/// which drains the copies a pipelined loop keeps in flight across it.
+/// With planned waits the copies do not need it: rocdsl.async_copy's
+/// contract has the kernel wait for a copy before the barrier that
+/// publishes it, and the plan (checked on the ISA) retires exactly the
+/// groups the next step reads. So a kernel with direct copies releases only what a
+/// workgroup fence on LDS still has to: its own LDS reads and writes,
+/// complete before the barrier (an explicit lgkmcnt(0); SMEM shares the
+/// counter). The release fence stays, at wavefront scope, where it keeps
+/// LLVM from moving memory accesses across the barrier without asking for
+/// any wait; the acquire fence is unchanged.
+void publishLdsAtBarriersWithoutDrainingCopies(gpu::GPUModuleOp gpuModule) {
+  SmallVector<gpu::BarrierOp> barriers;
+  gpuModule.walk([&](gpu::BarrierOp barrier) { barriers.push_back(barrier); });
+  for (gpu::BarrierOp barrier : barriers) {
+    OpBuilder b(barrier);
+    Location loc = barrier.getLoc();
+    ROCDL::SWaitcntOp::create(b, loc, gfx9WaitcntBits(std::nullopt, 0));
+    LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::release, "wavefront");
+    ROCDL::SBarrierOp::create(b, loc);
+    LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acquire, "workgroup");
+    barrier.erase();
+  }
+}
+
 } // namespace
 
 void mlir::rocdsl::separateDirectCopiesFromLdsAccesses(
@@ -335,6 +363,17 @@ void mlir::rocdsl::separateDirectCopiesFromLdsAccesses(
     else if (auto read = dyn_cast<ROCDL::ds_read_tr16_b64>(op))
       read.setNoaliasScopesAttr(scope);
   });
+  // Only planned waits say which copies a barrier may leave running; with
+  // drained waits (--waits=llvm, irregular groups) the barriers stay as
+  // LLVM would write them. Planned kernels carry commit marks.
+  bool planned = false;
+  uint32_t commitMark =
+      gfx9WaitcntBits(std::nullopt, std::nullopt, kCommitExpcnt);
+  gpuModule.walk([&](ROCDL::SWaitcntOp wait) {
+    planned |= wait.getBitfield() == commitMark;
+  });
+  if (planned)
+    publishLdsAtBarriersWithoutDrainingCopies(gpuModule);
 }
 
 std::optional<WaitsMode> mlir::rocdsl::parseWaitsMode(StringRef text) {

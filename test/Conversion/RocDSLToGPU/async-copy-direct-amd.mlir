@@ -2,6 +2,8 @@
 // RUN: rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx950 direct-copies=1" --canonicalize --cse | FileCheck %s --check-prefixes=CHECK,ONE,MARKED,COUNTED1
 // RUN: rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx942 direct-copies=1 waits=llvm" --canonicalize --cse | FileCheck %s --check-prefixes=CHECK,FOUR,DRAINED
 // RUN: rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx942 direct-copies=1 waits=weakened-for-testing" --canonicalize --cse | FileCheck %s --check-prefixes=CHECK,FOUR,MARKED,WEAKENED
+// RUN: rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx950 direct-copies=1" | FileCheck %s --check-prefix=NOFENCE
+// RUN: rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx942 direct-copies=1 waits=llvm" | FileCheck %s --check-prefix=NOFENCE
 // RUN: not rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx942 direct-copies=1 waits=sometimes" 2>&1 | FileCheck %s --check-prefix=BADMODE
 
 // Two groups of one 64x32 bf16 copy each (4 KiB, 4 waves). gfx942 loads
@@ -16,7 +18,20 @@
 // first in a loop, else the first) one looser: here vmcnt(5) (3861).
 // Planned waits are fenced by sched_barrier 0 and follow an s_nop (which
 // keeps a commit mark from merging into them). LDS reads are declared not
-// to alias the copies in flight.
+// to alias the copies in flight. A barrier waits for this wave's LDS
+// accesses (lgkmcnt(0), 0xC07F = 49279) and releases at wavefront scope:
+// a workgroup release would make LLVM drain every direct copy in flight
+// (vmcnt(0)) before it, the copies the planned waits keep running.
+// A kernel whose copies go through registers (@masked) keeps gpu.barrier.
+// NOFENCE-LABEL: gpu.func @two_groups(
+// NOFENCE-NOT:  gpu.barrier
+// NOFENCE-NOT:  syncscope("workgroup") release
+// NOFENCE-LABEL: gpu.func @masked(
+// NOFENCE:      gpu.barrier
+// NOFENCE-LABEL: gpu.func @conditional_copy(
+// NOFENCE-NOT:  gpu.barrier
+// NOFENCE-NOT:  syncscope("workgroup") release
+// NOFENCE-LABEL: gpu.func @many_pending(
 // BADMODE: unknown waits mode 'sometimes' (expected explicit, llvm or weakened-for-testing)
 // CHECK-LABEL: gpu.func @two_groups(
 // FOUR-COUNT-4:  rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %c4_i32, {{.*}} {alias_scopes = [#[[SCOPE:.*]]]}
@@ -33,7 +48,10 @@
 // DRAINED-NEXT: rocdl.s.waitcnt 3952
 // WEAKENED-NEXT: rocdl.s.waitcnt 3861
 // CHECK-NEXT:   rocdl.sched.barrier 0
-// CHECK-NEXT:   gpu.barrier
+// CHECK-NEXT:   rocdl.s.waitcnt 49279
+// CHECK-NEXT:   llvm.fence syncscope("wavefront") release
+// CHECK-NEXT:   rocdl.s.barrier
+// CHECK-NEXT:   llvm.fence syncscope("workgroup") acquire
 // CHECK:        llvm.load {{.*}}noalias_scopes = [#[[SCOPE]]]
 // CHECK:        rocdl.sched.barrier 0
 // MARKED-NEXT:  rocdl.s.nop 0
