@@ -13,8 +13,11 @@
 // Sharing bytes needs no barrier of its own: every LDS write already waits
 // for all waves at a barrier before it writes (LdsLowering.cpp), so the
 // reads of the buffer that held the bytes before are over. Asynchronous
-// copies place no barrier: their author waits for them and places one
-// (rocdsl.async_copy), before bytes they wrote can change hands.
+// copies are writes that land later, and a barrier does not wait for them
+// (cp.async; direct-to-LDS loads with planned waits): a buffer a copy
+// writes stays live until a wait that retires every copy (`async_wait
+// {pending = 0}`) follows the copy, even where nothing reads what it
+// wrote (a pipeline's copies past the last step).
 //
 //===----------------------------------------------------------------------===//
 #include "PatternsInternal.h"
@@ -34,6 +37,8 @@ constexpr int64_t kLdsAlignment = 16;
 struct ProgramOrder {
   llvm::DenseMap<Operation *, std::pair<int64_t, int64_t>> span;
   int64_t end = 0;
+  /// Where `async_wait {pending = 0}` retires every copy, in order.
+  SmallVector<int64_t> drains;
 
   explicit ProgramOrder(FuncOp func) {
     int64_t next = 0;
@@ -42,6 +47,8 @@ struct ProgramOrder {
   }
   void number(Operation *op, int64_t &next) {
     int64_t first = next++;
+    if (auto wait = dyn_cast<AsyncWaitOp>(op); wait && wait.getPending() == 0)
+      drains.push_back(first);
     for (Region &region : op->getRegions())
       for (Block &block : region)
         for (Operation &nested : block)
@@ -50,6 +57,11 @@ struct ProgramOrder {
   }
   int64_t first(Operation *op) const { return span.lookup(op).first; }
   int64_t last(Operation *op) const { return span.lookup(op).second; }
+  /// The first drain after `index`, or the end.
+  int64_t drainAfter(int64_t index) const {
+    auto it = llvm::upper_bound(drains, index);
+    return it == drains.end() ? end : *it;
+  }
 };
 
 /// [first, last] in program order over which `buffer`'s bytes are in use.
@@ -67,6 +79,8 @@ std::pair<int64_t, int64_t> liveRange(const ProgramOrder &order,
     if (!isa<LocalLoadOp, LocalStoreOp, AsyncCopyOp, WarpgroupDotOp>(user))
       return false;
     int64_t end = order.last(user);
+    if (isa<AsyncCopyOp>(user))
+      end = order.drainAfter(end);
     for (Operation *loop = user->getParentOp(); loop;
          loop = loop->getParentOp()) {
       if (loop->isAncestor(op))

@@ -3,7 +3,7 @@
 // RUN: rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx942 direct-copies=1 waits=llvm" --canonicalize --cse | FileCheck %s --check-prefixes=CHECK,FOUR,DRAINED
 // RUN: rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx942 direct-copies=1 waits=weakened-for-testing" --canonicalize --cse | FileCheck %s --check-prefixes=CHECK,FOUR,MARKED,WEAKENED
 // RUN: rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx950 direct-copies=1" | FileCheck %s --check-prefix=NOFENCE
-// RUN: rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx942 direct-copies=1 waits=llvm" | FileCheck %s --check-prefix=NOFENCE
+// RUN: rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx942 direct-copies=1 waits=llvm" | FileCheck %s --check-prefix=KEPT
 // RUN: not rocdsl-opt %s --split-input-file --convert-rocdsl-to-gpu="chip=gfx942 direct-copies=1 waits=sometimes" 2>&1 | FileCheck %s --check-prefix=BADMODE
 
 // Two groups of one 64x32 bf16 copy each (4 KiB, 4 waves). gfx942 loads
@@ -22,15 +22,20 @@
 // accesses (lgkmcnt(0), 0xC07F = 49279) and releases at wavefront scope:
 // a workgroup release would make LLVM drain every direct copy in flight
 // (vmcnt(0)) before it, the copies the planned waits keep running.
-// A kernel whose copies go through registers (@masked) keeps gpu.barrier.
+// A kernel whose copies go through registers (@masked) keeps gpu.barrier,
+// and so does every kernel whose waits drain (waits=llvm, or groups of
+// different sizes as in @conditional_copy): only a plan says which copies
+// may run on past a barrier.
+// KEPT-LABEL:   gpu.func @two_groups(
+// KEPT:         gpu.barrier
+// KEPT-NOT:     rocdl.s.barrier
 // NOFENCE-LABEL: gpu.func @two_groups(
 // NOFENCE-NOT:  gpu.barrier
 // NOFENCE-NOT:  syncscope("workgroup") release
 // NOFENCE-LABEL: gpu.func @masked(
 // NOFENCE:      gpu.barrier
 // NOFENCE-LABEL: gpu.func @conditional_copy(
-// NOFENCE-NOT:  gpu.barrier
-// NOFENCE-NOT:  syncscope("workgroup") release
+// NOFENCE:      gpu.barrier
 // NOFENCE-LABEL: gpu.func @many_pending(
 // BADMODE: unknown waits mode 'sometimes' (expected explicit, llvm or weakened-for-testing)
 // CHECK-LABEL: gpu.func @two_groups(
@@ -48,10 +53,11 @@
 // DRAINED-NEXT: rocdl.s.waitcnt 3952
 // WEAKENED-NEXT: rocdl.s.waitcnt 3861
 // CHECK-NEXT:   rocdl.sched.barrier 0
-// CHECK-NEXT:   rocdl.s.waitcnt 49279
-// CHECK-NEXT:   llvm.fence syncscope("wavefront") release
-// CHECK-NEXT:   rocdl.s.barrier
-// CHECK-NEXT:   llvm.fence syncscope("workgroup") acquire
+// MARKED-NEXT:  rocdl.s.waitcnt 49279
+// MARKED-NEXT:  llvm.fence syncscope("wavefront") release
+// MARKED-NEXT:  rocdl.s.barrier
+// MARKED-NEXT:  llvm.fence syncscope("workgroup") acquire
+// DRAINED-NEXT: gpu.barrier
 // CHECK:        llvm.load {{.*}}noalias_scopes = [#[[SCOPE]]]
 // CHECK:        rocdl.sched.barrier 0
 // MARKED-NEXT:  rocdl.s.nop 0
