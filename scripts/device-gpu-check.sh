@@ -20,7 +20,8 @@
 #      cuLaunchKernel (benchmarks/host_overhead.py, with torch.profiler);
 #   8. (opt-in) attention forward beside torch SDPA's backends and Triton
 #      (benchmarks/attention_benchmark.py; ATTENTION_ARGS=--quick);
-#   9. (opt-in) attention backward beside torch SDPA's backends
+#   9. (opt-in) attention backward beside torch SDPA's backends and a
+#      Triton FlashAttention-2 backward
 #      (benchmarks/attention_backward_benchmark.py; ATTENTION_BWD_ARGS).
 # Logs and tables go to $OUT (default: a temporary directory). STEPS picks
 # steps by number (default "123"; e.g. STEPS=12 skips the benchmark, 1234
