@@ -56,8 +56,6 @@ struct LdsFacts {
   bool nvidia = false;
   bool transposeReads = false;
   unsigned maxBytes = 64 * 1024;
-  /// Wait for the whole prologue before the loop (AMDGPU; see rewrite).
-  bool drainPrologue = false;
 };
 
 /// One global load whose tile goes to LDS every iteration.
@@ -298,15 +296,6 @@ void LoopPipeliner::rewrite() {
     Value limit = arith::SubIOp::create(b, loc, ub, offset);
     copyStep(b, lb, offset, limit, i32(i));
   }
-  // On AMDGPU the prologue's copies are waited for before the loop: LLVM
-  // places a wait for every direct-to-LDS load still in flight at each
-  // workgroup release fence (before each barrier), counting those that
-  // enter the loop from its preheader but not those that come around its
-  // back edge. Loads pending at the loop's entry would make that wait
-  // vmcnt(0) in every iteration; drained once here, the loop's only vmcnt
-  // wait is the planned count.
-  if (facts.drainPrologue)
-    AsyncWaitOp::create(b, loc, 0);
   Value ahead = arith::MulIOp::create(b, loc, step, ivConstant(stages - 1));
   Value lastCopied = arith::SubIOp::create(b, loc, ub, ahead);
 
@@ -391,7 +380,6 @@ struct PipelineLoopsPass
       facts.nvidia = info->isNVIDIA();
       facts.transposeReads = info->ldsTransposeReads;
       facts.maxBytes = info->maxSharedMemoryBytes();
-      facts.drainPrologue = info->isAMD();
     }
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });

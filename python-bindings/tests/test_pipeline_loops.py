@@ -198,8 +198,8 @@ def test_direct_copies_wait_with_a_count(chip, loads, stages, monkeypatch):
     groups of `loads` direct loads a wave in flight (A 64 x 32 and B 32 x
     64 bf16 on 4 waves: 4 + 4 dword loads on gfx942; on gfx950 A's 8-byte
     swizzle groups take 4 dword loads and B one 16-byte load). The
-    prologue is drained before the loop, so that LLVM's own wait for
-    direct loads at the barrier's fence finds none in flight from it."""
+    prologue's groups enter the loop in flight: its barrier does not
+    drain them."""
     monkeypatch.setenv("ROCDSL_AMD_DIRECT_COPIES", "1")
     asm = gemm.compile(chip, a="bf16", b="bf16", BM=64, BN=64, BK=32,
                        S=stages, assume=ALIGNED).asm
