@@ -106,6 +106,7 @@ mlir::rocdsl::compareToReference(const HostBuffer &out,
   }
   std::vector<double> got = out.toDoubles();
   c.count = got.size();
+  double errorSquares = 0, referenceSquares = 0, magnitudeSquares = 0;
   for (size_t i = 0; i < got.size(); ++i) {
     if (!std::isfinite(got[i])) {
       // An infinity the reference defines (attention's +inf log-sum-exp
@@ -116,14 +117,28 @@ mlir::rocdsl::compareToReference(const HostBuffer &out,
       continue;
     }
     double err = std::fabs(got[i] - ref[i]);
+    errorSquares += err * err;
+    referenceSquares += ref[i] * ref[i];
     c.maxAbsError = std::max(c.maxAbsError, err);
     if (ref[i] != 0)
       c.maxRelError = std::max(c.maxRelError, err / std::fabs(ref[i]));
     double scale = std::fabs(ref[i]);
-    if (!magnitude.empty())
+    if (!magnitude.empty()) {
       scale = std::max(scale, magnitude[i]);
+      magnitudeSquares += magnitude[i] * magnitude[i];
+    }
     if (err > c.atol + c.rtol * scale)
       ++c.mismatches;
+  }
+  // Relative to the reference, or to a sixteenth of the terms'
+  // magnitudes where the terms cancel more than a random sum of 256 would
+  // (an output that is nearly all cancellation, such as RMSNorm's dx at
+  // N = 1, keeps only rounding noise of its terms' size).
+  double norm = std::max(std::sqrt(referenceSquares),
+                         std::sqrt(magnitudeSquares) / 16);
+  if (!magnitude.empty() && norm > 0) {
+    c.relL2Error = std::sqrt(errorSquares) / norm;
+    c.maxRelL2Error = 2 * c.rtol;
   }
   return c;
 }

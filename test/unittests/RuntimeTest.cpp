@@ -287,6 +287,40 @@ TEST(HostDataTest, ComparisonCatchesUnwrittenAndWrongElements) {
   EXPECT_EQ(off.mismatches, 1u);
 }
 
+/// Sums of many terms: each element may be off by rtol times its terms'
+/// magnitude, but an error that shifts every element the same way (a 5%
+/// scale) fails in the L2 norm, while rounding-sized noise passes.
+TEST(HostDataTest, SumsOfTermsAreAlsoCheckedInTheL2Norm) {
+  std::mt19937_64 rng(std::random_device{}());
+  std::normal_distribution<double> normal;
+  const size_t n = 4096;
+  std::vector<double> ref(n), magnitude(n);
+  for (size_t i = 0; i < n; ++i) {
+    ref[i] = normal(rng);
+    // Cancelling terms: a magnitude ten times the sum's typical size.
+    magnitude[i] = 10 * (std::fabs(ref[i]) + 1);
+  }
+  auto fill = [&](HostBuffer &b, double factor, double noise) {
+    for (size_t i = 0; i < n; ++i)
+      static_cast<float *>(b.data())[i] =
+          float(ref[i] * factor + noise * normal(rng));
+  };
+  HostBuffer scaled(dsl::DType::F32, n), noisy(dsl::DType::F32, n);
+  // f32: rtol 1e-5, so the elementwise slack is 1e-4 of a magnitude.
+  fill(scaled, 1 + 5e-5, 0);
+  Comparison c = compareToReference(scaled, ref, magnitude);
+  EXPECT_EQ(c.mismatches, 0u);
+  EXPECT_GT(c.relL2Error, c.maxRelL2Error);
+  EXPECT_FALSE(c.passed());
+  fill(noisy, 1, 2e-6);
+  Comparison d = compareToReference(noisy, ref, magnitude);
+  EXPECT_EQ(d.mismatches, 0u);
+  EXPECT_GT(d.relL2Error, 0);
+  EXPECT_TRUE(d.passed()) << d.relL2Error << " > " << d.maxRelL2Error;
+  // Without magnitudes there is no L2 bound (each element is its own sum).
+  EXPECT_EQ(compareToReference(noisy, ref).maxRelL2Error, 0);
+}
+
 TEST(HostDataTest, RandomInputsAreNotDegenerate) {
   std::mt19937_64 rng(std::random_device{}());
   HostBuffer a(dsl::DType::BF16, 1024);

@@ -220,11 +220,17 @@ int main(int argc, char **argv) {
       continue;
     Comparison c = compareToReference(*buffers[i], tensors[i], magnitudes[i]);
     ok &= c.passed();
+    std::string l2;
+    if (c.maxRelL2Error > 0)
+      l2 = llvm::formatv(", L2 rel err {0:e2} (at most {1:e1}{2})",
+                         c.relL2Error, c.maxRelL2Error,
+                         c.withinL2() ? "" : ": TOO LARGE");
     llvm::outs() << llvm::formatv(
         "{0}: max abs err {1:e2}, max rel err {2:e2} (atol {3:e1}, rtol "
-        "{4:e1}): {5} ({6} of {7} mismatched, {8} non-finite)\n",
+        "{4:e1}){9}: {5} ({6} of {7} mismatched, {8} non-finite)\n",
         sig.name, c.maxAbsError, c.maxRelError, c.atol, c.rtol,
-        c.passed() ? "ok" : "MISMATCH", c.mismatches, c.count, c.nonFinite);
+        c.passed() ? "ok" : "MISMATCH", c.mismatches, c.count, c.nonFinite,
+        l2);
   }
   return ok ? 0 : 1;
 }
