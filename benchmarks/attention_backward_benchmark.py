@@ -111,6 +111,12 @@ def check(dq, dk, dv, q, k, v, dout, causal, gen):
         bad = int(((x - ref).abs() > bound).sum())
         if bad or not bool(torch.isfinite(x).all()):
             raise AssertionError(f"{name}: {bad} elements off")
+        # The slack is a worst case that grows with the sequence: an error
+        # of a few percent in every element fits under it. Rounding noise
+        # stays near 2e-3 of the gradient's norm; 2e-2 is the bound.
+        rel = float((x - ref).norm() / ref.norm())
+        if rel > 2e-2:
+            raise AssertionError(f"{name}: L2 relative error {rel:.2e}")
 
 
 def torch_backward(backend, q, k, v, dout, causal):
