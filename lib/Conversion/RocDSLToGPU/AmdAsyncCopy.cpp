@@ -311,12 +311,12 @@ std::optional<SmallVector<unsigned>> groupSizes(ModuleOp module) {
 /// With planned waits the copies do not need it: rocdsl.async_copy's
 /// contract has the kernel wait for a copy before the barrier that
 /// publishes it, and the plan (checked on the ISA) retires exactly the
-/// groups the next step reads. So a kernel with direct copies releases only what a
-/// workgroup fence on LDS still has to: its own LDS reads and writes,
-/// complete before the barrier (an explicit lgkmcnt(0); SMEM shares the
-/// counter). The release fence stays, at wavefront scope, where it keeps
-/// LLVM from moving memory accesses across the barrier without asking for
-/// any wait; the acquire fence is unchanged.
+/// groups the next step reads. So a kernel with planned waits releases
+/// only what a workgroup fence on LDS still has to: its own LDS reads and
+/// writes, complete before the barrier (an explicit lgkmcnt(0); SMEM
+/// shares the counter). The release fence stays, at wavefront scope, where
+/// it keeps LLVM from moving memory accesses across the barrier without
+/// asking for any wait; the acquire fence is unchanged.
 void publishLdsAtBarriersWithoutDrainingCopies(gpu::GPUModuleOp gpuModule) {
   SmallVector<gpu::BarrierOp> barriers;
   gpuModule.walk([&](gpu::BarrierOp barrier) { barriers.push_back(barrier); });
