@@ -505,6 +505,7 @@ std::vector<WaitFinding> findWaitViolations(const Kernel &kernel) {
     f.loadText = load.text.str();
     f.useLine = use.line;
     f.atPlannedWait = transfer.isPlannedWait(t.use);
+    f.directToLdsLoad = writesLdsMemory(load, Counter::Vmem);
     f.useText = use.text.str();
     f.registers = t.kind == RegRange::None
                       ? std::string("LDS")

@@ -90,14 +90,10 @@ compileChecked(ModuleOp module, llvm::StringRef chip, unsigned optLevel,
     // relied on a drain that is no longer there). Only where copies went
     // direct.
     bool directLoads = llvm::StringRef(*assembly).contains(" lds\n");
-    auto aboutDirectLoad = [](const isa::WaitFinding &f) {
-      return llvm::StringRef(f.loadText).split("//").first.rtrim().ends_with(
-          " lds");
-    };
     std::vector<isa::WaitFinding> unproven;
     for (const isa::KernelReport &k : check->kernels)
       for (const isa::WaitFinding &f : k.waitViolations)
-        if (f.atPlannedWait || aboutDirectLoad(f))
+        if (f.atPlannedWait || f.directToLdsLoad)
           unproven.push_back(f);
     if (!unproven.empty() && directLoads && copies.direct &&
         copies.waits == "explicit") {

@@ -218,8 +218,10 @@ TEST_F(CheckedCompileTest, PlannedWaitsShipOnlyWhenProven) {
     ASSERT_TRUE(bool(weakened)) << llvm::toString(weakened.takeError());
     // (One finding for each load the wait may leave in flight.)
     ASSERT_FALSE(weakened->waitViolations.empty()) << chip;
-    for (const isa::WaitFinding &f : weakened->waitViolations)
+    for (const isa::WaitFinding &f : weakened->waitViolations) {
       EXPECT_TRUE(f.atPlannedWait) << chip << ": " << f.useText;
+      EXPECT_TRUE(f.directToLdsLoad) << chip << ": " << f.loadText;
+    }
     EXPECT_EQ(weakened->waits, "weakened-for-testing") << chip;
 
     // A checker that finds the plan wanting (as it would a plan LLVM's
@@ -238,6 +240,7 @@ TEST_F(CheckedCompileTest, PlannedWaitsShipOnlyWhenProven) {
           f.registers = "LDS";
           f.counter = "vmcnt";
           f.atPlannedWait = atWait;
+          f.directToLdsLoad = true;
           result->kernels.front().waitViolations.push_back(f);
         }
         return result;

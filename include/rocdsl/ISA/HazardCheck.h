@@ -77,6 +77,8 @@ struct WaitFinding {
   /// The use is a planned wait of ROCDSL's (WaitFences.h) that does not
   /// retire what its plan says it does.
   bool atPlannedWait = false;
+  /// The load writes LDS itself (`buffer_load ... lds`).
+  bool directToLdsLoad = false;
 };
 
 /// An s_waitcnt that waits for more than the check needs: with one of its
