@@ -32,6 +32,7 @@ from torch.nn.attention import SDPBackend, sdpa_kernel
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from gpu_timing import take_turns, event_us  # noqa: E402
+from attention_benchmark import triton_attention  # noqa: E402
 
 import rocdsl  # noqa: E402,F401
 import rocdsl.torch  # noqa: E402,F401  (registers torch.ops.rocdsl.*)
@@ -164,8 +165,8 @@ def rocdsl_backward(cfg, q, k, v, dout, causal, gen):
 
 # Triton FlashAttention-2 backward. Scores are kept in base 2: the kernels
 # scale q.k by scale * log2(e) and lse is log2 of the row's sum of
-# exp2(those scores), so P = exp2(scaled score - lse) with no exp.
-LOG2E = 1.4426950408889634
+# exp2(those scores), so P = exp2(scaled score - lse) with no exp. out and
+# lse come from attention_benchmark.py's Triton forward (LSE=True).
 # (STEP, TILE, num_warps, num_stages): each dK/dV program keeps TILE keys
 # and steps over queries STEP rows at a time, each dQ program keeps TILE
 # query rows and steps over keys STEP at a time. The fastest of a wider
@@ -173,42 +174,6 @@ LOG2E = 1.4426950408889634
 TRITON_BWD_CONFIGS = [(64, 64, 4, 2), (32, 64, 4, 3), (64, 128, 8, 3),
                       (128, 128, 8, 2)]
 TRITON_FWD_BLOCK = 64  # the untimed forward's tile, and the delta kernel's
-
-
-@triton.jit
-def triton_forward_lse(q, k, v, o, lse, qk_scale, S, H: tl.constexpr,
-                       GROUP: tl.constexpr, D: tl.constexpr,
-                       BM: tl.constexpr, BN: tl.constexpr,
-                       CAUSAL: tl.constexpr):
-    """FlashAttention-2 forward of BM query rows of a head, with its lse."""
-    m0 = tl.program_id(0) * BM
-    bh = tl.program_id(1)
-    bkv = (bh // H) * (H // GROUP) + (bh % H) // GROUP
-    rows = m0 + tl.arange(0, BM)
-    cols = tl.arange(0, D)
-    offs = (bh * S + rows)[:, None] * D + cols[None, :]
-    qb = tl.load(q + offs)
-    m = tl.full((BM,), float("-inf"), tl.float32)
-    l = tl.zeros((BM,), tl.float32)
-    acc = tl.zeros((BM, D), tl.float32)
-    hi = S
-    if CAUSAL:
-        hi = m0 + BM
-    for n0 in range(0, hi, BN):
-        keys = n0 + tl.arange(0, BN)
-        kv = (bkv * S + keys)[:, None] * D + cols[None, :]
-        s = tl.dot(qb, tl.trans(tl.load(k + kv))) * qk_scale
-        if CAUSAL:
-            s = tl.where(keys[None, :] <= rows[:, None], s, float("-inf"))
-        # Every row sees key 0 in the first block, so m is finite after it.
-        m_new = tl.maximum(m, tl.max(s, 1))
-        alpha = tl.math.exp2(m - m_new)
-        p = tl.math.exp2(s - m_new[:, None])
-        l = l * alpha + tl.sum(p, 1)
-        acc = tl.dot(p.to(qb.dtype), tl.load(v + kv), acc * alpha[:, None])
-        m = m_new
-    tl.store(o + offs, (acc / l[:, None]).to(o.dtype.element_ty))
-    tl.store(lse + bh * S + rows, m + tl.math.log2(l))
 
 
 @triton.jit
@@ -336,10 +301,10 @@ def triton_forward(q, k, v, causal):
     assert s % bm == 0, f"Triton forward: S={s} is not a multiple of {bm}"
     out = torch.empty_like(q)
     lse = torch.empty(b, hq, s, dtype=torch.float32, device=q.device)
-    triton_forward_lse[(s // bm, b * hq)](
-        q, k, v, out, lse, LOG2E / math.sqrt(d), s, H=hq,
-        GROUP=hq // k.shape[1], D=d, BM=bm, BN=bm, CAUSAL=causal,
-        num_warps=4, num_stages=2)
+    triton_attention[(s // bm, b * hq)](
+        q, k, v, out, lse, 1 / math.sqrt(d), s, H=hq, G=hq // k.shape[1],
+        D=d, BM=bm, BN=bm, CAUSAL=causal, LSE=True, num_warps=4,
+        num_stages=2)
     return out, lse
 
 

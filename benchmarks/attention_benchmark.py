@@ -38,10 +38,14 @@ DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16}
 
 
 @triton.jit
-def triton_attention(q, k, v, o, scale, S, H: tl.constexpr, G: tl.constexpr,
-                     D: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr,
-                     CAUSAL: tl.constexpr):
-    """FlashAttention-2 forward, one program per BM query rows of a head."""
+def triton_attention(q, k, v, o, lse, scale, S, H: tl.constexpr,
+                     G: tl.constexpr, D: tl.constexpr, BM: tl.constexpr,
+                     BN: tl.constexpr, CAUSAL: tl.constexpr,
+                     LSE: tl.constexpr = False):
+    """FlashAttention-2 forward, one program per BM query rows of a head;
+    with LSE, also each row's log-sum-exp in base 2 of its scores times
+    log2(e) (what attention_backward_benchmark.py's Triton backward reads;
+    the timed forward passes LSE=False and stores none)."""
     start = tl.program_id(0) * BM
     bh = tl.program_id(1)
     kvh = (bh // H) * (H // G) + (bh % H) // G
@@ -74,6 +78,8 @@ def triton_attention(q, k, v, o, scale, S, H: tl.constexpr, G: tl.constexpr,
     tl.store(o + (bh * S + rows)[:, None] * D + cols[None, :],
              (acc / l[:, None]).to(o.dtype.element_ty),
              mask=rows[:, None] < S)
+    if LSE:
+        tl.store(lse + bh * S + rows, m + tl.math.log2(l), mask=rows < S)
 
 
 TRITON_CONFIGS = [(128, 64, 4, 3), (128, 64, 8, 3), (64, 64, 4, 3),
@@ -86,7 +92,7 @@ def triton_run(cfg, causal):
     def run(q, k, v, o):
         b, h, s, d = q.shape
         triton_attention[(triton.cdiv(s, bm), b * h)](
-            q, k, v, o, 1 / math.sqrt(d), s, H=h, G=h // k.shape[1], D=d,
+            q, k, v, o, o, 1 / math.sqrt(d), s, H=h, G=h // k.shape[1], D=d,
             BM=bm, BN=bn, CAUSAL=causal, num_warps=warps, num_stages=stages)
     return run
 
