@@ -51,6 +51,12 @@ struct RMSNormConfig {
   /// program's loads overlap its reductions instead of waiting behind them.
   unsigned prefetchDepth = 1;
   static constexpr unsigned kMaxPrefetchDepth = 3;
+  /// Backward with rows in registers (the stages parameter): 0 loads ahead
+  /// into registers (prefetchDepth); S >= 2 copies x and dy of the next
+  /// S - 1 row tiles asynchronously into S LDS buffers each instead
+  /// (prefetchDepth unused).
+  unsigned stages = 0;
+  static constexpr unsigned kMaxStages = 8;
   /// Backward with rows in registers, one program (the direct_dw
   /// parameter): that program's column sums are dw, stored in the weight's
   /// dtype, so the dw reduction kernel is not needed. The plan launches one

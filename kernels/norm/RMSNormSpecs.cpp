@@ -106,6 +106,13 @@ std::vector<KernelParamSpec> mlir::rocdsl::getRMSNormBackwardParams() {
        "row tiles a program loads ahead of the one it reduces (0-3)",
        false});
   params.push_back(
+      {"stages", "0",
+       "rmsnorm_bwd / rmsnorm_add_bwd with rows in registers (N <= 8192): "
+       "0 loads the row tiles ahead (prefetch) into registers; 2-8 copies "
+       "x and dy of the next stages-1 row tiles asynchronously into LDS "
+       "(stages buffers of each; prefetch is then unused)",
+       false});
+  params.push_back(
       {"direct_dw", "0",
        "rmsnorm_bwd / rmsnorm_add_bwd with rows in registers (N <= 8192): "
        "1 launches one program, which writes dw (weight dtype) in "
@@ -140,9 +147,10 @@ LogicalResult mlir::rocdsl::getRMSNormMaxPrograms(const KernelParams &params,
 LogicalResult mlir::rocdsl::configureRMSNormBackward(const KernelParams &params,
                                                     RMSNormConfig &config,
                                                     std::string &error) {
-  int64_t prefetch = 1;
+  int64_t prefetch = 1, stages = 0;
   bool direct = false, atomic = false;
   if (failed(params.getInt("prefetch", prefetch, error)) ||
+      failed(params.getInt("stages", stages, error)) ||
       failed(params.getFlag("direct_dw", direct, error)) ||
       failed(params.getFlag("atomic_dw", atomic, error)))
     return failure();
@@ -165,7 +173,19 @@ LogicalResult mlir::rocdsl::configureRMSNormBackward(const KernelParams &params,
             std::to_string(config.n);
     return failure();
   }
+  if (stages == 1 || stages < 0 || stages > RMSNormConfig::kMaxStages) {
+    error = "stages=" + std::to_string(stages) + " is not 0 or in 2.." +
+            std::to_string(RMSNormConfig::kMaxStages);
+    return failure();
+  }
+  if (stages && !config.singlePass) {
+    error = "stages=" + std::to_string(stages) +
+            " needs rows in registers (N <= 8192), got N=" +
+            std::to_string(config.n);
+    return failure();
+  }
   config.prefetchDepth = unsigned(prefetch);
+  config.stages = unsigned(stages);
   config.directWeightGrad = direct;
   config.atomicWeightGrad = atomic;
   return success();
