@@ -77,8 +77,11 @@ struct RMSNormConfig {
     return (m + rowsPerProgram - 1) / rowsPerProgram;
   }
 
+  /// `lanes` per program (a multiple of the wave): 256 by default; the
+  /// backward's `lanes` parameter may ask for 512 (half the row per lane).
   static RMSNormConfig choose(int64_t n, dsl::DType dtype,
-                              dsl::DType weightDType, unsigned waveSize = 64);
+                              dsl::DType weightDType, unsigned waveSize = 64,
+                              unsigned lanes = 256);
 };
 
 /// Which member of a forward/backward pair a builder emits.

@@ -22,15 +22,15 @@ static unsigned accessWidth(int64_t n, DType dtype) {
 }
 
 RMSNormConfig RMSNormConfig::choose(int64_t n, DType dtype, DType weightDType,
-                                    unsigned waveSize) {
+                                    unsigned waveSize, unsigned lanes) {
   RMSNormConfig c;
   c.n = n;
   c.dtype = dtype;
   c.weightDType = weightDType;
   c.vec = accessWidth(n, dtype);
   c.waveSize = waveSize;
-  // 256 lanes per workgroup on either vendor.
-  c.numWarps = 256 / waveSize;
+  // 256 lanes per workgroup on either vendor unless asked otherwise.
+  c.numWarps = lanes / waveSize;
   c.singlePass = n <= kSinglePassMaxN;
   c.blockN = c.singlePass ? std::max<int64_t>(llvm::PowerOf2Ceil(n), c.vec)
                           : kLoopBlockN;

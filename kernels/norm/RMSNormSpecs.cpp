@@ -113,6 +113,11 @@ std::vector<KernelParamSpec> mlir::rocdsl::getRMSNormBackwardParams() {
        "(stages buffers of each; prefetch is then unused)",
        false});
   params.push_back(
+      {"lanes", "256",
+       "rmsnorm_bwd / rmsnorm_add_bwd: lanes per program, 256 or 512 (512: "
+       "each lane holds half as much of a row, so fewer registers a lane)",
+       false});
+  params.push_back(
       {"direct_dw", "0",
        "rmsnorm_bwd / rmsnorm_add_bwd with rows in registers (N <= 8192): "
        "1 launches one program, which writes dw (weight dtype) in "
@@ -147,13 +152,21 @@ LogicalResult mlir::rocdsl::getRMSNormMaxPrograms(const KernelParams &params,
 LogicalResult mlir::rocdsl::configureRMSNormBackward(const KernelParams &params,
                                                     RMSNormConfig &config,
                                                     std::string &error) {
-  int64_t prefetch = 1, stages = 0;
+  int64_t prefetch = 1, stages = 0, lanes = 256;
   bool direct = false, atomic = false;
   if (failed(params.getInt("prefetch", prefetch, error)) ||
       failed(params.getInt("stages", stages, error)) ||
+      failed(params.getInt("lanes", lanes, error)) ||
       failed(params.getFlag("direct_dw", direct, error)) ||
       failed(params.getFlag("atomic_dw", atomic, error)))
     return failure();
+  if (lanes != 256 && lanes != 512) {
+    error = "lanes=" + std::to_string(lanes) + " is not 256 or 512";
+    return failure();
+  }
+  if (lanes != 256)
+    config = RMSNormConfig::choose(config.n, config.dtype, config.weightDType,
+                                   config.waveSize, unsigned(lanes));
   if (direct && atomic) {
     error = "direct_dw=1 and atomic_dw=1 are two ways to one launch: pick one";
     return failure();
