@@ -27,8 +27,18 @@ ts.sort(); t = ts[len(ts)//2] * 1e-3
 print(f"copy 512 MiB: {t*1e6:.1f} us, {2*x.numel()*2/t/1e12:.3f} TB/s")
 PY
 echo "== checks"
+# QUICK=1: fewer checks and variants (a short device slot).
+quick=${QUICK:-0}
+check_shapes=("-D M=4097 -D N=8192" "-D M=1000 -D N=3000 -D dtype=f32" "-D M=5 -D N=4096")
+programs="132 264"
+variants=("-D lanes=256" "-D lanes=512" "-D lanes=512 -D prefetch=2" "-D stages=3" "-D lanes=512 -D stages=3")
+if [ "$quick" = 1 ]; then
+  check_shapes=("-D M=4097 -D N=8192")
+  programs=132
+  variants=("-D lanes=256" "-D lanes=512" "-D lanes=512 -D prefetch=2")
+fi
 for k in rmsnorm_bwd rmsnorm_add_bwd; do
-  for shape in "-D M=4097 -D N=8192" "-D M=1000 -D N=3000 -D dtype=f32" "-D M=5 -D N=4096"; do
+  for shape in "${check_shapes[@]}"; do
     echo "$k lanes=512 $shape"
     "$bin/rocdsl-run" --device cuda --kernel $k $shape -D lanes=512 --check --repeat 3 2>&1 | grep -E "time|: max|error" | sed "s|^|  |"
   done
@@ -40,8 +50,8 @@ time_one() {
 }
 echo "== timings (us, median of 50)"
 for k in rmsnorm_bwd rmsnorm_add_bwd; do
-  for mp in 132 264; do
-    for v in "-D lanes=256" "-D lanes=512" "-D lanes=512 -D prefetch=2" "-D stages=3" "-D lanes=512 -D stages=3"; do
+  for mp in $programs; do
+    for v in "${variants[@]}"; do
       time_one --kernel $k -D M=32768 -D N=8192 $v -D max_programs=$mp
     done
   done
