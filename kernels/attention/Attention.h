@@ -204,31 +204,6 @@ struct HeadRows {
 HeadRows getHeadRows(dsl::KernelBuilder &kb, const AttentionConfig &c,
                      const Sequences &seq, dsl::Scalar batch, dsl::Scalar head,
                      bool query, int64_t cols);
-/// An asynchronous walk over steps of `step` rows from `lo` with `stages`
-/// LDS buffers: step i lives in buffer i mod stages, and the copies of
-/// step i + stages - 1 are issued right after step i's barrier, into the
-/// buffer the step before read. One group is committed per step, empty or
-/// not, so the counts stay exact; copies past the walk's end are the
-/// caller's to bound (they then copy nothing).
-struct StagedWalk {
-  dsl::KernelBuilder &kb;
-  dsl::Scalar lo;
-  int64_t step;
-  unsigned stages;
-  /// Issues one step's copies (rows from row0) into a buffer. Refers to
-  /// the caller's callable, which must outlive the walk.
-  function_ref<void(dsl::Scalar row0, dsl::Scalar buffer)> copy;
-
-  /// The copies of the first stages - 1 steps.
-  void prologue();
-  /// Once the step at `row0` is in LDS and every wave is past the step
-  /// before, issues the copies stages - 1 steps ahead; returns the step's
-  /// buffer.
-  dsl::Scalar enter(dsl::Scalar row0);
-  /// Nothing left in flight into LDS and every wave done with it.
-  void drain();
-};
-
 /// `view` with its rows ending `hi` rows past its first (or where they
 /// end already).
 HeadRows boundedRows(dsl::KernelBuilder &kb, const HeadRows &view,

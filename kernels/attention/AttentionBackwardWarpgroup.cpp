@@ -31,6 +31,7 @@
 #include "AttentionBackwardBuilder.h"
 
 #include "common/MatrixTiles.h"
+#include "common/StagedWalk.h"
 
 #include <algorithm>
 
@@ -229,7 +230,7 @@ void mlir::rocdsl::buildWarpgroupKeyProgram(AttentionBackwardBuilder &bb,
           copyColumnBlocks(kb, c, kb.ptrArg("dout"), doWalk, m0,
                            doStack.index(buffer));
         };
-        StagedWalk walk{kb, runs.lo, step, kStages, copy};
+        StagedWalk walk{kb, runs.lo, kb.i32(step), kStages, copy};
         walk.prologue();
         auto body = [&](bool masked) {
           return [&, masked](Scalar m0,
@@ -345,7 +346,7 @@ void mlir::rocdsl::buildWarpgroupQueryProgram(AttentionBackwardBuilder &bb,
     copyColumnBlocks(kb, c, kb.ptrArg("k"), kWalk, n0, kStack.index(buffer));
     copyColumnBlocks(kb, c, kb.ptrArg("v"), vWalk, n0, vStack.index(buffer));
   };
-  StagedWalk walk{kb, runs.lo, step, kStages, copy};
+  StagedWalk walk{kb, runs.lo, kb.i32(step), kStages, copy};
   walk.prologue();
   Tile queryRows = kb.iota(c.bm, bb.rowLayout) + q0;
   Tile zeroS = kb.zeros({c.bm, step}, bb.acc, DType::F32);

@@ -17,6 +17,7 @@
 #include "Attention.h"
 
 #include "common/MatrixTiles.h"
+#include "common/StagedWalk.h"
 
 #include "rocdsl/Dialect/RocDSL/IR/RocDSL.h"
 
@@ -251,7 +252,7 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
                            stackV.index(buffer * blocks + j));
         }
       };
-      StagedWalk staged{kb, runs.lo, c.bn, stages, copyStep};
+      StagedWalk staged{kb, runs.lo, kb.i32(c.bn), stages, copyStep};
       staged.prologue();
       auto step = [&](bool masked) {
         return [&, masked](Scalar n0, ArrayRef<Tile> carried) {
@@ -348,7 +349,7 @@ mlir::rocdsl::buildAttentionForward(MLIRContext *ctx,
       // Q's LDS tile may share bytes with the stacks: every wave has read
       // it before the first copy.
       kb.barrier();
-      StagedWalk staged{kb, runs.lo, c.bn, stages, copyStep};
+      StagedWalk staged{kb, runs.lo, kb.i32(c.bn), stages, copyStep};
       staged.prologue();
       auto step = [&](bool masked) {
         return [&, masked](Scalar n0, ArrayRef<Tile> carried) {

@@ -70,32 +70,6 @@ SmallVector<Tile> mlir::rocdsl::walkStepRuns(
   return carried;
 }
 
-void StagedWalk::prologue() {
-  for (unsigned i = 0; i + 1 < stages; ++i) {
-    copy(lo + int64_t(i) * step, kb.i32(i));
-    kb.asyncCommit();
-  }
-}
-
-Scalar StagedWalk::enter(Scalar row0) {
-  Scalar index = (row0 - lo) / kb.i32(step);
-  Scalar count = kb.i32(stages);
-  // At most stages - 2 newer groups may still run: this step's are done.
-  kb.asyncWait(stages - 2);
-  // Every lane's copies visible; every wave done with the step before,
-  // whose buffer the next copies refill.
-  kb.barrier();
-  copy(row0 + int64_t(stages - 1) * step,
-       kb.rem(index + int64_t(stages - 1), count));
-  kb.asyncCommit();
-  return kb.rem(index, count);
-}
-
-void StagedWalk::drain() {
-  kb.asyncWait(0);
-  kb.barrier();
-}
-
 Tile mlir::rocdsl::visiblePairs(KernelBuilder &kb, Tile row, Tile col,
                                 Scalar extent, std::optional<Scalar> lower,
                                 std::optional<Scalar> upper) {

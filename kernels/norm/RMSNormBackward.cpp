@@ -14,6 +14,8 @@
 //===----------------------------------------------------------------------===//
 #include "RMSNorm.h"
 
+#include "common/StagedWalk.h"
+
 using namespace mlir;
 using namespace mlir::rocdsl;
 using namespace mlir::rocdsl::dsl;
@@ -120,23 +122,20 @@ mlir::rocdsl::buildRMSNormBackward(MLIRContext *ctx, const RMSNormConfig &c,
     const unsigned depth = c.stages ? 0 : c.prefetchDepth;
     SmallVector<Tile> inits = {acc};
     // With stages = S, x and dy of the program's next S - 1 row tiles are
-    // in flight as asynchronous copies into S LDS buffers each, so the
-    // loads ahead cost no registers (cp.async on NVIDIA). Each lane copies
-    // the elements it reads back (the copy's layout is the read's), and
-    // the barrier after each wait also ends every wave's reads of the
-    // buffer the next copy refills.
+    // in flight as asynchronous copies into S LDS buffers each (a
+    // StagedWalk over the program's row tiles), so the loads ahead cost no
+    // registers (cp.async on NVIDIA).
     LdsTile stackX, stackDy;
     auto copyRows = [&](Scalar row0, Scalar slot) {
       kb.asyncCopy(x, {row0, zero}, layout, stackX.index(slot), rowAccess);
       kb.asyncCopy(dy, {row0, zero}, layout, stackDy.index(slot), rowAccess);
-      kb.asyncCommit();
     };
+    StagedWalk walk{kb, first, step, c.stages, copyRows};
     if (c.stages) {
       Layout shared = kb.sharedLayout({rows, cols}, c.dtype, {1, 0}, 32);
       stackX = kb.localAllocBuffers(c.stages, {rows, cols}, c.dtype, shared);
       stackDy = kb.localAllocBuffers(c.stages, {rows, cols}, c.dtype, shared);
-      for (unsigned s = 0; s + 1 < c.stages; ++s)
-        copyRows(s ? first + step * int64_t(s) : first, kb.i32(s));
+      walk.prologue();
     }
     for (unsigned d = 0; d < depth; ++d) {
       Scalar row0 = d ? first + step * int64_t(d) : first;
@@ -148,13 +147,7 @@ mlir::rocdsl::buildRMSNormBackward(MLIRContext *ctx, const RMSNormConfig &c,
           SmallVector<Tile> next = {Tile()};
           Tile xf, dyf;
           if (c.stages) {
-            Scalar count = kb.i32(c.stages);
-            Scalar index = (row0 - first) / step;
-            kb.asyncWait(c.stages - 2);
-            kb.barrier();
-            copyRows(row0 + step * int64_t(c.stages - 1),
-                     kb.rem(index + int64_t(c.stages - 1), count));
-            Scalar slot = kb.rem(index, count);
+            Scalar slot = walk.enter(row0);
             xf = stackX.index(slot).load(layout).to(DType::F32);
             dyf = stackDy.index(slot).load(layout).to(DType::F32);
           } else if (depth) {
@@ -174,12 +167,10 @@ mlir::rocdsl::buildRMSNormBackward(MLIRContext *ctx, const RMSNormConfig &c,
           next[0] = carried[0] + dyf * xf * rowsOf(f.rstd);
           return next;
         });
-    if (c.stages) {
-      // The copies past the last row tile land in buffers no one reads;
-      // they finish before the LDS is reused or the program ends.
-      kb.asyncWait(0);
-      kb.barrier();
-    }
+    // The copies past the last row tile land in buffers no one reads;
+    // they finish before the LDS is reused or the program ends.
+    if (c.stages)
+      walk.drain();
     if (c.directWeightGrad) {
       // One program: its column sums are dw itself.
       kb.store(sums[0].sum(0).to(c.weightDType), partial, {zero}, colAccess);
