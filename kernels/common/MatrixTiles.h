@@ -15,7 +15,8 @@
 namespace mlir::rocdsl {
 
 /// Largest power of two <= 128 bits of `dtype` that divides `n` (the
-/// widest access whose every address is aligned in a row of `n` elements).
+/// widest access whose every address is aligned in a row of `n` elements;
+/// the RMSNorm family's rows too).
 unsigned accessWidth(int64_t n, dsl::DType dtype);
 
 /// accessWidth, no wider than `layout`'s run of elements per lane (a small

@@ -1,6 +1,8 @@
 //===- RMSNormConfig.cpp - tiling choices for RMSNorm ---------------------===//
 #include "RMSNorm.h"
 
+#include "common/MatrixTiles.h"
+
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -12,14 +14,6 @@ using namespace mlir::rocdsl::dsl;
 static constexpr int64_t kSinglePassMaxN = 8192;
 /// Columns per chunk of the looping path.
 static constexpr int64_t kLoopBlockN = 4096;
-
-/// Largest power of two <= 128 bits of `dtype` that divides n.
-static unsigned accessWidth(int64_t n, DType dtype) {
-  unsigned vec = 128 / bitWidth(dtype);
-  while (vec > 1 && n % vec != 0)
-    vec /= 2;
-  return vec;
-}
 
 RMSNormConfig RMSNormConfig::choose(int64_t n, DType dtype, DType weightDType,
                                     unsigned waveSize, unsigned lanes) {
