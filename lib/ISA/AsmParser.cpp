@@ -232,7 +232,24 @@ private:
       for (StringRef label : labels)
         current()->labels.push_back({label, 0});
     }
-    current()->instructions.push_back(parseInstruction(s, lineNo));
+    current()->instructions.push_back(parseStatement(s, lineNo));
+  }
+
+  /// The assembler takes mnemonics, registers and modifiers in any case;
+  /// the checks compare lower-case names. Labels keep their case, so a
+  /// branch target is taken from the text as written.
+  Instruction parseStatement(StringRef s, unsigned lineNo) {
+    if (llvm::none_of(s, isUpper))
+      return parseInstruction(s, lineNo);
+    auto copy = std::make_unique<char[]>(s.size());
+    llvm::transform(s, copy.get(), toLower);
+    StringRef lowered(copy.get(), s.size());
+    module.loweredText.push_back(std::move(copy));
+    Instruction inst = parseInstruction(lowered, lineNo);
+    if (!inst.target.empty())
+      inst.target = s.substr(inst.target.data() - lowered.data(),
+                             inst.target.size());
+    return inst;
   }
 
   Kernel *current() { return open ? &module.kernels.back() : nullptr; }

@@ -59,6 +59,13 @@ unsigned requiredWaitStates(StringRef chip) {
   return 0;
 }
 
+/// "FILE: MESSAGE" for an error of the analyses.
+static Error prefixed(StringRef file, Error error) {
+  return createStringError(inconvertibleErrorCode(), "%s: %s",
+                           file.str().c_str(),
+                           toString(std::move(error)).c_str());
+}
+
 Expected<CheckResult> checkAssembly(StringRef text, StringRef file,
                                     StringRef chip, bool waitSlack) {
   AsmModule module = parseAssembly(text);
@@ -81,6 +88,12 @@ Expected<CheckResult> checkAssembly(StringRef text, StringRef file,
   result.kernels = buildKernelReports(text, module, name);
   for (size_t i = 0, e = module.kernels.size(); i != e; ++i) {
     Kernel &kernel = module.kernels[i];
+    for (const Instruction &inst : kernel.instructions)
+      if (!inst.malformedOperand.empty())
+        result.unreadable.push_back(
+            (file + ":" + Twine(inst.line) + ": '" + inst.malformedOperand +
+             "' is no register (in '" + inst.text + "')")
+                .str());
     buildCFG(kernel);
     result.kernels[i].instructions = kernel.instructions.size();
     for (size_t b = 0; b < kernel.blocks.size(); ++b)
@@ -91,16 +104,21 @@ Expected<CheckResult> checkAssembly(StringRef text, StringRef file,
       f.file = result.file;
     result.kernels[i].hazards = std::move(findings);
     if (waits) {
-      std::vector<WaitFinding> violations = findWaitViolations(kernel);
-      for (WaitFinding &f : violations)
+      Expected<std::vector<WaitFinding>> violations =
+          findWaitViolations(kernel);
+      if (!violations)
+        return prefixed(file, violations.takeError());
+      for (WaitFinding &f : *violations)
         f.file = result.file;
       result.kernels[i].waitsChecked = true;
-      result.kernels[i].waitViolations = std::move(violations);
+      result.kernels[i].waitViolations = std::move(*violations);
       if (waitSlack) {
-        std::vector<WaitSlack> slack = findLooserWaits(kernel);
-        for (WaitSlack &w : slack)
+        Expected<std::vector<WaitSlack>> slack = findLooserWaits(kernel);
+        if (!slack)
+          return prefixed(file, slack.takeError());
+        for (WaitSlack &w : *slack)
           w.file = result.file;
-        result.kernels[i].waitSlack = std::move(slack);
+        result.kernels[i].waitSlack = std::move(*slack);
       }
     }
   }

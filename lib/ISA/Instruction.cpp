@@ -428,6 +428,21 @@ unsigned mnemonicDataDwords(StringRef m) {
   return dwords;
 }
 
+/// Whether `operand` is written as a register (a register file's prefix
+/// followed by a number or a bracket) that parseRegister cannot read.
+static bool isMalformedRegister(StringRef operand) {
+  StringRef op = stripOperandModifiers(operand);
+  for (StringRef prefix : {"ttmp", "acc", "v", "a", "s"}) {
+    StringRef rest = op;
+    if (!rest.consume_front(prefix) || rest.empty())
+      continue;
+    if (rest.front() != '[' && !isDigit(rest.front()))
+      continue;
+    return !parseRegister(operand);
+  }
+  return false;
+}
+
 Instruction parseInstruction(StringRef statement, unsigned line) {
   Instruction inst;
   inst.line = line;
@@ -455,6 +470,11 @@ Instruction parseInstruction(StringRef statement, unsigned line) {
     ; // exports read VGPRs only
   else
     addDef(inst, 0); // unknown: conservatively a writer
+  for (StringRef operand : inst.operands)
+    if (operand != inst.target && isMalformedRegister(operand)) {
+      inst.malformedOperand = operand;
+      break;
+    }
   return inst;
 }
 

@@ -102,10 +102,17 @@ std::string toJSON(ArrayRef<CheckResult> results) {
     json::Array kernels;
     for (const KernelReport &k : r.kernels)
       kernels.push_back(kernelToJSON(k));
-    files.push_back(json::Object{{"file", utf8(r.file)},
-                                 {"chip", utf8(r.chip)},
-                                 {"hazard", r.hasHazard()},
-                                 {"kernels", std::move(kernels)}});
+    json::Object file{{"file", utf8(r.file)},
+                      {"chip", utf8(r.chip)},
+                      {"hazard", r.hasHazard()},
+                      {"kernels", std::move(kernels)}};
+    if (!r.unreadable.empty()) {
+      json::Array unreadable;
+      for (const std::string &u : r.unreadable)
+        unreadable.push_back(utf8(u));
+      file["unreadable_operands"] = std::move(unreadable);
+    }
+    files.push_back(std::move(file));
   }
   json::Value root =
       json::Object{{"checker", kCheckerVersion}, {"files", std::move(files)}};

@@ -423,14 +423,32 @@ const char *counterName(Counter counter) {
                                                               : "lgkmcnt";
 }
 
+/// What the analysis keeps at most: (register unit, load) entries summed
+/// over the blocks' entry states, and touches found. Compiled kernels stay
+/// orders of magnitude below; chains of branches around loads (each path
+/// leaving a different load in flight) grow quadratically past them.
+constexpr size_t kMaxStateEntries = size_t(1) << 22;
+constexpr size_t kMaxTouches = size_t(1) << 20;
+
+using Touches = std::map<std::pair<unsigned, unsigned>, Transfer::Touch>;
+
+Error tooLarge(const Kernel &kernel, StringRef what, size_t limit) {
+  return createStringError(
+      inconvertibleErrorCode(),
+      "kernel '%s': waits not checked: its control flow leaves more than %zu "
+      "%s for the wait analysis",
+      kernel.name.c_str(), limit, what.str().c_str());
+}
+
 /// Every (load, use) touch of `kernel` under `transfer`, one per pair with
 /// the loosest count over its paths and the registers touched.
-std::map<std::pair<unsigned, unsigned>, Transfer::Touch>
-collectTouches(const Kernel &kernel, const Transfer &transfer) {
-  std::map<std::pair<unsigned, unsigned>, Transfer::Touch> touches;
+Expected<Touches> collectTouches(const Kernel &kernel,
+                                 const Transfer &transfer) {
+  Touches touches;
   unsigned numBlocks = kernel.blocks.size();
   if (numBlocks == 0)
     return touches;
+  size_t entries = 0;
   std::vector<State> in(numBlocks);
   std::vector<bool> reached(numBlocks, false), queued(numBlocks, false);
   std::vector<unsigned> worklist = {0};
@@ -450,7 +468,11 @@ collectTouches(const Kernel &kernel, const Transfer &transfer) {
     for (unsigned i = block.begin; i != block.end; ++i)
       transfer.step(state, i, nullptr);
     for (unsigned s : block.succs) {
+      size_t before = in[s].size();
       bool changed = join(in[s], state, widen) || !reached[s];
+      entries += in[s].size() - before;
+      if (entries > kMaxStateEntries)
+        return tooLarge(kernel, "(register, load) states", kMaxStateEntries);
       reached[s] = true;
       if (changed && !queued[s]) {
         queued[s] = true;
@@ -468,6 +490,8 @@ collectTouches(const Kernel &kernel, const Transfer &transfer) {
     const BasicBlock &block = kernel.blocks[b];
     for (unsigned i = block.begin; i != block.end; ++i)
       transfer.step(state, i, &found);
+    if (found.size() > kMaxTouches)
+      return tooLarge(kernel, "touches of loads in flight", kMaxTouches);
   }
   for (const Transfer::Touch &t : found) {
     auto [it, inserted] = touches.try_emplace({t.load, t.use}, t);
@@ -492,11 +516,13 @@ bool waitCheckApplies(StringRef chip) {
   return StringRef(name).starts_with("gfx9") && isKnownChip(name);
 }
 
-std::vector<WaitFinding> findWaitViolations(const Kernel &kernel) {
+Expected<std::vector<WaitFinding>> findWaitViolations(const Kernel &kernel) {
   std::vector<WaitFinding> findings;
   Transfer transfer(kernel);
-  auto touches = collectTouches(kernel, transfer);
-  for (const auto &[key, t] : touches) {
+  Expected<Touches> touches = collectTouches(kernel, transfer);
+  if (!touches)
+    return touches.takeError();
+  for (const auto &[key, t] : *touches) {
     const Instruction &load = kernel.instructions[t.load];
     const Instruction &use = kernel.instructions[t.use];
     WaitFinding f;
@@ -520,15 +546,23 @@ std::vector<WaitFinding> findWaitViolations(const Kernel &kernel) {
   return findings;
 }
 
-std::vector<WaitSlack> findLooserWaits(const Kernel &kernel) {
+Expected<std::vector<WaitSlack>> findLooserWaits(const Kernel &kernel) {
   std::vector<WaitSlack> slack;
-  auto baseline = collectTouches(kernel, Transfer(kernel));
+  Expected<Touches> baseline = collectTouches(kernel, Transfer(kernel));
+  if (!baseline)
+    return baseline.takeError();
   // Whether the kernel with wait `index` at `limits` touches nothing the
-  // kernel as written does not.
+  // kernel as written does not (a looser wait whose analysis grows past
+  // the limits is not offered).
   auto enough = [&](unsigned index, WaitLimits limits) {
-    auto touches = collectTouches(kernel, Transfer(kernel, index, limits));
-    return llvm::all_of(touches, [&](const auto &entry) {
-      return baseline.count(entry.first) != 0;
+    Expected<Touches> touches =
+        collectTouches(kernel, Transfer(kernel, index, limits));
+    if (!touches) {
+      consumeError(touches.takeError());
+      return false;
+    }
+    return llvm::all_of(*touches, [&](const auto &entry) {
+      return baseline->count(entry.first) != 0;
     });
   };
   // The largest count in [from, max] that is still enough (monotone: a

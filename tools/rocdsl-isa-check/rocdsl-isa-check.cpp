@@ -21,6 +21,7 @@
 #include "rocdsl/Support/FatalErrors.h"
 
 #include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -113,6 +114,15 @@ int main(int argc, char **argv) {
   bool failed = false, hazard = false;
   std::vector<isa::CheckResult> results;
   for (const std::string &file : files) {
+    // A device such as /dev/zero never ends; pipes and "-" are read whole.
+    sys::fs::file_status status;
+    if (file != "-" && !sys::fs::status(file, status) &&
+        (status.type() == sys::fs::file_type::character_file ||
+         status.type() == sys::fs::file_type::block_file)) {
+      error("cannot read '" + file + "': a device, not a file");
+      failed = true;
+      continue;
+    }
     ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
         MemoryBuffer::getFileOrSTDIN(file, /*IsText=*/false,
                                      /*RequiresNullTerminator=*/false);
@@ -129,6 +139,12 @@ int main(int argc, char **argv) {
       continue;
     }
     hazard |= result->hasHazard();
+    // An instruction whose registers cannot be read may hide a hazard or a
+    // wait violation: such a file is not clean.
+    for (const std::string &u : result->unreadable)
+      errs() << "rocdsl-isa-check: warning: " << u
+             << ": not checked, the file is not proven clean\n";
+    hazard |= !result->unreadable.empty();
     if (!waits) {
       // The JSON carries only what was asked for.
       for (isa::KernelReport &k : result->kernels) {

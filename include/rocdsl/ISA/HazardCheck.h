@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -119,6 +120,10 @@ struct KernelReport {
 struct CheckResult {
   std::string file, chip;
   std::vector<KernelReport> kernels;
+  /// "FILE:LINE: 'v[5:2]' is no register (in '...')": operands written as
+  /// registers that name none, so what their instructions touch is unknown
+  /// and the file is not proven clean.
+  std::vector<std::string> unreadable;
   bool hasHazard() const;
   bool hasWaitViolation() const;
 };
@@ -215,6 +220,9 @@ struct Instruction {
   /// the data width in dwords (from the registers, else the mnemonic).
   RegRange storeData;
   unsigned storeDwords = 0;
+  /// An operand written as a register that names none (v[5:2], v[2:,
+  /// v99999): the checks cannot see what it touches.
+  llvm::StringRef malformedOperand;
 
   bool isWideStore() const { return storeDwords > 2; }
   bool writes(const RegRange &regs) const;
@@ -247,6 +255,10 @@ struct Kernel {
 struct AsmModule {
   std::string target; ///< operand of the first `.amdgcn_target`
   std::vector<Kernel> kernels;
+  /// Lower-case copies of statements written in upper case (mnemonics and
+  /// registers are case-insensitive to the assembler); instructions refer
+  /// into them. Moving the module keeps them in place.
+  std::vector<std::unique_ptr<char[]>> loweredText;
 };
 
 /// The counts one `s_waitcnt` waits for, by counter ("vmcnt", "expcnt",

@@ -45,13 +45,18 @@ bool waitCheckApplies(llvm::StringRef chip);
 /// instruction reads or writes a destination register of the load while the
 /// load may be outstanding; one finding per pair, with the loosest count that
 /// would have retired the load on every path. `file` is left empty.
-std::vector<WaitFinding> findWaitViolations(const Kernel &kernel);
+/// Fails, rather than exhaust memory, on control flow whose paths leave
+/// more loads possibly outstanding than the analysis keeps (millions of
+/// (register, load) states over the blocks, or of findings).
+llvm::Expected<std::vector<WaitFinding>>
+findWaitViolations(const Kernel &kernel);
 
 /// The one-line form printed by `rocdsl-isa-check --waits`.
 std::string formatWaitFinding(const WaitFinding &finding);
 
-/// The waits of `kernel` (CFG built) that could be looser, in order.
-std::vector<WaitSlack> findLooserWaits(const Kernel &kernel);
+/// The waits of `kernel` (CFG built) that could be looser, in order; fails
+/// where findWaitViolations does.
+llvm::Expected<std::vector<WaitSlack>> findLooserWaits(const Kernel &kernel);
 
 /// "FILE:LINE: wait stricter than needed: kernel 'k': 's_waitcnt
 /// vmcnt(0)': vmcnt(3) would do".
