@@ -75,6 +75,26 @@ bool mlir::rocdsl::definesParam(llvm::ArrayRef<std::string> definitions,
 LogicalResult mlir::rocdsl::applyTargetDefaults(
     const KernelSpec &spec, const TargetFacts &facts,
     std::vector<std::string> &definitions, std::string &error) {
+  // chip and wave follow the target; a definition that contradicts it would
+  // build a kernel for one chip and compile it for another.
+  if (const ChipInfo *chip = facts.chip) {
+    for (llvm::StringRef def : definitions) {
+      auto [name, value] = def.split('=');
+      if (name == "chip" && value != chip->name) {
+        error = "chip=" + value.str() + " contradicts the target " +
+                chip->name.str() +
+                " (leave chip out: it follows --chip or the device)";
+        return failure();
+      }
+      if (name == "wave" && value != std::to_string(chip->waveSize)) {
+        error = "wave=" + value.str() + " does not match " +
+                chip->name.str() + "'s waves of " +
+                std::to_string(chip->waveSize) +
+                " lanes (leave wave out: it follows the chip)";
+        return failure();
+      }
+    }
+  }
   if (!spec.targetDefaults)
     return success();
   return spec.targetDefaults(facts, definitions, error);

@@ -271,6 +271,15 @@ static LogicalResult configureOnce(const KernelParams &params,
                            {"warps", &c.warps}})
     if (failed(params.getInt(name, *out, error)))
       return failure();
+  for (auto [name, v] : {std::pair<StringRef, int64_t>{"BM", c.bm},
+                         {"BN", c.bn},
+                         {"warps", c.warps},
+                         {"step", c.step},
+                         {"stages", c.stages}})
+    if (v < 0) {
+      error = name.str() + "=" + str(v) + " is negative (0 picks the default)";
+      return failure();
+    }
   if (failed(configureAttentionShapes(params, c, error)))
     return failure();
   const ChipInfo *chip = lookupChip(params.get("chip"));

@@ -24,6 +24,7 @@
 #include "rocdsl/Dialect/RocDSL/IR/RocDSL.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include <cmath>
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -164,6 +165,16 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
                          {"batch", c.batch}})
     if (v < 1 || v > (int64_t(1) << 30)) {
       error = name.str() + "=" + std::to_string(v) + " must be in [1, 2^30]";
+      return failure();
+    }
+  for (auto [name, v] : {std::pair<StringRef, int64_t>{"BM", c.bm},
+                         {"BN", c.bn},
+                         {"BK", c.bk},
+                         {"warps", c.warps},
+                         {"stages", c.stages}})
+    if (v < 0) {
+      error = name.str() + "=" + std::to_string(v) +
+              " is negative (0 picks the default)";
       return failure();
     }
   if (c.minPrograms < 0 || c.minPrograms > 32) {
@@ -851,9 +862,20 @@ LaunchPlan mlir::rocdsl::planGemm(const GemmConfig &c) {
   if (c.accumulate)
     out.inPlaceOf = "c"; // each element of C is read before it is written
   plan.args.push_back(out);
-  plan.args.push_back({"alpha", ArgKind::Float32, DType::F32, {}, 1, false});
+  // A NaN or infinite scale would make every output non-finite, which a
+  // check would then blame on the kernel.
+  auto scale = [](const char *name) {
+    ArgSignature a{name, ArgKind::Float32, DType::F32, {}, 1, false};
+    a.checkFloat = [](double v) -> std::optional<std::string> {
+      if (!std::isfinite(v) || std::abs(v) > 3.4028234663852886e38)
+        return "is not a finite float32";
+      return std::nullopt;
+    };
+    return a;
+  };
+  plan.args.push_back(scale("alpha"));
   if (c.accumulate)
-    plan.args.push_back({"beta", ArgKind::Float32, DType::F32, {}, 1, false});
+    plan.args.push_back(scale("beta"));
   plan.grid[0] = uint32_t(llvm::divideCeil(c.m, c.bm) *
                           llvm::divideCeil(c.n, c.bn));
   plan.grid[1] = uint32_t(c.batch);

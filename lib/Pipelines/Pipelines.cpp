@@ -3,6 +3,7 @@
 
 #include "rocdsl/Conversion/Passes.h"
 #include "rocdsl/Dialect/RocDSL/IR/RocDSL.h"
+#include "rocdsl/Support/ChipInfo.h"
 
 #include "mlir/Conversion/AMDGPUToROCDL/AMDGPUToROCDL.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -50,8 +51,36 @@
 
 using namespace mlir;
 
+namespace mlir::rocdsl {
+namespace {
+/// First pass of a target pipeline: fails at once, naming the pipeline's
+/// chips, when `chip` is not one of them (the later passes would otherwise
+/// lower for the wrong vendor or fail far from the cause).
+struct CheckTargetChipPass
+    : public PassWrapper<CheckTargetChipPass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CheckTargetChipPass)
+  CheckTargetChipPass(StringRef pipeline, StringRef chip, ChipVendor vendor)
+      : pipeline(pipeline.str()), chip(chip.str()), vendor(vendor) {}
+  StringRef getArgument() const override { return "rocdsl-check-target-chip"; }
+  void runOnOperation() override {
+    const ChipInfo *info = lookupChip(chip);
+    if (info && info->vendor == vendor)
+      return;
+    getOperation()->emitError()
+        << pipeline << ": chip '" << chip << "' is not one of "
+        << listChips(vendor);
+    signalPassFailure();
+  }
+  std::string pipeline, chip;
+  ChipVendor vendor;
+};
+} // namespace
+} // namespace mlir::rocdsl
+
 void rocdsl::buildRocDSLToROCDLPipeline(OpPassManager &pm,
                                         const RocDSLToROCDLOptions &options) {
+  pm.addPass(std::make_unique<CheckTargetChipPass>(
+      "rocdsl-to-rocdl", options.chip, ChipVendor::AMD));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(rocdsl::createRocDSLInferVectorWidthPass());
@@ -84,6 +113,8 @@ void rocdsl::buildRocDSLToROCDLPipeline(OpPassManager &pm,
 
 void rocdsl::buildRocDSLToNVVMPipeline(OpPassManager &pm,
                                        const RocDSLToNVVMOptions &options) {
+  pm.addPass(std::make_unique<CheckTargetChipPass>(
+      "rocdsl-to-nvvm", options.chip, ChipVendor::NVIDIA));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(rocdsl::createRocDSLInferVectorWidthPass());

@@ -110,8 +110,14 @@ HipRuntime *HipRuntime::get(std::string &why) {
     if (!failure.empty())
       return;
     if (hipError_t err = api->init(0); err != hipSuccess) {
-      failure = std::string("no AMD GPU driver: hipInit failed (") +
-                api->getErrorString(err) + ")";
+      // The emulator says why it has no device (a bad ROCDSL_EMU_CHIP);
+      // a real driver only has the error code.
+      if (api->lastMessage && *api->lastMessage())
+        failure = std::string("the HIP library's hipInit failed: ") +
+                  api->lastMessage();
+      else
+        failure = std::string("no AMD GPU driver: hipInit failed (") +
+                  api->getErrorString(err) + ")";
       return;
     }
     int count = 0;

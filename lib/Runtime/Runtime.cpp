@@ -165,6 +165,13 @@ llvm::Expected<std::string> Runtime::resolveChip(DeviceId device,
                                                  llvm::StringRef requested) {
   switch (device.kind) {
   case DeviceKind::Host:
+    // The host device compiles for this CPU; a chip asked of it would be
+    // silently ignored.
+    if (!requested.empty() && requested != "host")
+      return llvm::createStringError(
+          "chip " + requested.str() +
+          ": the host device compiles for this CPU (a chip applies to hip and "
+          "cuda devices)");
     return std::string("host");
   case DeviceKind::CUDA: {
     if (!requested.empty())

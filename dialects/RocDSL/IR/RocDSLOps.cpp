@@ -21,14 +21,17 @@ LogicalResult mlir::rocdsl::detail::verifyTileType(Operation *op, Type type,
   if (!tensor)
     return op->emitOpError()
            << what << " must be a tile (ranked tensor), got " << type;
+  // "tile tensor<...>", "result tile tensor<...>".
+  std::string named =
+      what.ends_with("tile") ? what.str() : what.str() + " tile";
   if (!tensor.hasStaticShape() ||
       llvm::any_of(tensor.getShape(), [](int64_t d) { return d < 1; }))
-    return op->emitOpError() << what << " tile " << type
+    return op->emitOpError() << named << " " << type
                              << " must have a static shape with every "
                                 "dimension at least 1";
   if (!tensor.getEncoding())
-    return op->emitOpError()
-           << what << " tile " << type << " has no layout encoding";
+    return op->emitOpError() << named << " " << type
+                             << " has no layout encoding";
   auto layout = getTileLayout(tensor);
   if (!layout)
     return op->emitOpError() << what << " tile encoding "
@@ -37,6 +40,23 @@ LogicalResult mlir::rocdsl::detail::verifyTileType(Operation *op, Type type,
     return op->emitOpError()
            << what << " layout has rank " << layout.getLayoutRank()
            << " but the tile has rank " << tensor.getRank();
+  // Each lane holds its share of the tile as values; past a few thousand
+  // the kernel cannot run (a lane has at most 512 32-bit registers) and
+  // lowering it costs time quadratic in the share.
+  uint64_t perLane = 1;
+  for (unsigned d = 0; d < tensor.getRank(); ++d) {
+    std::optional<DimMapping> dim =
+        layout.getDimMapping(d, tensor.getDimSize(d));
+    if (!dim)
+      break;
+    perLane = std::min<uint64_t>(perLane * dim->elems, uint64_t(1) << 40);
+  }
+  if (perLane > kMaxTileElementsPerLane)
+    return op->emitOpError()
+           << named << " " << type << " puts " << perLane
+           << " elements in each lane; at most " << kMaxTileElementsPerLane
+           << " (smaller tiles, more waves or a layout with fewer elements "
+              "per lane)";
   if (auto func = op->getParentOfType<FuncOp>())
     if (layout.getLayoutNumWarps() != func.getNumWarps())
       return op->emitOpError()

@@ -6,6 +6,27 @@
 // Tile types
 //===----------------------------------------------------------------------===//
 
+#huge_share = #rocdsl.blocked<sizePerThread = [1, 4], threadsPerWarp = [1, 64], warpsPerCTA = [1, 1], order = [1, 0]>
+rocdsl.func @tile_too_big_for_lanes(%s: f32) attributes {num_warps = 1 : i32} {
+  // A tile whose share per lane no register file holds (lowering it would
+  // take time quadratic in the share).
+  // expected-error@+1 {{'rocdsl.splat' op result tile 'tensor<1x1048576xf32, #rocdsl.blocked<sizePerThread = [1, 4], threadsPerWarp = [1, 64], warpsPerCTA = [1, 1], order = [1, 0]>>' puts 16384 elements in each lane; at most 2048}}
+  %t = rocdsl.splat %s : f32 -> tensor<1x1048576xf32, #huge_share>
+  rocdsl.return
+}
+
+// -----
+
+#wide_repeat = #rocdsl.blocked<sizePerThread = [4096, 4], threadsPerWarp = [1, 64], warpsPerCTA = [1, 1], order = [1, 0]>
+rocdsl.func @layout_share_past_tile(%s: f32) attributes {num_warps = 1 : i32} {
+  // The layout's own share per lane counts, even where the tile is smaller.
+  // expected-error@+1 {{puts 16384 elements in each lane; at most 2048}}
+  %t = rocdsl.splat %s : f32 -> tensor<1x256xf32, #wide_repeat>
+  rocdsl.return
+}
+
+// -----
+
 rocdsl.func @tile_without_encoding(%s: f32) attributes {num_warps = 4 : i32} {
   // expected-error@+1 {{'rocdsl.splat' op result tile 'tensor<64xf32>' has no layout encoding}}
   %t = rocdsl.splat %s : f32 -> tensor<64xf32>
@@ -516,7 +537,7 @@ rocdsl.func @load_vec_mfma_layout(%p: !rocdsl.ptr<f32>, %i: i32) attributes {num
 // -----
 
 rocdsl.func @load_tile_without_encoding(%p: !rocdsl.ptr<f32>, %i: i32) attributes {num_warps = 4 : i32} {
-  // expected-error@+1 {{'rocdsl.load' op tile tile 'tensor<64xf32>' has no layout encoding}}
+  // expected-error@+1 {{'rocdsl.load' op tile 'tensor<64xf32>' has no layout encoding}}
   %t = rocdsl.load %p[%i] : !rocdsl.ptr<f32> -> tensor<64xf32>
   rocdsl.return
 }
@@ -867,7 +888,7 @@ rocdsl.func @local_alloc_init_shape(%x: bf16) attributes {num_warps = 4 : i32} {
 #shared = #rocdsl.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
 rocdsl.func @local_load_without_encoding() attributes {num_warps = 4 : i32} {
   %buf = rocdsl.local_alloc -> !rocdsl.lds<64x32xbf16, #shared>
-  // expected-error@+1 {{'rocdsl.local_load' op register tile tile 'tensor<64x32xbf16>' has no layout encoding}}
+  // expected-error@+1 {{'rocdsl.local_load' op register tile 'tensor<64x32xbf16>' has no layout encoding}}
   %t = rocdsl.local_load %buf : !rocdsl.lds<64x32xbf16, #shared> -> tensor<64x32xbf16>
   rocdsl.return
 }
@@ -953,11 +974,11 @@ rocdsl.func @vec_wider_than_tile(%p: !rocdsl.ptr<bf16>, %i: i32, %n: i32) attrib
 
 // -----
 
-#big = #rocdsl.blocked<sizePerThread = [65536], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]>
+#big = #rocdsl.blocked<sizePerThread = [2048], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]>
 rocdsl.func @vec_bits_overflow(%p: !rocdsl.ptr<f32>) attributes {num_warps = 4 : i32} {
   %c0 = arith.constant 0 : i32
-  // expected-error@+1 {{vec = 65536 of 'f32' is 2097152 bits; one access moves at most 128 bits}}
-  %t = rocdsl.load %p[%c0] {vec = 65536 : i32} : !rocdsl.ptr<f32> -> tensor<65536xf32, #big>
+  // expected-error@+1 {{vec = 2048 of 'f32' is 65536 bits; one access moves at most 128 bits}}
+  %t = rocdsl.load %p[%c0] {vec = 2048 : i32} : !rocdsl.ptr<f32> -> tensor<2048xf32, #big>
   rocdsl.return
 }
 
