@@ -13,6 +13,7 @@
 
 #include "rocdsl/ISA/Disassembly.h"
 #include "rocdsl/Support/ChipInfo.h"
+#include "rocdsl/Support/Environment.h"
 #include "rocdsl/Target/AMDGPU.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -24,7 +25,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <limits>
 #include <thread>
+#include <type_traits>
 
 using namespace llvm;
 
@@ -116,12 +119,24 @@ Options Options::fromEnvironment() {
     o.violationsAreWarnings = StringRef(v) == "warn";
   if (const char *v = std::getenv("ROCDSL_EMU_PROFILE"))
     o.profile = StringRef(v) == "1" || StringRef(v) == "on";
-  if (const char *v = std::getenv("ROCDSL_EMU_THREADS"))
-    StringRef(v).getAsInteger(10, o.threads);
-  if (const char *v = std::getenv("ROCDSL_EMU_SEED"))
-    StringRef(v).getAsInteger(10, o.seed);
-  if (const char *v = std::getenv("ROCDSL_EMU_MAX_INSTRUCTIONS"))
-    StringRef(v).getAsInteger(10, o.maxWaveInstructions);
+  // A value that is not a number keeps the default, and says so.
+  auto number = [](const char *name, auto &out, uint64_t least) {
+    const char *v = std::getenv(name);
+    if (!v || !*v)
+      return;
+    uint64_t parsed = 0;
+    if (StringRef(v).trim().getAsInteger(10, parsed) || parsed < least ||
+        parsed > std::numeric_limits<std::decay_t<decltype(out)>>::max()) {
+      llvm::errs() << "rocdsl-emu: warning: " << name << "='" << v
+                   << "' is not an integer of at least " << least
+                   << "; using the default, " << out << "\n";
+      return;
+    }
+    out = parsed;
+  };
+  number("ROCDSL_EMU_THREADS", o.threads, 0);
+  number("ROCDSL_EMU_SEED", o.seed, 0);
+  number("ROCDSL_EMU_MAX_INSTRUCTIONS", o.maxWaveInstructions, 1);
   return o;
 }
 
@@ -551,7 +566,7 @@ struct GroupRunner {
     ctx.launch = &launch;
     ctx.profile = profile ? &localProfile : nullptr;
     ctx.rng = &rng;
-    static const bool trace = std::getenv("ROCDSL_EMU_TRACE") != nullptr;
+    static const bool trace = isSwitchOnInEnvironment("ROCDSL_EMU_TRACE");
     ctx.trace = trace;
     if (profile)
       localProfile.waves += count;
