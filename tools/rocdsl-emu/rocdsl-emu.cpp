@@ -17,6 +17,7 @@
 #include "rocdsl/Support/FatalErrors.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -155,6 +156,20 @@ int main(int argc, char **argv) {
     StringRef spec = args[i];
     const KernelArgInfo &a = explicitArgs[i];
     auto [kind, rest] = spec.split(':');
+    // Each kind has one size, which must be the argument's in the code
+    // object's metadata: anything else would fill the kernarg segment
+    // with a value the kernel reads differently.
+    unsigned kindBytes = StringSwitch<unsigned>(kind)
+                             .Cases("f32", "i32", "u32", 4)
+                             .Cases("f64", "i64", "u64", "buf", 8)
+                             .Case("rsrc", 16)
+                             .Default(0);
+    if (kindBytes && kindBytes != a.size)
+      return fail("argument " + Twine(i) + " (" +
+                  (a.name.empty() ? "" : "'" + a.name + "', ") + a.valueKind +
+                  ") is " + Twine(a.size) +
+                  " bytes in the kernel's metadata; '" + spec + "' gives " +
+                  Twine(kindBytes));
     uint64_t bits = 0;
     if (kind == "buf" || kind == "rsrc") {
       auto [sizeText, initText] = rest.split(':');
@@ -217,6 +232,12 @@ int main(int argc, char **argv) {
       int64_t v;
       if (rest.getAsInteger(0, v))
         return fail("bad integer in '" + spec + "'");
+      bool fits = kind == "i32"   ? v >= INT32_MIN && v <= INT32_MAX
+                  : kind == "u32" ? v >= 0 && v <= int64_t(UINT32_MAX)
+                  : kind == "u64" ? v >= 0
+                                  : true;
+      if (!fits)
+        return fail("'" + spec + "' is out of range for " + kind);
       bits = uint64_t(v);
     } else {
       return fail("unknown argument kind in '" + spec +
