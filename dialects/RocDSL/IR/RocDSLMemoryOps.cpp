@@ -56,7 +56,9 @@ static LogicalResult verifyTileAccess(Operation *op, RankedTensorType tile,
   }
   unsigned bits = elementType.getIntOrFloatBitWidth();
   if (vec == 0 || !llvm::isPowerOf2_32(vec))
-    return op->emitOpError() << "vec must be a power of two, got " << vec;
+    // An i32 attribute read as unsigned: print it as written.
+    return op->emitOpError() << "vec must be a power of two, got "
+                             << int32_t(vec);
   uint64_t accessBits = uint64_t(vec) * bits;
   if (accessBits > 128)
     return op->emitOpError()

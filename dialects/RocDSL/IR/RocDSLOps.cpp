@@ -104,7 +104,7 @@ LogicalResult FuncOp::verify() {
   // chip's workgroup limit (16 waves of 64 on AMD).
   if (numWarps == 0 || numWarps > 32 || !llvm::isPowerOf2_32(numWarps))
     return emitOpError() << "num_warps must be a power of two in [1, 32], got "
-                         << numWarps;
+                         << int32_t(numWarps); // an i32 attribute, as written
   if (auto waves = getWavesPerEu())
     if (*waves < 1 || *waves > 8)
       return emitOpError() << "waves_per_eu must be in [1, 8], got " << *waves;

@@ -97,6 +97,14 @@ rocdsl.func @num_warps_zero() attributes {num_warps = 0 : i32} {
 
 // -----
 
+// A negative attribute is reported as written.
+// expected-error@+1 {{'rocdsl.func' op num_warps must be a power of two in [1, 32], got -1}}
+rocdsl.func @num_warps_negative() attributes {num_warps = -1 : i32} {
+  rocdsl.return
+}
+
+// -----
+
 // expected-error@+1 {{'rocdsl.func' op requires attribute 'num_warps'}}
 rocdsl.func @num_warps_missing() {
   rocdsl.return
@@ -482,6 +490,15 @@ rocdsl.func @load_vec_not_power_of_two(%p: !rocdsl.ptr<bf16>, %i: i32) attribute
 rocdsl.func @load_vec_zero(%p: !rocdsl.ptr<bf16>, %i: i32) attributes {num_warps = 4 : i32} {
   // expected-error@+1 {{'rocdsl.load' op vec must be a power of two, got 0}}
   %t = rocdsl.load %p[%i, %i] strides [%i] {vec = 0 : i32} : !rocdsl.ptr<bf16> -> tensor<64x128xbf16, #blk>
+  rocdsl.return
+}
+
+// -----
+
+#blk = #rocdsl.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+rocdsl.func @load_vec_negative(%p: !rocdsl.ptr<bf16>, %i: i32) attributes {num_warps = 4 : i32} {
+  // expected-error@+1 {{'rocdsl.load' op vec must be a power of two, got -4}}
+  %t = rocdsl.load %p[%i, %i] strides [%i] {vec = -4 : i32} : !rocdsl.ptr<bf16> -> tensor<64x128xbf16, #blk>
   rocdsl.return
 }
 
