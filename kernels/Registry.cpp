@@ -6,6 +6,7 @@
 #include "norm/RMSNorm.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
 using namespace mlir::rocdsl;
@@ -106,6 +107,18 @@ mlir::rocdsl::resolveKernelParams(const KernelSpec &spec,
                                   KernelParams &params, std::string &error) {
   for (const KernelParamSpec &p : spec.params)
     params.set(p.name, p.defaultValue);
+  // A parameter given twice is a typo or a script's mistake: which one the
+  // caller meant is unknown.
+  llvm::StringMap<llvm::StringRef> given;
+  for (llvm::StringRef def : definitions) {
+    auto [name, value] = def.split('=');
+    auto [it, inserted] = given.try_emplace(name, value);
+    if (!inserted && it->second != value) {
+      error = "parameter '" + name.str() + "' given twice (" +
+              it->second.str() + " and " + value.str() + ")";
+      return failure();
+    }
+  }
   for (const std::string &def : definitions) {
     auto [name, value] = llvm::StringRef(def).split('=');
     if (name.empty() || value.empty() || !llvm::StringRef(def).contains('=')) {

@@ -55,14 +55,22 @@ namespace mlir::rocdsl {
 namespace {
 /// First pass of a target pipeline: fails at once, naming the pipeline's
 /// chips, when `chip` is not one of them (the later passes would otherwise
-/// lower for the wrong vendor or fail far from the cause).
-struct CheckTargetChipPass
-    : public PassWrapper<CheckTargetChipPass, OperationPass<>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CheckTargetChipPass)
-  CheckTargetChipPass(StringRef pipeline, StringRef chip, ChipVendor vendor)
-      : pipeline(pipeline.str()), chip(chip.str()), vendor(vendor) {}
-  StringRef getArgument() const override { return "rocdsl-check-target-chip"; }
+/// lower for the wrong vendor or fail far from the cause), or when the
+/// optimization level is not LLVM's.
+struct CheckTargetPass
+    : public PassWrapper<CheckTargetPass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CheckTargetPass)
+  CheckTargetPass(StringRef pipeline, StringRef chip, ChipVendor vendor,
+                      unsigned optLevel)
+      : pipeline(pipeline.str()), chip(chip.str()), vendor(vendor),
+        optLevel(optLevel) {}
+  StringRef getArgument() const override { return "rocdsl-check-target"; }
   void runOnOperation() override {
+    if (optLevel > 3) {
+      getOperation()->emitError() << pipeline << ": opt-level=" << optLevel
+                                  << " is not 0, 1, 2 or 3";
+      return signalPassFailure();
+    }
     const ChipInfo *info = lookupChip(chip);
     if (info && info->vendor == vendor)
       return;
@@ -73,14 +81,15 @@ struct CheckTargetChipPass
   }
   std::string pipeline, chip;
   ChipVendor vendor;
+  unsigned optLevel = 3;
 };
 } // namespace
 } // namespace mlir::rocdsl
 
 void rocdsl::buildRocDSLToROCDLPipeline(OpPassManager &pm,
                                         const RocDSLToROCDLOptions &options) {
-  pm.addPass(std::make_unique<CheckTargetChipPass>(
-      "rocdsl-to-rocdl", options.chip, ChipVendor::AMD));
+  pm.addPass(std::make_unique<CheckTargetPass>(
+      "rocdsl-to-rocdl", options.chip, ChipVendor::AMD, options.optLevel));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(rocdsl::createRocDSLInferVectorWidthPass());
@@ -113,8 +122,8 @@ void rocdsl::buildRocDSLToROCDLPipeline(OpPassManager &pm,
 
 void rocdsl::buildRocDSLToNVVMPipeline(OpPassManager &pm,
                                        const RocDSLToNVVMOptions &options) {
-  pm.addPass(std::make_unique<CheckTargetChipPass>(
-      "rocdsl-to-nvvm", options.chip, ChipVendor::NVIDIA));
+  pm.addPass(std::make_unique<CheckTargetPass>(
+      "rocdsl-to-nvvm", options.chip, ChipVendor::NVIDIA, options.optLevel));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(rocdsl::createRocDSLInferVectorWidthPass());

@@ -108,6 +108,11 @@ struct ConvertRocDSLToGPUPass
       return;
     if (failed(checkLowerable(module, *info)))
       return signalPassFailure();
+    if (maxStoreBits != 32 && maxStoreBits != 64 && maxStoreBits != 128) {
+      module.emitError() << "max-store-bits=" << unsigned(maxStoreBits)
+                         << " is not 32, 64 or 128";
+      return signalPassFailure();
+    }
     std::optional<WaitsMode> waitsMode = parseWaitsMode(waits);
     if (!waitsMode) {
       module.emitError() << "unknown waits mode '" << waits
