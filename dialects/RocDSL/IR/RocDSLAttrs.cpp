@@ -54,8 +54,9 @@ LogicalResult BlockedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   for (unsigned v :
        llvm::concat<const unsigned>(sizePerThread, threadsPerWarp, warpsPerCTA))
     if (v == 0 || v > kMaxLayoutEntry)
+      // Entries are parsed as 32-bit: a negative one arrives wrapped.
       return emitError() << "blocked layout entries must be in [1, "
-                         << kMaxLayoutEntry << "], got " << v;
+                         << kMaxLayoutEntry << "], got " << int32_t(v);
   for (unsigned v : llvm::concat<const unsigned>(threadsPerWarp, warpsPerCTA))
     if (!llvm::isPowerOf2_32(v))
       return emitError() << "threadsPerWarp and warpsPerCTA entries must be "

@@ -300,8 +300,8 @@ func.func private @unknown_attribute() attributes {layout = #rocdsl.swizzle<vec 
 
 // -----
 
-// A negative entry parses as a huge unsigned value and is rejected.
-// expected-error@+1 {{blocked layout entries must be in [1, 65536], got 4294967288}}
+// A negative entry is rejected and reported as written.
+// expected-error@+1 {{blocked layout entries must be in [1, 65536], got -8}}
 func.func private @blocked_negative(tensor<64x64xf32, #rocdsl.blocked<sizePerThread = [1, -8], threadsPerWarp = [1, 64], warpsPerCTA = [4, 1], order = [1, 0]>>)
 
 // -----
