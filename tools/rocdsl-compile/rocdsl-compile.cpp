@@ -191,6 +191,9 @@ int main(int argc, char **argv) {
   if (!rocdsl::parseWaitsMode(waits))
     return fail("unknown --waits=" + waits +
                 " (expected explicit, llvm or weakened-for-testing)");
+  if (llvm::AreStatisticsEnabled() && (nvidia || emit == "rocdsl"))
+    return fail("--stats reads an AMDGPU code object: it applies to AMD "
+                "chips and --emit mlir, llvm, asm or hsaco");
   if (nvidia && (directCopies || waits.getNumOccurrences()))
     return fail("--direct-copies and --waits apply to AMD chips only");
   if (nvidia && storeForm.getNumOccurrences() &&
