@@ -25,6 +25,18 @@ LogicalResult KernelParams::getInt(llvm::StringRef name, int64_t &out,
   return failure();
 }
 
+LogicalResult KernelParams::getSizeOrDefault(llvm::StringRef name,
+                                             int64_t &out,
+                                             std::string &error) const {
+  if (failed(getInt(name, out, error)))
+    return failure();
+  if (out >= 0)
+    return success();
+  error = name.str() + "=" + std::to_string(out) +
+          " is negative (0 picks the default)";
+  return failure();
+}
+
 LogicalResult KernelParams::getFloat(llvm::StringRef name, double &out,
                                      std::string &error) const {
   if (llvm::to_float(get(name), out))
@@ -107,18 +119,7 @@ mlir::rocdsl::resolveKernelParams(const KernelSpec &spec,
                                   KernelParams &params, std::string &error) {
   for (const KernelParamSpec &p : spec.params)
     params.set(p.name, p.defaultValue);
-  // A parameter given twice is a typo or a script's mistake: which one the
-  // caller meant is unknown.
   llvm::StringMap<llvm::StringRef> given;
-  for (llvm::StringRef def : definitions) {
-    auto [name, value] = def.split('=');
-    auto [it, inserted] = given.try_emplace(name, value);
-    if (!inserted && it->second != value) {
-      error = "parameter '" + name.str() + "' given twice (" +
-              it->second.str() + " and " + value.str() + ")";
-      return failure();
-    }
-  }
   for (const std::string &def : definitions) {
     auto [name, value] = llvm::StringRef(def).split('=');
     if (name.empty() || value.empty() || !llvm::StringRef(def).contains('=')) {
@@ -133,6 +134,14 @@ mlir::rocdsl::resolveKernelParams(const KernelSpec &spec,
         names += (names.empty() ? "" : ", ") + p.name;
       error = "kernel " + spec.name + " has no parameter '" + name.str() +
               "' (parameters: " + names + ")";
+      return failure();
+    }
+    // A parameter given twice is a typo or a script's mistake: which one
+    // the caller meant is unknown.
+    auto [it, inserted] = given.try_emplace(name, value);
+    if (!inserted && it->second != value) {
+      error = "parameter '" + name.str() + "' given twice (" +
+              it->second.str() + " and " + value.str() + ")";
       return failure();
     }
     params.set(name, value);

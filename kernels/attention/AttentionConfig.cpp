@@ -260,26 +260,17 @@ static LogicalResult configureOnce(const KernelParams &params,
                                    bool backward) {
   if (backward) {
     c.prefetch = false;
-    if (failed(params.getInt("step", c.step, error)))
+    if (failed(params.getSizeOrDefault("step", c.step, error)))
       return failure();
   } else if (failed(params.getFlag("prefetch", c.prefetch, error)) ||
-             failed(params.getInt("stages", c.stages, error))) {
+             failed(params.getSizeOrDefault("stages", c.stages, error))) {
     return failure();
   }
   for (auto [name, out] : {std::pair<StringRef, int64_t *>{"BM", &c.bm},
                            {"BN", &c.bn},
                            {"warps", &c.warps}})
-    if (failed(params.getInt(name, *out, error)))
+    if (failed(params.getSizeOrDefault(name, *out, error)))
       return failure();
-  for (auto [name, v] : {std::pair<StringRef, int64_t>{"BM", c.bm},
-                         {"BN", c.bn},
-                         {"warps", c.warps},
-                         {"step", c.step},
-                         {"stages", c.stages}})
-    if (v < 0) {
-      error = name.str() + "=" + str(v) + " is negative (0 picks the default)";
-      return failure();
-    }
   if (failed(configureAttentionShapes(params, c, error)))
     return failure();
   const ChipInfo *chip = lookupChip(params.get("chip"));

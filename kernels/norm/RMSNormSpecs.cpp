@@ -221,7 +221,7 @@ using MagnitudeFn =
 } // namespace
 
 /// Every RMSNorm kernel is specialized for the target's wave size (the
-/// layouts name it): wave defaults to the chip's, and NVIDIA runs only 32.
+/// layouts name it): wave defaults to the chip's.
 /// The backward's kernels, whose programs loop over row tiles, default to
 /// two programs per multiprocessor on NVIDIA, all resident at once
 /// (measured on an H200, docs/benchmarks.md).
@@ -229,15 +229,10 @@ static LogicalResult rmsnormTargetDefaults(bool backward,
                                            const TargetFacts &facts,
                                            std::vector<std::string> &defs,
                                            std::string &error) {
+  // A wave that contradicts the chip was refused before (applyTargetDefaults).
   const ChipInfo *chip = facts.chip;
-  if (!definesParam(defs, "wave")) {
-    if (chip)
-      defs.insert(defs.begin(), "wave=" + std::to_string(chip->waveSize));
-  } else if (chip && chip->isNVIDIA() &&
-             !llvm::is_contained(defs, std::string("wave=32"))) {
-    error = "wave must be 32 on cuda (NVIDIA warps have 32 lanes)";
-    return failure();
-  }
+  if (chip && !definesParam(defs, "wave"))
+    defs.insert(defs.begin(), "wave=" + std::to_string(chip->waveSize));
   if (backward && chip && chip->isNVIDIA() && facts.multiprocessors > 0 &&
       !definesParam(defs, "max_programs"))
     defs.insert(defs.begin(),

@@ -43,14 +43,11 @@ LogicalResult mlir::rocdsl::detail::verifyTileType(Operation *op, Type type,
   // Each lane holds its share of the tile as values; past a few thousand
   // the kernel cannot run (a lane has at most 512 32-bit registers) and
   // lowering it costs time quadratic in the share.
+  // (TileMapping::getNumRegisters counts in 32 bits; this product may not.)
   uint64_t perLane = 1;
-  for (unsigned d = 0; d < tensor.getRank(); ++d) {
-    std::optional<DimMapping> dim =
-        layout.getDimMapping(d, tensor.getDimSize(d));
-    if (!dim)
-      break;
-    perLane = std::min<uint64_t>(perLane * dim->elems, uint64_t(1) << 40);
-  }
+  if (std::optional<TileMapping> mapping = TileMapping::get(tensor))
+    for (const DimMapping &dim : mapping->dims)
+      perLane = std::min<uint64_t>(perLane * dim.elems, uint64_t(1) << 40);
   if (perLane > kMaxTileElementsPerLane)
     return op->emitOpError()
            << named << " " << type << " puts " << perLane

@@ -35,6 +35,10 @@ public:
   /// Typed accessors: on a malformed value they set `error` and fail.
   LogicalResult getInt(llvm::StringRef name, int64_t &out,
                        std::string &error) const;
+  /// A tile size or count whose 0 picks the kernel's default: an integer,
+  /// never negative.
+  LogicalResult getSizeOrDefault(llvm::StringRef name, int64_t &out,
+                                 std::string &error) const;
   LogicalResult getFloat(llvm::StringRef name, double &out,
                          std::string &error) const;
   /// A 0/1 switch; any other value is an error naming it.
