@@ -203,7 +203,7 @@ std::string pcLabel(uint64_t address) {
 } // namespace
 
 Expected<CheckResult> checkCodeObject(StringRef bytes, StringRef file,
-                                      StringRef chip, bool waitSlack) {
+                                      StringRef chip, WaitAnalysis analysis) {
   if (bytes.size() < ELF::EI_NIDENT || !bytes.starts_with("\x7f"
                                                           "ELF"))
     return fail(file, "not a readable ELF code object: no ELF header");
@@ -287,7 +287,7 @@ Expected<CheckResult> checkCodeObject(StringRef bytes, StringRef file,
   os.flush();
 
   Expected<CheckResult> result =
-      checkAssembly(listing, file, name, waitSlack);
+      checkAssembly(listing, file, name, analysis);
   if (!result)
     return result.takeError();
   auto locate = [&](unsigned &lineNo, std::string &text) {

@@ -67,7 +67,7 @@ static Error prefixed(StringRef file, Error error) {
 }
 
 Expected<CheckResult> checkAssembly(StringRef text, StringRef file,
-                                    StringRef chip, bool waitSlack) {
+                                    StringRef chip, WaitAnalysis analysis) {
   AsmModule module = parseAssembly(text);
   std::string name =
       normalizeChip(chip.empty() ? StringRef(module.target) : chip);
@@ -80,7 +80,7 @@ Expected<CheckResult> checkAssembly(StringRef text, StringRef file,
     return createStringError(inconvertibleErrorCode(), "%s: unknown chip '%s'",
                              file.str().c_str(), name.c_str());
   unsigned needed = requiredWaitStates(name);
-  bool waits = waitCheckApplies(name);
+  bool waits = analysis != WaitAnalysis::None && waitCheckApplies(name);
 
   CheckResult result;
   result.file = file.str();
@@ -112,7 +112,7 @@ Expected<CheckResult> checkAssembly(StringRef text, StringRef file,
         f.file = result.file;
       result.kernels[i].waitsChecked = true;
       result.kernels[i].waitViolations = std::move(*violations);
-      if (waitSlack) {
+      if (analysis == WaitAnalysis::ViolationsAndSlack) {
         Expected<std::vector<WaitSlack>> slack = findLooserWaits(kernel);
         if (!slack)
           return prefixed(file, slack.takeError());
@@ -126,16 +126,16 @@ Expected<CheckResult> checkAssembly(StringRef text, StringRef file,
 }
 
 Expected<CheckResult> checkFile(StringRef bytes, StringRef file,
-                                StringRef chip, bool waitSlack) {
+                                StringRef chip, WaitAnalysis analysis) {
   if (bytes.starts_with("\x7f"
                         "ELF"))
-    return checkCodeObject(bytes, file, chip, waitSlack);
+    return checkCodeObject(bytes, file, chip, analysis);
   if (bytes.contains('\0'))
     return createStringError(inconvertibleErrorCode(),
                              "%s: neither AMDGCN assembly nor an ELF code "
                              "object (binary data)",
                              file.str().c_str());
-  return checkAssembly(bytes, file, chip, waitSlack);
+  return checkAssembly(bytes, file, chip, analysis);
 }
 
 } // namespace mlir::rocdsl::isa

@@ -132,7 +132,10 @@ int main(int argc, char **argv) {
       continue;
     }
     Expected<isa::CheckResult> result =
-        isa::checkFile((*buffer)->getBuffer(), file, chip, slack);
+        isa::checkFile((*buffer)->getBuffer(), file, chip,
+                       slack   ? isa::WaitAnalysis::ViolationsAndSlack
+                       : waits ? isa::WaitAnalysis::Violations
+                               : isa::WaitAnalysis::None);
     if (!result) {
       error(toString(result.takeError()));
       failed = true;
@@ -146,7 +149,8 @@ int main(int argc, char **argv) {
              << ": not checked, the file is not proven clean\n";
     hazard |= !result->unreadable.empty();
     if (!waits) {
-      // The JSON carries only what was asked for.
+      // The JSON carries only what was asked for (--wait-slack alone runs
+      // the violations too).
       for (isa::KernelReport &k : result->kernels) {
         k.waitsChecked = false;
         k.waitViolations.clear();

@@ -128,30 +128,31 @@ struct CheckResult {
   bool hasWaitViolation() const;
 };
 
+/// How much of the wait analysis (WaitCheck.h) a check runs on chips it
+/// applies to: none (wide-store hazards only), the violations, or also the
+/// waits that could be looser (a few more passes per s_waitcnt).
+enum class WaitAnalysis { None, Violations, ViolationsAndSlack };
+
 /// Checks AMDGCN assembly text (from ROCDSL, llc, Triton, hipcc...). `chip`
 /// empty: taken from `.amdgcn_target`; unknown chip -> error. Malformed
 /// lines never fail the check.
-/// `waitSlack`: also find the waits that could be looser (WaitCheck.h;
-/// costs a few more passes of the wait check per s_waitcnt).
-llvm::Expected<CheckResult> checkAssembly(llvm::StringRef text,
-                                          llvm::StringRef file,
-                                          llvm::StringRef chip,
-                                          bool waitSlack = false);
+llvm::Expected<CheckResult>
+checkAssembly(llvm::StringRef text, llvm::StringRef file, llvm::StringRef chip,
+              WaitAnalysis waits = WaitAnalysis::Violations);
 
 /// Disassembles an HSA code object in-process (LLVM MC disassembler for
 /// AMDGPU, chip from the ELF e_flags/metadata if `chip` is empty) and checks
 /// it. A corrupt object is an error; words that crash LLVM's decoder are
 /// skipped as data when llvm::CrashRecoveryContext is enabled.
-llvm::Expected<CheckResult> checkCodeObject(llvm::StringRef bytes,
-                                            llvm::StringRef file,
-                                            llvm::StringRef chip,
-                                            bool waitSlack = false);
+llvm::Expected<CheckResult>
+checkCodeObject(llvm::StringRef bytes, llvm::StringRef file,
+                llvm::StringRef chip,
+                WaitAnalysis waits = WaitAnalysis::Violations);
 
 /// Sniffs ELF magic and dispatches; other binary input is an error.
-llvm::Expected<CheckResult> checkFile(llvm::StringRef bytes,
-                                      llvm::StringRef file,
-                                      llvm::StringRef chip,
-                                      bool waitSlack = false);
+llvm::Expected<CheckResult>
+checkFile(llvm::StringRef bytes, llvm::StringRef file, llvm::StringRef chip,
+          WaitAnalysis waits = WaitAnalysis::Violations);
 
 /// {"checker": kCheckerVersion, "files": [{"file", "chip", "hazard",
 /// "kernels": [{"name", "waitcnts", "vgprs", ..., "hazards": [...]}]}]}

@@ -302,7 +302,8 @@ namespace {
 
 std::vector<WaitSlack> slack(StringRef body) {
   llvm::Expected<CheckResult> result =
-      checkAssembly(kernelText(body, "gfx942"), "t.s", "", /*waitSlack=*/true);
+      checkAssembly(kernelText(body, "gfx942"), "t.s", "",
+                    WaitAnalysis::ViolationsAndSlack);
   if (!result) {
     ADD_FAILURE() << llvm::toString(result.takeError());
     return {};
