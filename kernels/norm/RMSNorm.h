@@ -69,6 +69,23 @@ struct RMSNormConfig {
   /// dw_sums zero and dw_count 0. The order of the float adds varies from
   /// run to run, so dw is not bitwise reproducible.
   bool atomicWeightGrad = false;
+  /// Backward with rows in registers, any M (the tree_dw parameter): one
+  /// launch of G programs, no data atomics. Each program stores its fp32
+  /// column sums in row p of dw_partial and counts itself in its group of
+  /// kTreeGroupPrograms programs (dw_count[1 + p / kTreeGroupPrograms]);
+  /// the last of a group to arrive sums the group's rows into row G + group,
+  /// then counts itself at dw_count[0], and the last such program sums the
+  /// group rows into dw (weight dtype). Only one count a program touches
+  /// the other programs' data, the sums run in a fixed order (dw is
+  /// bitwise reproducible), and dw_count is left all zero.
+  bool treeWeightGrad = false;
+  /// Programs a tree_dw group reduces: the last group's sum and the final
+  /// one (over G / 16 rows) are what the launch waits for, about 2 sqrt(G)
+  /// rows for the G up to a few hundred of a filled GPU.
+  static constexpr int64_t kTreeGroupPrograms = 16;
+  static int64_t treeGroups(int64_t programs) {
+    return (programs + kTreeGroupPrograms - 1) / kTreeGroupPrograms;
+  }
 
   /// 128-bit accesses (the aligned fast path).
   bool isVectorized() const { return vec * dsl::bitWidth(dtype) == 128; }

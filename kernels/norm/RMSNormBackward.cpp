@@ -6,7 +6,9 @@
 // buffer over G in fp32 and casts to the weight's dtype. With direct_dw the
 // first kernel alone, on one program, stores its column sums as dw. With
 // atomic_dw the G programs add their column sums into dw_sums atomically and
-// the last one to arrive writes dw (one launch at any M). With
+// the last one to arrive writes dw (one launch at any M). With tree_dw the
+// programs' sums are reduced in groups by the last of each group to arrive,
+// then by the last group (one launch, no data atomics). With
 // y = x * rstd * w, rstd = rsqrt(mean(x^2) + eps):
 //   dx = rstd * (w*dy - x * rstd^2 * mean(w*dy*x)),  dw = sum_rows(dy*x*rstd)
 // and rmsnorm_add_bwd adds the gradient of residual_out to dx.
@@ -16,9 +18,82 @@
 
 #include "common/StagedWalk.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace mlir::rocdsl;
 using namespace mlir::rocdsl::dsl;
+
+/// tree_dw: program `program`'s column sums `acc` ([rows, cols] fp32 in
+/// `layout`) go to row `program` of dw_partial; the last of each group of
+/// kTreeGroupPrograms programs to count itself in dw_count[1 + group] sums
+/// the group's rows into row G + group, and the last group to count itself
+/// in dw_count[0] sums those rows into dw. program_atomic is the handoff:
+/// the counts publish each program's stores to whichever program arrives
+/// after it. Nothing waits, so any order of programs, or running them one
+/// at a time, gives the same dw (the sums' order is fixed by row index).
+static void storeWeightGradByTree(KernelBuilder &kb, const RMSNormConfig &c,
+                                  Tile acc, Layout layout, Ptr dw,
+                                  Scalar program) {
+  const int64_t group = RMSNormConfig::kTreeGroupPrograms;
+  const int64_t rows = c.rowsPerProgram, cols = c.blockN;
+  Ptr scratch = kb.ptrArg("dw_partial"), count = kb.ptrArg("dw_count");
+  Scalar zero = kb.i32(0), n = kb.i32(c.n);
+  Scalar programs = kb.numPrograms(0);
+  Scalar groups = (programs + (group - 1)) / kb.i32(group);
+  AccessOptions rowAccess;
+  rowAccess.strides = {n};
+  rowAccess.bounds = {programs + groups, n};
+  rowAccess.vec = c.partialStoreVec;
+  // The fp32 column sums of scratch rows [begin, end), `unroll` row tiles
+  // loaded at once: the rows were just written and sit in L2, so what
+  // bounds one program's pass is the bytes it keeps in flight (about 64
+  // fp32 a lane), not the bandwidth.
+  const int64_t lanes = int64_t(c.numWarps) * c.waveSize;
+  const int64_t unroll =
+      std::clamp<int64_t>(64 * lanes / (rows * cols), 1, 16);
+  auto sumRows = [&](Scalar begin, Scalar end) {
+    AccessOptions access = rowAccess;
+    access.bounds = {end, n};
+    Tile init = kb.zeros({rows, cols}, layout, DType::F32);
+    SmallVector<Tile> total = kb.forLoop(
+        begin, end, kb.i32(rows * unroll), {init},
+        [&](Scalar row0, ArrayRef<Tile> carried) -> SmallVector<Tile> {
+          SmallVector<Tile> tiles;
+          for (int64_t u = 0; u < unroll; ++u)
+            tiles.push_back(kb.load(scratch, {row0 + rows * u, zero},
+                                    {rows, cols}, layout, access));
+          Tile sum = carried[0];
+          for (Tile t : tiles)
+            sum = sum + t;
+          return {sum};
+        });
+    return total[0].sum(0);
+  };
+
+  kb.store(acc.sum(0).expandDims(0), scratch, {program, zero}, rowAccess);
+  Scalar mine = program / kb.i32(group);
+  Scalar first = mine * group;
+  Scalar last = kb.min(first + group, programs);
+  Scalar slot = mine + int64_t(1);
+  Scalar arrived =
+      kb.programAtomic(ProgramAtomicKind::Add, count, slot, kb.i32(1));
+  kb.ifThenElse(kb.compare(Cmp::EQ, arrived, last - first - int64_t(1)), [&] {
+    kb.store(sumRows(first, last).expandDims(0), scratch,
+             {programs + mine, zero}, rowAccess);
+    kb.programAtomic(ProgramAtomicKind::Xchg, count, slot, zero);
+    Scalar done =
+        kb.programAtomic(ProgramAtomicKind::Add, count, zero, kb.i32(1));
+    kb.ifThenElse(kb.compare(Cmp::EQ, done, groups - int64_t(1)), [&] {
+      AccessOptions colAccess;
+      colAccess.bounds = {n};
+      colAccess.vec = c.weightVec;
+      kb.store(sumRows(programs, programs + groups).to(c.weightDType), dw,
+               {zero}, colAccess);
+      kb.programAtomic(ProgramAtomicKind::Xchg, count, zero, zero);
+    });
+  });
+}
 
 OwningOpRef<ModuleOp>
 mlir::rocdsl::buildRMSNormBackward(MLIRContext *ctx, const RMSNormConfig &c,
@@ -31,12 +106,16 @@ mlir::rocdsl::buildRMSNormBackward(MLIRContext *ctx, const RMSNormConfig &c,
                                ArgSpec::ptr("dy", c.dtype)};
   if (fused)
     args.push_back(ArgSpec::ptr("dresidual_out", c.dtype));
-  const bool dwItself = c.directWeightGrad || c.atomicWeightGrad;
+  const bool dwItself =
+      c.directWeightGrad || c.atomicWeightGrad || c.treeWeightGrad;
   args.append({ArgSpec::ptr("dx", c.dtype),
                dwItself ? ArgSpec::ptr("dw", c.weightDType)
                         : ArgSpec::ptr("dw_partial", DType::F32)});
   if (c.atomicWeightGrad)
     args.append({ArgSpec::ptr("dw_sums", DType::F32),
+                 ArgSpec::ptr("dw_count", DType::I32)});
+  if (c.treeWeightGrad)
+    args.append({ArgSpec::ptr("dw_partial", DType::F32),
                  ArgSpec::ptr("dw_count", DType::I32)});
   args.append(
       {ArgSpec::scalar("M", DType::I32), ArgSpec::scalar("eps", DType::F32)});
@@ -200,6 +279,10 @@ mlir::rocdsl::buildRMSNormBackward(MLIRContext *ctx, const RMSNormConfig &c,
       });
       return kb.finish();
     }
+    if (c.treeWeightGrad) {
+      storeWeightGradByTree(kb, c, sums[0], layout, partial, program);
+      return kb.finish();
+    }
     kb.store(sums[0].sum(0).expandDims(0), partial, {program, zero},
              partialAccess);
     return kb.finish();
@@ -215,7 +298,8 @@ mlir::rocdsl::buildRMSNormBackward(MLIRContext *ctx, const RMSNormConfig &c,
   // order makes it visible. x, dy and w are read twice here,
   // dresidual_out once, dx written once.
   assert(rows == 1 && "the looping path handles one row per program");
-  assert(!dwItself && "direct_dw and atomic_dw need rows in registers");
+  assert(!dwItself && "direct_dw, atomic_dw and tree_dw need rows in "
+                      "registers");
   auto chunkLoop =
       [&](ArrayRef<Tile> inits,
           function_ref<SmallVector<Tile>(Scalar, ArrayRef<Tile>)> body) {

@@ -88,7 +88,7 @@ LaunchPlan mlir::rocdsl::planRMSNormBackward(const RMSNormConfig &c, int64_t m,
   // direct_dw: the one program's column sums are dw itself.
   std::vector<ArgSignature> weightGrad = {
       s.partials(g, c.partialStoreVec, true)};
-  if (c.directWeightGrad || c.atomicWeightGrad) {
+  if (c.directWeightGrad || c.atomicWeightGrad || c.treeWeightGrad) {
     ArgSignature dw = s.weight();
     dw.name = "dw";
     dw.isOutput = true;
@@ -100,6 +100,17 @@ LaunchPlan mlir::rocdsl::planRMSNormBackward(const RMSNormConfig &c, int64_t m,
     ArgSignature count{"dw_count", ArgKind::Tensor, DType::I32, {1}, 4, true};
     sums.zeroScratch = count.zeroScratch = true;
     weightGrad.push_back(sums);
+    weightGrad.push_back(count);
+  }
+  if (c.treeWeightGrad) {
+    // Rows 0..G-1: the programs' sums; G..: the groups' sums (both fully
+    // written before they are read, so no zeroing). The counts start and
+    // end at zero.
+    int64_t groups = RMSNormConfig::treeGroups(g);
+    weightGrad.push_back(s.partials(g + groups, c.partialStoreVec, true));
+    ArgSignature count{
+        "dw_count", ArgKind::Tensor, DType::I32, {1 + groups}, 4, true};
+    count.zeroScratch = true;
     weightGrad.push_back(count);
   }
   LaunchPlan plan;

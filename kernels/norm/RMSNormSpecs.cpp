@@ -133,6 +133,15 @@ std::vector<KernelParamSpec> mlir::rocdsl::getRMSNormBackwardParams() {
        "(weight dtype) and leaves dw_sums and dw_count zero for the next "
        "launch; not bitwise reproducible (the order of the adds varies)",
        false});
+  params.push_back(
+      {"tree_dw", "0",
+       "rmsnorm_bwd / rmsnorm_add_bwd with rows in registers (N <= 8192): "
+       "1 is one launch for any M without data atomics: programs store fp32 "
+       "column sums in dw_partial [G + ceil(G/16), N], the last of each "
+       "group of 16 programs (counted in dw_count [1 + ceil(G/16)]) sums "
+       "its group, the last group writes dw (weight dtype) and leaves "
+       "dw_count zero for the next launch; bitwise reproducible",
+       false});
   return params;
 }
 
@@ -153,12 +162,13 @@ LogicalResult mlir::rocdsl::configureRMSNormBackward(const KernelParams &params,
                                                     RMSNormConfig &config,
                                                     std::string &error) {
   int64_t prefetch = 1, stages = 0, lanes = 256;
-  bool direct = false, atomic = false;
+  bool direct = false, atomic = false, tree = false;
   if (failed(params.getInt("prefetch", prefetch, error)) ||
       failed(params.getInt("stages", stages, error)) ||
       failed(params.getInt("lanes", lanes, error)) ||
       failed(params.getFlag("direct_dw", direct, error)) ||
-      failed(params.getFlag("atomic_dw", atomic, error)))
+      failed(params.getFlag("atomic_dw", atomic, error)) ||
+      failed(params.getFlag("tree_dw", tree, error)))
     return failure();
   if (lanes != 256 && lanes != 512) {
     error = "lanes=" + std::to_string(lanes) + " is not 256 or 512";
@@ -167,23 +177,24 @@ LogicalResult mlir::rocdsl::configureRMSNormBackward(const KernelParams &params,
   if (lanes != 256)
     config = RMSNormConfig::choose(config.n, config.dtype, config.weightDType,
                                    config.waveSize, unsigned(lanes));
-  if (direct && atomic) {
-    error = "direct_dw=1 and atomic_dw=1 are two ways to one launch: pick one";
+  if (int(direct) + int(atomic) + int(tree) > 1) {
+    error = std::string(direct ? "direct_dw=1" : "atomic_dw=1") + " and " +
+            (tree ? "tree_dw=1" : "atomic_dw=1") +
+            " are two ways to one launch: pick one";
     return failure();
   }
-  if (atomic && !config.singlePass) {
-    error = "atomic_dw=1 needs rows in registers (N <= 8192), got N=" +
-            std::to_string(config.n);
-    return failure();
-  }
+  for (auto [on, name] : {std::pair{direct, "direct_dw"},
+                          {atomic, "atomic_dw"},
+                          {tree, "tree_dw"}})
+    if (on && !config.singlePass) {
+      error = std::string(name) +
+              "=1 needs rows in registers (N <= 8192), got N=" +
+              std::to_string(config.n);
+      return failure();
+    }
   if (prefetch < 0 || prefetch > RMSNormConfig::kMaxPrefetchDepth) {
     error = "prefetch=" + std::to_string(prefetch) + " is not in 0.." +
             std::to_string(RMSNormConfig::kMaxPrefetchDepth);
-    return failure();
-  }
-  if (direct && !config.singlePass) {
-    error = "direct_dw=1 needs rows in registers (N <= 8192), got N=" +
-            std::to_string(config.n);
     return failure();
   }
   if (stages == 1 || stages < 0 || stages > RMSNormConfig::kMaxStages) {
@@ -201,6 +212,7 @@ LogicalResult mlir::rocdsl::configureRMSNormBackward(const KernelParams &params,
   config.stages = unsigned(stages);
   config.directWeightGrad = direct;
   config.atomicWeightGrad = atomic;
+  config.treeWeightGrad = tree;
   return success();
 }
 
@@ -337,6 +349,35 @@ KernelSpec mlir::rocdsl::getRMSNormForwardSpec(RMSNormVariant variant) {
       /*epsIndex=*/1);
 }
 
+/// tree_dw's dw_partial [G + groups, N] (G solved from its rows): the
+/// programs' rows as without tree_dw, then each group's sum of them; the
+/// same for magnitudes where `magnitude` is given.
+static void treePartialsReference(const RMSNormConfig &c, int64_t m, double eps,
+                                  const std::vector<double> &x,
+                                  const std::vector<double> &dy,
+                                  std::vector<double> &partial,
+                                  std::vector<double> *magnitude) {
+  const int64_t n = c.n, total = int64_t(partial.size()) / n;
+  int64_t g = 1;
+  while (g + RMSNormConfig::treeGroups(g) < total)
+    ++g;
+  std::vector<double> programs(g * n), programMagnitudes;
+  rmsNormWeightGradPartialsReference(c, m, eps, x, dy, programs,
+                                     magnitude ? &programMagnitudes : nullptr);
+  auto fill = [&](std::vector<double> &out, const std::vector<double> &rows) {
+    out.assign(partial.size(), 0.0);
+    std::copy(rows.begin(), rows.end(), out.begin());
+    for (int64_t p = 0; p < g; ++p) {
+      int64_t group = g + p / RMSNormConfig::kTreeGroupPrograms;
+      for (int64_t col = 0; col < n; ++col)
+        out[group * n + col] += rows[p * n + col];
+    }
+  };
+  fill(partial, programs);
+  if (magnitude)
+    fill(*magnitude, programMagnitudes);
+}
+
 /// The backward's outputs are sums and differences: dx of two terms that
 /// nearly cancel for short rows, dw_partial of a program's rows. Their
 /// magnitudes are those of the terms (x or h is tensor 0, w tensor 1, dy
@@ -347,10 +388,16 @@ static MagnitudeFn backwardMagnitudes(size_t dxIndex, size_t partialIndex,
              Tensors &out) {
     std::vector<double> dx(t[dxIndex].size()), dw(c.n);
     // With direct_dw the output is dw itself: its magnitude comes with dx's.
-    bool dwItself = c.directWeightGrad || c.atomicWeightGrad;
+    bool dwItself =
+        c.directWeightGrad || c.atomicWeightGrad || c.treeWeightGrad;
     rmsNormBackwardReference(m, c.n, eps, t[0], t[1], t[2], dx, dw,
                              dwItself ? &out[partialIndex] : nullptr,
                              fused ? &t[3] : nullptr, &out[dxIndex]);
+    if (c.treeWeightGrad) {
+      std::vector<double> partial(t[partialIndex + 1].size());
+      treePartialsReference(c, m, eps, t[0], t[2], partial,
+                            &out[partialIndex + 1]);
+    }
     if (dwItself)
       return;
     std::vector<double> partial(t[partialIndex].size());
@@ -360,14 +407,18 @@ static MagnitudeFn backwardMagnitudes(size_t dxIndex, size_t partialIndex,
 }
 
 /// dw itself at t[index]; with atomic_dw the scratch after it (dw_sums,
-/// dw_count) is left all zero.
-static void setWeightGrad(const RMSNormConfig &c, Tensors &t, size_t index,
+/// dw_count) is left all zero; with tree_dw dw_partial holds the programs'
+/// and the groups' sums and dw_count is left all zero.
+static void setWeightGrad(const RMSNormConfig &c, int64_t m, double eps,
+                          Tensors &t, size_t index,
                           const std::vector<double> &dw) {
   t[index] = dw;
-  if (c.atomicWeightGrad) {
+  if (c.atomicWeightGrad)
     std::fill(t[index + 1].begin(), t[index + 1].end(), 0.0);
+  if (c.treeWeightGrad)
+    treePartialsReference(c, m, eps, t[0], t[2], t[index + 1], nullptr);
+  if (c.atomicWeightGrad || c.treeWeightGrad)
     std::fill(t[index + 2].begin(), t[index + 2].end(), 0.0);
-  }
 }
 
 KernelSpec mlir::rocdsl::getRMSNormBackwardSpec(RMSNormVariant variant) {
@@ -389,8 +440,8 @@ KernelSpec mlir::rocdsl::getRMSNormBackwardSpec(RMSNormVariant variant) {
         [](const RMSNormConfig &c, int64_t m, double eps, Tensors &t) {
           std::vector<double> dw(c.n);
           rmsNormBackwardReference(m, c.n, eps, t[0], t[1], t[2], t[3], dw);
-          if (c.directWeightGrad || c.atomicWeightGrad)
-            setWeightGrad(c, t, 4, dw);
+          if (c.directWeightGrad || c.atomicWeightGrad || c.treeWeightGrad)
+            setWeightGrad(c, m, eps, t, 4, dw);
           else
             rmsNormWeightGradPartialsReference(c, m, eps, t[0], t[2], t[4]);
         },
@@ -406,8 +457,8 @@ KernelSpec mlir::rocdsl::getRMSNormBackwardSpec(RMSNormVariant variant) {
         std::vector<double> dw(c.n);
         rmsNormBackwardReference(m, c.n, eps, t[0], t[1], t[2], t[4], dw,
                                  nullptr, &t[3]);
-        if (c.directWeightGrad || c.atomicWeightGrad)
-          setWeightGrad(c, t, 5, dw);
+        if (c.directWeightGrad || c.atomicWeightGrad || c.treeWeightGrad)
+          setWeightGrad(c, m, eps, t, 5, dw);
         else
           rmsNormWeightGradPartialsReference(c, m, eps, t[0], t[2], t[5]);
       },
@@ -443,7 +494,8 @@ KernelSpec mlir::rocdsl::getRMSNormWeightGradSpec() {
   // code reads none of them, so they stay out of its cache key and one
   // compile serves every value.
   for (KernelParamSpec &p : spec.params)
-    if (p.name == "prefetch" || p.name == "direct_dw" || p.name == "atomic_dw")
+    if (p.name == "prefetch" || p.name == "direct_dw" ||
+        p.name == "atomic_dw" || p.name == "tree_dw")
       p.runtimeOnly = true;
   return spec;
 }

@@ -211,6 +211,20 @@ bool api::deviceAvailable(const std::string &device, std::string &why) {
   return id && Runtime::isAvailable(*id, why);
 }
 
+bool api::streamIsCapturing(const std::string &device, void *stream,
+                            bool &capturing, std::string &error) {
+  capturing = false;
+  std::optional<DeviceId> id = deviceOf(device, error);
+  if (!id)
+    return false;
+  if (id->kind != DeviceKind::CUDA) {
+    error = "no stream capture query on " + id->str();
+    return false;
+  }
+  CudaDriver *driver = CudaDriver::get(error);
+  return driver && driver->isCapturing(id->ordinal, stream, capturing, error);
+}
+
 bool api::logMessage(const std::string &level, const std::string &message) {
   // parseLogLevel reads "" as the default level; a message needs a named one.
   if (llvm::StringRef(level).trim().empty())

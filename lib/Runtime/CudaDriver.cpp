@@ -294,22 +294,36 @@ bool CudaDriver::copyToHost(int device, void *dst, uint64_t src, size_t bytes,
          check(api->memcpyDtoH(dst, src, bytes), "cuMemcpyDtoH", error);
 }
 
-bool CudaDriver::synchronize(int device, void *stream, bool &capturing,
+bool CudaDriver::isCapturing(int device, void *stream, bool &capturing,
                              std::string &error) {
   capturing = false;
+  if (!api->streamIsCapturing) {
+    error = "the CUDA driver has no cuStreamIsCapturing";
+    return false;
+  }
   CudaContextGuard guard(*this, device, error);
   if (!guard)
     return false;
+  int status = 0; // CU_STREAM_CAPTURE_STATUS_NONE
+  if (!check(api->streamIsCapturing(stream, &status), "cuStreamIsCapturing",
+             error))
+    return false;
+  capturing = status != 0;
+  return true;
+}
+
+bool CudaDriver::synchronize(int device, void *stream, bool &capturing,
+                             std::string &error) {
+  capturing = false;
   if (stream && api->streamIsCapturing) {
-    int status = 0; // CU_STREAM_CAPTURE_STATUS_NONE
-    if (!check(api->streamIsCapturing(stream, &status), "cuStreamIsCapturing",
-               error))
+    if (!isCapturing(device, stream, capturing, error))
       return false;
-    if (status != 0) {
-      capturing = true;
+    if (capturing)
       return true;
-    }
   }
+  CudaContextGuard guard(*this, device, error);
+  if (!guard)
+    return false;
   if (!stream)
     return check(api->ctxSynchronize(), "cuCtxSynchronize", error);
   return check(api->streamSynchronize(stream), "cuStreamSynchronize", error);

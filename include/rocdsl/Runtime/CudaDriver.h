@@ -67,6 +67,10 @@ public:
   /// nothing waited for, while the stream is captured into a graph.
   bool synchronize(int device, void *stream, bool &capturing,
                    std::string &error);
+  /// Whether `stream` is being captured into a graph (cuStreamIsCapturing);
+  /// false, with `error`, where the driver cannot say.
+  bool isCapturing(int device, void *stream, bool &capturing,
+                   std::string &error);
 
   bool loadKernel(const std::string &ptx, const std::string &kernel,
                   void **function, std::string &error) {

@@ -21,11 +21,13 @@
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/ops/empty.h>
 #include <ATen/ops/empty_like.h>
+#include <ATen/ops/zeros.h>
 #include <c10/core/impl/DeviceGuardImplInterface.h>
 #include <torch/csrc/autograd/custom_function.h>
 #include <torch/library.h>
 
 #include <atomic>
+#include <mutex>
 #include <shared_mutex>
 #include <string_view>
 #include <unordered_map>
@@ -184,6 +186,13 @@ struct Plan {
   api::DType dtype, wdtype;
   int64_t rows, cols;
   std::vector<int64_t> partial; // the backward's fp32 [G, N] dweight sums
+  /// The backward in one launch (tree_dw), where there is one: taken for
+  /// eager calls. Its dw_partial is [G + groups, N], its dw_count
+  /// `treeCounts` long.
+  KernelSlot tree;
+  std::vector<int64_t> treePartial;
+  int64_t treeCounts = 0;
+  std::string device; // ROCDSL's name of the device
 };
 
 std::string deviceName(c10::DeviceIndex index) {
@@ -236,12 +245,32 @@ Plan &planFor(Op op, int64_t rows, int64_t cols, const Tensor &x,
     TORCH_CHECK_VALUE(kernel, "rocdsl: ", name, ": ", error);
     plan->slots[plan->count++].kernel = std::move(kernel);
   }
+  plan->device = deviceName(key.device);
   if (plan->count == 2) {
     for (const api::ArgInfo &a : plan->slots[0].kernel->args())
       if (a.name == "dw_partial")
         plan->partial = a.shape;
     TORCH_CHECK(plan->partial.size() == 2,
                 "rocdsl: the backward kernel has no [G, N] dw_partial");
+    // Several programs: eager calls take the one-launch tree_dw kernel
+    // where the rows fit registers (N <= 8192; otherwise there is none).
+    if (plan->partial[0] > 1) {
+      std::vector<std::string> treeDefs = defs;
+      treeDefs.push_back("tree_dw=1");
+      std::string error;
+      if (auto tree = api::Kernel::builtin(names[int(op)][0], treeDefs,
+                                           plan->device, "", error)) {
+        for (const api::ArgInfo &a : tree->args()) {
+          if (a.name == "dw_partial")
+            plan->treePartial = a.shape;
+          if (a.name == "dw_count" && a.shape.size() == 1)
+            plan->treeCounts = a.shape[0];
+        }
+        TORCH_CHECK(plan->treePartial.size() == 2 && plan->treeCounts > 0,
+                    "rocdsl: the tree_dw kernel has no dw_partial or dw_count");
+        plan->tree.kernel = std::move(tree);
+      }
+    }
     // One program (M up to a row tile): that program writes dw itself
     // (direct_dw), one launch instead of two. Rows too long for registers
     // (N > 8192) have no such kernel and keep both.
@@ -331,12 +360,15 @@ std::vector<int64_t> launchRecords(int64_t index) {
   for (const auto &[key, plan] : plans.byKey) {
     if (key.device != index)
       continue;
-    for (int i = 0; i < plan->count; ++i) {
-      const KernelSlot &slot = plan->slots[i];
+    auto record = [&](const KernelSlot &slot) {
       out.insert(out.end(), {int64_t(key.op), key.rows, key.cols,
                              int64_t(slot.launcher.load()),
                              int64_t(slot.tier.load())});
-    }
+    };
+    for (int i = 0; i < plan->count; ++i)
+      record(plan->slots[i]);
+    if (plan->tree.kernel)
+      record(plan->tree);
   }
   return out;
 }
@@ -375,6 +407,40 @@ std::tuple<Tensor, Tensor> fusedAddRmsNorm(const Tensor &x,
   return {y, h};
 }
 
+/// The tree_dw kernel's dw_count for a launch on `stream`: all zero
+/// between launches (each launch leaves it so), so one buffer serves every
+/// launch on a stream, whose launches run in order; streams get their own,
+/// since theirs may run at once. Made eagerly, on the stream, and only
+/// while the stream is not being captured into a graph (a captured zero
+/// fill would run only at replay): an undefined tensor says to launch the
+/// two-kernel form instead, as does a device where capture cannot be
+/// queried. Graphs record the two kernels, whose scratch comes from the
+/// graph's own pool.
+Tensor treeCounts(const Plan &p, const Tensor &x, void *stream) {
+  bool capturing = true;
+  std::string error;
+  if (!api::streamIsCapturing(p.device, stream, capturing, error) ||
+      capturing)
+    return Tensor();
+  struct Buffers {
+    std::mutex mutex;
+    std::vector<std::tuple<c10::DeviceIndex, void *, Tensor>> byStream;
+  };
+  static Buffers buffers;
+  std::lock_guard<std::mutex> lock(buffers.mutex);
+  for (auto &[device, s, counts] : buffers.byStream)
+    if (device == x.device().index() && s == stream) {
+      if (counts.numel() < p.treeCounts)
+        counts = at::zeros({std::max<int64_t>(p.treeCounts, 64)},
+                           x.options().dtype(at::kInt));
+      return counts;
+    }
+  Tensor counts = at::zeros({std::max<int64_t>(p.treeCounts, 64)},
+                            x.options().dtype(at::kInt));
+  buffers.byStream.emplace_back(x.device().index(), stream, counts);
+  return counts;
+}
+
 /// dx (with dh added when fused) and dweight: kernel 1 writes dx and fp32
 /// per-program column sums, kernel 2 reduces them and casts. The sums live
 /// in a buffer from PyTorch's caching allocator, so concurrent calls on
@@ -401,6 +467,20 @@ std::tuple<Tensor, Tensor> backward(Plan &p, const Tensor &x,
     args.push_back(floatArg(eps));
     launch(p.slots[0], args, stream);
     return {dx, dw};
+  }
+  if (p.tree.kernel) {
+    if (Tensor counts = treeCounts(p, x, stream); counts.defined()) {
+      Tensor partial = at::empty(p.treePartial, x.options().dtype(at::kFloat));
+      args.push_back(tensorArg(dw, p.wdtype, m, n, false));
+      args.push_back(
+          tensorArg(partial, api::DType::F32, p.treePartial[0], n, true));
+      args.push_back(tensorArg(counts, api::DType::I32, 1, p.treeCounts,
+                               false));
+      args.push_back(intArg(m));
+      args.push_back(floatArg(eps));
+      launch(p.tree, args, stream);
+      return {dx, dw};
+    }
   }
   Tensor partial = at::empty(p.partial, x.options().dtype(at::kFloat));
   int64_t g = p.partial[0];
