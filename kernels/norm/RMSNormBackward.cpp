@@ -81,7 +81,8 @@ static void storeWeightGradByTree(KernelBuilder &kb, const RMSNormConfig &c,
   kb.ifThenElse(kb.compare(Cmp::EQ, arrived, last - first - int64_t(1)), [&] {
     kb.store(sumRows(first, last).expandDims(0), scratch,
              {programs + mine, zero}, rowAccess);
-    kb.programAtomic(ProgramAtomicKind::Xchg, count, slot, zero);
+    kb.programAtomic(ProgramAtomicKind::Xchg, count, slot, zero,
+                     /*relaxed=*/true);
     Scalar done =
         kb.programAtomic(ProgramAtomicKind::Add, count, zero, kb.i32(1));
     kb.ifThenElse(kb.compare(Cmp::EQ, done, groups - int64_t(1)), [&] {
@@ -90,7 +91,8 @@ static void storeWeightGradByTree(KernelBuilder &kb, const RMSNormConfig &c,
       colAccess.vec = c.weightVec;
       kb.store(sumRows(programs, programs + groups).to(c.weightDType), dw,
                {zero}, colAccess);
-      kb.programAtomic(ProgramAtomicKind::Xchg, count, zero, zero);
+      kb.programAtomic(ProgramAtomicKind::Xchg, count, zero, zero,
+                       /*relaxed=*/true);
     });
   });
 }

@@ -500,9 +500,10 @@ void KernelBuilder::atomicAdd(Tile value, Ptr ptr, ArrayRef<Scalar> origin,
 }
 
 Scalar KernelBuilder::programAtomic(ProgramAtomicKind kind, Ptr ptr,
-                                    Scalar index, Scalar value) {
+                                    Scalar index, Scalar value, bool relaxed) {
   return {this, ProgramAtomicOp::create(builder, loc, kind, ptr.getValue(),
-                                        index.getValue(), value.getValue())};
+                                        index.getValue(), value.getValue(),
+                                        relaxed)};
 }
 
 SmallVector<Tile> KernelBuilder::forLoop(

@@ -313,12 +313,19 @@ def RocDSL_ProgramAtomicOp : RocDSL_Op<"program_atomic", [
     `%old == G - 1` is the last one: it reads every share, and may set the
     count back to 0 (`xchg`) so that the next launch finds it as the last
     one left it. Nothing waits on another program, so it cannot deadlock.
+
+    With `relaxed` the update orders nothing (no fences): for that reset,
+    which no program of the launch reads again (the launch's end orders it
+    before the next launch). It is still one update for the program, and
+    every lane gets the old value.
   }];
   let arguments = (ins RocDSL_ProgramAtomicKindAttr:$kind,
-                       RocDSL_PtrType:$ptr, I32:$index, I32:$value);
+                       RocDSL_PtrType:$ptr, I32:$index, I32:$value,
+                       UnitAttr:$relaxed);
   let results = (outs I32:$result);
   let assemblyFormat = [{
-    $kind $ptr `[` $index `]` `,` $value attr-dict `:` qualified(type($ptr))
+    $kind (`relaxed` $relaxed^)? $ptr `[` $index `]` `,` $value attr-dict `:`
+    qualified(type($ptr))
   }];
   let hasVerifier = 1;
 }

@@ -263,10 +263,11 @@ public:
   void atomicAdd(Tile value, Ptr ptr, ArrayRef<Scalar> origin,
                  const AccessOptions &options = {});
   /// rocdsl.program_atomic: one update of the i32 at ptr[index] for the
-  /// whole program, an acquire-release point of all its accesses; the old
-  /// value.
+  /// whole program, an acquire-release point of all its accesses (none
+  /// with `relaxed`: for resetting a count no one reads again this
+  /// launch); the old value.
   Scalar programAtomic(ProgramAtomicKind kind, Ptr ptr, Scalar index,
-                       Scalar value);
+                       Scalar value, bool relaxed = false);
 
   /// rocdsl.async_copy: the tile `load` would read (`layout` says which
   /// lane copies what) written into `dst` without passing through

@@ -133,10 +133,17 @@ struct ProgramAtomicLowering : OpConversionPattern<ProgramAtomicOp> {
     Value address =
         LLVM::GEPOp::create(rewriter, loc, adaptor.getPtr().getType(), i32,
                             adaptor.getPtr(), ValueRange{adaptor.getIndex()});
+    // Relaxed: no fences at all. Otherwise lane 0 fences around its
+    // update, and every lane too where the barrier does not carry lane 0's
+    // fences to the others.
+    const bool ordered = !op.getRelaxed();
+    const bool everyLane = ordered && !target.barrierCarriesFences();
     auto fence = [&](OpBuilder &b, Location l, LLVM::AtomicOrdering order) {
-      LLVM::FenceOp::create(b, l, order, scope);
+      if (ordered)
+        LLVM::FenceOp::create(b, l, order, scope);
     };
-    fence(rewriter, loc, LLVM::AtomicOrdering::release);
+    if (everyLane)
+      fence(rewriter, loc, LLVM::AtomicOrdering::release);
     gpu::BarrierOp::create(rewriter, loc);
     Value thread = arith::IndexCastUIOp::create(
         rewriter, loc, i32,
@@ -147,14 +154,17 @@ struct ProgramAtomicLowering : OpConversionPattern<ProgramAtomicOp> {
       fence(b, l, LLVM::AtomicOrdering::release);
       Value old = LLVM::AtomicRMWOp::create(
           b, l, getProgramAtomicBinOp(op.getKind()), address, adaptor.getValue(),
-          LLVM::AtomicOrdering::acq_rel, scope, /*alignment=*/4);
+          ordered ? LLVM::AtomicOrdering::acq_rel
+                  : LLVM::AtomicOrdering::monotonic,
+          scope, /*alignment=*/4);
       fence(b, l, LLVM::AtomicOrdering::acquire);
       LLVM::StoreOp::create(b, l, old, slot);
       scf::YieldOp::create(b, l);
     });
     gpu::BarrierOp::create(rewriter, loc);
     Value old = LLVM::LoadOp::create(rewriter, loc, i32, slot);
-    fence(rewriter, loc, LLVM::AtomicOrdering::acquire);
+    if (everyLane)
+      fence(rewriter, loc, LLVM::AtomicOrdering::acquire);
     rewriter.replaceOp(op, old);
     return success();
   }

@@ -86,6 +86,7 @@ public:
     return readLdsWithLdmatrix(b, loc, read, vectorType);
   }
   StringRef deviceSyncScope() const override { return "device"; }
+  bool barrierCarriesFences() const override { return true; }
   // LLVM's NVPTX turns an atomicrmw into `atom`, which returns the old
   // value through the memory system even when nothing reads it; `red`
   // returns nothing. On an H100, attention_bwd with dq_atomic=1 (8192

@@ -71,6 +71,13 @@ public:
   /// (NVPTX "device", AMDGPU "agent"), how the target addresses an element
   /// of a tile's atomic update, and what it adds to each atomicrmw.
   virtual StringRef deviceSyncScope() const = 0;
+  /// Whether a workgroup barrier followed by one lane's device-scope fence
+  /// orders every lane's accesses before the barrier, and one lane's
+  /// acquire fence followed by a barrier orders every lane's accesses after
+  /// it (NVIDIA: PTX fences are cumulative and bar.sync synchronizes the
+  /// block, as cooperative groups' grid sync relies on). Otherwise every
+  /// lane fences too (AMDGPU: each wave drains its own memory counters).
+  virtual bool barrierCarriesFences() const { return false; }
   virtual bool atomicsUseLaneOffsets() const { return false; }
   virtual void decorateAtomic(Operation *atomicRmw) const {}
   /// One relaxed device-wide add of `value` at `ptr` whose old value

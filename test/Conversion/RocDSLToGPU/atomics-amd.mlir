@@ -68,3 +68,19 @@ rocdsl.func @arrive(%count: !rocdsl.ptr<i32>, %out: !rocdsl.ptr<i32>) attributes
   rocdsl.store %t, %out[%c0] : tensor<128xi32, #r>, !rocdsl.ptr<i32>
   rocdsl.return
 }
+
+// `relaxed` (a count's reset): no fence, a monotonic update by lane 0, the
+// old value through LDS.
+// CHECK-LABEL: gpu.func @reset
+// CHECK-NOT:     llvm.fence
+// CHECK:         scf.if
+// CHECK-NEXT:      llvm.atomicrmw xchg %{{.*}}, %{{.*}} syncscope("agent") monotonic
+// CHECK-NOT:     llvm.fence
+// CHECK:         gpu.return
+rocdsl.func @reset(%count: !rocdsl.ptr<i32>, %out: !rocdsl.ptr<i32>) attributes {num_warps = 2 : i32} {
+  %c0 = arith.constant 0 : i32
+  %old = rocdsl.program_atomic xchg relaxed %count[%c0], %c0 : !rocdsl.ptr<i32>
+  %t = rocdsl.splat %old : i32 -> tensor<128xi32, #r>
+  rocdsl.store %t, %out[%c0] : tensor<128xi32, #r>, !rocdsl.ptr<i32>
+  rocdsl.return
+}

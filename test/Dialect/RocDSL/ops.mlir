@@ -365,6 +365,7 @@ rocdsl.func @async_copy(%p: !rocdsl.ptr<bf16>, %m: i32) attributes {num_warps = 
 // CHECK: rocdsl.program_atomic add %{{.*}}[%{{.*}}], %{{.*}} : !rocdsl.ptr<i32>
 // CHECK: rocdsl.program_atomic xchg
 // CHECK: rocdsl.program_atomic max
+// CHECK: rocdsl.program_atomic xchg relaxed %{{.*}}[%{{.*}}], %{{.*}} : !rocdsl.ptr<i32>
 #atomics_l = #rocdsl.blocked<sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]>
 #atomics_2d = #rocdsl.blocked<sizePerThread = [1, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 1], order = [1, 0]>
 rocdsl.func @atomics(%acc: !rocdsl.ptr<f32>, %count: !rocdsl.ptr<i32>, %v: f32, %n: i32) attributes {num_warps = 1 : i32} {
@@ -380,5 +381,6 @@ rocdsl.func @atomics(%acc: !rocdsl.ptr<f32>, %count: !rocdsl.ptr<i32>, %v: f32, 
   %old = rocdsl.program_atomic add %count[%c0], %n : !rocdsl.ptr<i32>
   %x = rocdsl.program_atomic xchg %count[%c0], %old : !rocdsl.ptr<i32>
   %y = rocdsl.program_atomic max %count[%c0], %x : !rocdsl.ptr<i32>
+  %z = rocdsl.program_atomic xchg relaxed %count[%c0], %c0 : !rocdsl.ptr<i32>
   rocdsl.return
 }
