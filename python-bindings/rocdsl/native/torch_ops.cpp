@@ -210,6 +210,13 @@ Plans &getPlans() {
   return plans;
 }
 
+/// The most bytes (x, dy, dx and dresidual_out) an eager backward may
+/// move and still be one tree_dw launch: about 5 us at an H100's copy
+/// bandwidth. Below it kernel 1 ends before the host could have queued a
+/// second launch, so that launch's host time is what the call waits for;
+/// above it the host's second launch hides behind kernel 1.
+constexpr int64_t kTreeMaxBytes = int64_t(16) << 20;
+
 Plan &planFor(Op op, int64_t rows, int64_t cols, const Tensor &x,
               const Tensor &weight) {
   Plans &plans = getPlans();
@@ -253,8 +260,14 @@ Plan &planFor(Op op, int64_t rows, int64_t cols, const Tensor &x,
     TORCH_CHECK(plan->partial.size() == 2,
                 "rocdsl: the backward kernel has no [G, N] dw_partial");
     // Several programs: eager calls take the one-launch tree_dw kernel
-    // where the rows fit registers (N <= 8192; otherwise there is none).
-    if (plan->partial[0] > 1) {
+    // where the rows fit registers (N <= 8192; otherwise there is none)
+    // and the call is small enough that its host time, not its device
+    // time, is what the caller waits for: the tree's tail costs the device
+    // more than the second launch does (docs/benchmarks.md), which pays
+    // only where that launch's host time is not hidden behind kernel 1.
+    const int64_t movedBytes =
+        rows * cols * x.element_size() * (op == Op::AddBackward ? 4 : 3);
+    if (plan->partial[0] > 1 && movedBytes <= kTreeMaxBytes) {
       std::vector<std::string> treeDefs = defs;
       treeDefs.push_back("tree_dw=1");
       std::string error;
