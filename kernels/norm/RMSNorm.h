@@ -75,13 +75,14 @@ struct RMSNormConfig {
   /// kTreeGroupPrograms programs (dw_count[1 + p / kTreeGroupPrograms]);
   /// the last of a group to arrive sums the group's rows into row G + group,
   /// then counts itself at dw_count[0], and the last such program sums the
-  /// group rows into dw (weight dtype). Only one count a program touches
-  /// the other programs' data, the sums run in a fixed order (dw is
-  /// bitwise reproducible), and dw_count is left all zero.
+  /// group rows into dw (weight dtype). The only atomics are the counts
+  /// (one update a program, three more for the last of a group), the sums
+  /// run in a fixed order (dw is bitwise reproducible), and dw_count is
+  /// left all zero.
   bool treeWeightGrad = false;
   /// Programs a tree_dw group reduces: the last group's sum and the final
-  /// one (over G / 16 rows) are what the launch waits for, about 2 sqrt(G)
-  /// rows for the G up to a few hundred of a filled GPU.
+  /// one are what the launch waits for, 16 + G/16 rows, near the fewest
+  /// (2 sqrt(G)) for the G up to a few hundred of a filled GPU.
   static constexpr int64_t kTreeGroupPrograms = 16;
   static int64_t treeGroups(int64_t programs) {
     return (programs + kTreeGroupPrograms - 1) / kTreeGroupPrograms;
