@@ -88,6 +88,13 @@ struct RMSNormConfig {
     return (programs + kTreeGroupPrograms - 1) / kTreeGroupPrograms;
   }
 
+  /// Backward with rows in registers in one launch that writes dw itself
+  /// (direct_dw, atomic_dw or tree_dw), not the [G, N] partials that
+  /// rmsnorm_bwd_dw reduces.
+  bool writesWeightGrad() const {
+    return directWeightGrad || atomicWeightGrad || treeWeightGrad;
+  }
+
   /// 128-bit accesses (the aligned fast path).
   bool isVectorized() const { return vec * dsl::bitWidth(dtype) == 128; }
   /// Programs needed for M rows.

@@ -108,8 +108,7 @@ mlir::rocdsl::buildRMSNormBackward(MLIRContext *ctx, const RMSNormConfig &c,
                                ArgSpec::ptr("dy", c.dtype)};
   if (fused)
     args.push_back(ArgSpec::ptr("dresidual_out", c.dtype));
-  const bool dwItself =
-      c.directWeightGrad || c.atomicWeightGrad || c.treeWeightGrad;
+  const bool dwItself = c.writesWeightGrad();
   args.append({ArgSpec::ptr("dx", c.dtype),
                dwItself ? ArgSpec::ptr("dw", c.weightDType)
                         : ArgSpec::ptr("dw_partial", DType::F32)});

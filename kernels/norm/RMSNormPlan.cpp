@@ -88,7 +88,7 @@ LaunchPlan mlir::rocdsl::planRMSNormBackward(const RMSNormConfig &c, int64_t m,
   // direct_dw: the one program's column sums are dw itself.
   std::vector<ArgSignature> weightGrad = {
       s.partials(g, c.partialStoreVec, true)};
-  if (c.directWeightGrad || c.atomicWeightGrad || c.treeWeightGrad) {
+  if (c.writesWeightGrad()) {
     ArgSignature dw = s.weight();
     dw.name = "dw";
     dw.isOutput = true;

@@ -388,8 +388,7 @@ static MagnitudeFn backwardMagnitudes(size_t dxIndex, size_t partialIndex,
              Tensors &out) {
     std::vector<double> dx(t[dxIndex].size()), dw(c.n);
     // With direct_dw the output is dw itself: its magnitude comes with dx's.
-    bool dwItself =
-        c.directWeightGrad || c.atomicWeightGrad || c.treeWeightGrad;
+    bool dwItself = c.writesWeightGrad();
     rmsNormBackwardReference(m, c.n, eps, t[0], t[1], t[2], dx, dw,
                              dwItself ? &out[partialIndex] : nullptr,
                              fused ? &t[3] : nullptr, &out[dxIndex]);
@@ -440,7 +439,7 @@ KernelSpec mlir::rocdsl::getRMSNormBackwardSpec(RMSNormVariant variant) {
         [](const RMSNormConfig &c, int64_t m, double eps, Tensors &t) {
           std::vector<double> dw(c.n);
           rmsNormBackwardReference(m, c.n, eps, t[0], t[1], t[2], t[3], dw);
-          if (c.directWeightGrad || c.atomicWeightGrad || c.treeWeightGrad)
+          if (c.writesWeightGrad())
             setWeightGrad(c, m, eps, t, 4, dw);
           else
             rmsNormWeightGradPartialsReference(c, m, eps, t[0], t[2], t[4]);
@@ -457,7 +456,7 @@ KernelSpec mlir::rocdsl::getRMSNormBackwardSpec(RMSNormVariant variant) {
         std::vector<double> dw(c.n);
         rmsNormBackwardReference(m, c.n, eps, t[0], t[1], t[2], t[4], dw,
                                  nullptr, &t[3]);
-        if (c.directWeightGrad || c.atomicWeightGrad || c.treeWeightGrad)
+        if (c.writesWeightGrad())
           setWeightGrad(c, m, eps, t, 5, dw);
         else
           rmsNormWeightGradPartialsReference(c, m, eps, t[0], t[2], t[5]);

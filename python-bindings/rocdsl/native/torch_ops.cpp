@@ -243,16 +243,15 @@ Plan &planFor(Op op, int64_t rows, int64_t cols, const Tensor &x,
       {"rmsnorm_add_fwd", nullptr},
       {"rmsnorm_bwd", "rmsnorm_bwd_dw"},
       {"rmsnorm_add_bwd", "rmsnorm_bwd_dw"}};
+  plan->device = deviceName(key.device);
   for (const char *name : names[int(op)]) {
     if (!name)
       continue;
     std::string error;
-    auto kernel = api::Kernel::builtin(name, defs, deviceName(key.device), "",
-                                       error);
+    auto kernel = api::Kernel::builtin(name, defs, plan->device, "", error);
     TORCH_CHECK_VALUE(kernel, "rocdsl: ", name, ": ", error);
     plan->slots[plan->count++].kernel = std::move(kernel);
   }
-  plan->device = deviceName(key.device);
   if (plan->count == 2) {
     for (const api::ArgInfo &a : plan->slots[0].kernel->args())
       if (a.name == "dw_partial")
@@ -291,8 +290,7 @@ Plan &planFor(Op op, int64_t rows, int64_t cols, const Tensor &x,
       defs.push_back("direct_dw=1");
       std::string error;
       if (auto direct = api::Kernel::builtin(names[int(op)][0], defs,
-                                             deviceName(key.device), "",
-                                             error)) {
+                                             plan->device, "", error)) {
         plan->slots[0].kernel = std::move(direct);
         plan->slots[1].kernel.reset();
         plan->count = 1;
@@ -440,25 +438,27 @@ Tensor treeCounts(const Plan &p, const Tensor &x, void *stream) {
     std::vector<std::tuple<c10::DeviceIndex, void *, Tensor>> byStream;
   };
   static Buffers buffers;
+  auto zeroed = [&] {
+    return at::zeros({std::max<int64_t>(p.treeCounts, 64)},
+                     x.options().dtype(at::kInt));
+  };
   std::lock_guard<std::mutex> lock(buffers.mutex);
   for (auto &[device, s, counts] : buffers.byStream)
     if (device == x.device().index() && s == stream) {
       if (counts.numel() < p.treeCounts)
-        counts = at::zeros({std::max<int64_t>(p.treeCounts, 64)},
-                           x.options().dtype(at::kInt));
+        counts = zeroed();
       return counts;
     }
-  Tensor counts = at::zeros({std::max<int64_t>(p.treeCounts, 64)},
-                            x.options().dtype(at::kInt));
-  buffers.byStream.emplace_back(x.device().index(), stream, counts);
-  return counts;
+  buffers.byStream.emplace_back(x.device().index(), stream, zeroed());
+  return std::get<Tensor>(buffers.byStream.back());
 }
 
 /// dx (with dh added when fused) and dweight: kernel 1 writes dx and fp32
 /// per-program column sums, kernel 2 reduces them and casts. The sums live
 /// in a buffer from PyTorch's caching allocator, so concurrent calls on
 /// different streams and graph replays never share one. A plan of one
-/// kernel (one program) writes dw directly.
+/// kernel (one program) writes dw directly, and so does the tree_dw kernel
+/// of an eager call (treeCounts).
 std::tuple<Tensor, Tensor> backward(Plan &p, const Tensor &x,
                                     const Tensor &weight, double eps,
                                     const Tensor &dy, const Tensor *dh) {
