@@ -331,6 +331,52 @@ def test_eager_backward_is_one_launch_and_reproducible(fused):
             assert torch.equal(g_dw, want[i][1])
 
 
+_TREE_LIMIT_CHILD = """
+import sys, torch, rocdsl.torch as rt
+assert rt.NATIVE
+m, n = 777, 2048
+g = torch.Generator(device="cuda").manual_seed(7)
+x, dy = (torch.randn((m, n), generator=g, device="cuda").bfloat16()
+         for _ in range(2))
+w = torch.randn((n,), generator=g, device="cuda").bfloat16()
+try:
+    dx, dw = torch.ops.rocdsl.rms_norm_backward(dy, x, w, 1e-5)
+except ValueError as e:
+    print("ValueError:", e)
+    sys.exit(3)
+torch.cuda.synchronize()
+flat = torch.ops.rocdsl._launch_records(0)
+ran = [flat[i + 3] for i in range(0, len(flat), 5)
+       if flat[i:i + 3] == [2, m, n] and flat[i + 4] != -1]
+print("launched", len(ran))
+"""
+
+
+@pytest.mark.skipif(not rt.NATIVE, reason="the one-launch backward is the "
+                    "native operators'")
+@pytest.mark.parametrize("value,launches", [("0", 2), ("9547775", 2),
+                                            ("9547776", 1), ("", 1)])
+def test_tree_dw_byte_limit(value, launches):
+    """ROCDSL_TORCH_TREE_DW_BYTES moves the eager one-launch limit: 777 x
+    2048 bf16 moves 9547776 bytes (x, dy, dx), so a limit one byte short of
+    that is two launches, the exact figure and the default (16 MiB) one."""
+    env = dict(os.environ, ROCDSL_TORCH_TREE_DW_BYTES=value)
+    done = subprocess.run([sys.executable, "-c", _TREE_LIMIT_CHILD], env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"launched {launches}" in done.stdout, done.stdout
+
+
+@pytest.mark.skipif(not rt.NATIVE, reason="a native operators' knob")
+@pytest.mark.parametrize("value", ["-1", "16MiB", "1e6", " 5"])
+def test_tree_dw_byte_limit_refuses_garbage(value):
+    env = dict(os.environ, ROCDSL_TORCH_TREE_DW_BYTES=value)
+    done = subprocess.run([sys.executable, "-c", _TREE_LIMIT_CHILD], env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "ROCDSL_TORCH_TREE_DW_BYTES" in done.stdout, done.stdout
+
+
 def test_inside_torch_compile():
     gen = fresh_generator()
     x, w = make(64, 2048, "bf16", "same", gen)

@@ -27,6 +27,8 @@
 #include <torch/library.h>
 
 #include <atomic>
+#include <cerrno>
+#include <cstdlib>
 #include <mutex>
 #include <shared_mutex>
 #include <string_view>
@@ -217,6 +219,27 @@ Plans &getPlans() {
 /// above it the host's second launch hides behind kernel 1.
 constexpr int64_t kTreeMaxBytes = int64_t(16) << 20;
 
+/// kTreeMaxBytes, or ROCDSL_TORCH_TREE_DW_BYTES where set (0: never the
+/// one launch), read once: plans are made once per shape, so a later
+/// change could not apply to the shapes already seen.
+int64_t treeMaxBytes() {
+  static const int64_t bytes = [] {
+    const char *env = std::getenv("ROCDSL_TORCH_TREE_DW_BYTES");
+    if (!env || !*env)
+      return kTreeMaxBytes;
+    char *end = nullptr;
+    errno = 0;
+    long long value = std::strtoll(env, &end, 10);
+    TORCH_CHECK_VALUE(*env >= '0' && *env <= '9' && *end == '\0' &&
+                          errno == 0,
+                      "rocdsl: ROCDSL_TORCH_TREE_DW_BYTES must be a byte "
+                      "count of 0 or more, not '",
+                      env, "'");
+    return int64_t(value);
+  }();
+  return bytes;
+}
+
 Plan &planFor(Op op, int64_t rows, int64_t cols, const Tensor &x,
               const Tensor &weight) {
   Plans &plans = getPlans();
@@ -266,7 +289,7 @@ Plan &planFor(Op op, int64_t rows, int64_t cols, const Tensor &x,
     // only where that launch's host time is not hidden behind kernel 1.
     const int64_t movedBytes =
         rows * cols * x.element_size() * (op == Op::AddBackward ? 4 : 3);
-    if (plan->partial[0] > 1 && movedBytes <= kTreeMaxBytes) {
+    if (plan->partial[0] > 1 && movedBytes <= treeMaxBytes()) {
       std::vector<std::string> treeDefs = defs;
       treeDefs.push_back("tree_dw=1");
       std::string error;
