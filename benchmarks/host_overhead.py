@@ -1,13 +1,14 @@
 """Where the host time of a call goes, on an NVIDIA GPU, in one run.
 
-    python3 benchmarks/host_overhead.py [--markdown FILE]
+    python3 benchmarks/host_overhead.py [--markdown FILE] [--profile]
+                                        [--shapes "M,N,DTYPE;..."]
 
 Wall time per call (median of 15 batches of 400 calls after warm-up,
 perf_counter around each batch, the GPU synchronized at batch ends only):
 the host's cost of submitting the call, since these kernels take a few
 microseconds of device time and the queue never fills. Tiny shapes
-(1x4096 bf16 for the RMSNorm family, 4096 f32 elements for the user
-kernel) keep device time out of the way.
+(1x4096 bf16 for the RMSNorm family unless --shapes names others, 4096
+f32 elements for the user kernel) keep device time out of the way.
 
 Sections:
   baselines   a raw cuLaunchKernel of an empty kernel through ctypes,
@@ -265,17 +266,32 @@ def main():
     parser.add_argument("--profile", action="store_true",
                         help="also print torch.profiler's table for the "
                              "RMSNorm backward of both sides")
+    parser.add_argument("--shapes", default="1,4096,bf16",
+                        help="RMSNorm shapes, 'M,N,DTYPE;...' (DTYPE f32, "
+                             "f16 or bf16); the profile takes the last")
     args = parser.parse_args()
+    dtypes = {"f32": torch.float32, "f16": torch.float16,
+              "bf16": torch.bfloat16}
+    shapes = []
+    for item in filter(None, (s.strip() for s in args.shapes.split(";"))):
+        m, n, dtype = item.split(",")
+        if dtype not in dtypes:
+            parser.error(f"--shapes: unknown dtype {dtype!r} in {item!r}")
+        shapes.append((int(m), int(n), dtypes[dtype]))
+    if not shapes:
+        parser.error("--shapes: no shape given")
     with torch.cuda.stream(torch.cuda.Stream()):
         x = torch.randn(1, 4096, device="cuda", dtype=torch.bfloat16)
         print(f"device: {torch.cuda.get_device_name()}; torch "
               f"{torch.__version__}; {time.strftime('%Y-%m-%d')}; "
               f"rocdsl.torch native operators: {rt.NATIVE}")
         table = baselines(x)
-        table += rmsnorm_cases(1, 4096, torch.bfloat16)
+        for m, n, dtype in shapes:
+            table += rmsnorm_cases(m, n, dtype)
         table += user_kernel_cases(4096)
         if args.profile:
-            profile_backward(1, 4096, torch.bfloat16)
+            profile_backward(*shapes[-1])
+            profile_backward(*shapes[-1], synchronize_each=True)
     if args.markdown:
         with open(args.markdown, "w") as f:
             f.write(f"Device {torch.cuda.get_device_name()}, torch "
