@@ -449,7 +449,12 @@ std::tuple<Tensor, Tensor> fusedAddRmsNorm(const Tensor &x,
 /// fill would run only at replay): an undefined tensor says to launch the
 /// two-kernel form instead, as does a device where capture cannot be
 /// queried. Graphs record the two kernels, whose scratch comes from the
-/// graph's own pool.
+/// graph's own pool. A count buffer cannot be freed while its stream might
+/// still run a launch that reads it, so the buffers are kept for the
+/// process; a program that keeps making streams would grow them without
+/// bound, so past kMaxTreeStreams streams new ones get the two launches.
+constexpr size_t kMaxTreeStreams = 64;
+
 Tensor treeCounts(const Plan &p, const Tensor &x, void *stream) {
   bool capturing = true;
   std::string error;
@@ -472,6 +477,8 @@ Tensor treeCounts(const Plan &p, const Tensor &x, void *stream) {
         counts = zeroed();
       return counts;
     }
+  if (buffers.byStream.size() >= kMaxTreeStreams)
+    return Tensor();
   buffers.byStream.emplace_back(x.device().index(), stream, zeroed());
   return std::get<Tensor>(buffers.byStream.back());
 }
