@@ -189,7 +189,8 @@ def rmsnorm_cases(m, n, dtype):
          lambda: ops.rms_norm.default(x, w, EPS)),
         ("  stage: torch.ops.rocdsl.fused_add_rms_norm_backward",
          lambda: ops.fused_add_rms_norm_backward.default(dy, dh, x, w, EPS))]
-    return rows(f"rmsnorm {m}x{n}", cases)
+    name = str(dtype).replace("torch.", "")
+    return rows(f"rmsnorm {m}x{n} {name}", cases)
 
 
 def user_kernel_cases(n):
@@ -274,10 +275,15 @@ def main():
               "bf16": torch.bfloat16}
     shapes = []
     for item in filter(None, (s.strip() for s in args.shapes.split(";"))):
-        m, n, dtype = item.split(",")
-        if dtype not in dtypes:
-            parser.error(f"--shapes: unknown dtype {dtype!r} in {item!r}")
-        shapes.append((int(m), int(n), dtypes[dtype]))
+        parts = [p.strip() for p in item.split(",")]
+        if (len(parts) != 3 or not parts[0].isdigit() or
+                not parts[1].isdigit() or int(parts[0]) < 1 or
+                int(parts[1]) < 1):
+            parser.error(f"--shapes: {item!r} is not M,N,DTYPE with M and "
+                         "N positive")
+        if parts[2] not in dtypes:
+            parser.error(f"--shapes: unknown dtype {parts[2]!r} in {item!r}")
+        shapes.append((int(parts[0]), int(parts[1]), dtypes[parts[2]]))
     if not shapes:
         parser.error("--shapes: no shape given")
     with torch.cuda.stream(torch.cuda.Stream()):
