@@ -5,8 +5,8 @@
 # shapes below) against the two launches (ROCDSL_TORCH_TREE_DW_BYTES=0),
 # each in its own process, twice in alternation (this machine's
 # run-to-run noise is the size of the difference), then where the host
-# time goes at small and medium shapes for both. Tables go to $OUT (default: a temporary
-# directory). On the GPU machine:
+# time goes at small and medium shapes for both. Tables go to $OUT
+# (default: a temporary directory). On the GPU machine:
 #   STEPS=0 DEVICE_CMD="bash benchmarks/rmsnorm_bwd_eager_ab.sh" \
 #     scripts/device-gpu-check.sh
 set -u
