@@ -35,6 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rocdsl  # noqa: E402
 import rocdsl.language as rl  # noqa: E402
 import rocdsl.torch as rt  # noqa: E402
+from rmsnorm_shapes import DTYPES, parse_rmsnorm_shapes  # noqa: E402
 
 BATCHES, CALLS = 15, 400
 EPS = 1e-6
@@ -271,19 +272,11 @@ def main():
                         help="RMSNorm shapes, 'M,N,DTYPE;...' (DTYPE f32, "
                              "f16 or bf16); the profile takes the last")
     args = parser.parse_args()
-    dtypes = {"f32": torch.float32, "f16": torch.float16,
-              "bf16": torch.bfloat16}
-    shapes = []
-    for item in filter(None, (s.strip() for s in args.shapes.split(";"))):
-        parts = [p.strip() for p in item.split(",")]
-        if (len(parts) != 3 or not parts[0].isdigit() or
-                not parts[1].isdigit() or int(parts[0]) < 1 or
-                int(parts[1]) < 1):
-            parser.error(f"--shapes: {item!r} is not M,N,DTYPE with M and "
-                         "N positive")
-        if parts[2] not in dtypes:
-            parser.error(f"--shapes: unknown dtype {parts[2]!r} in {item!r}")
-        shapes.append((int(parts[0]), int(parts[1]), dtypes[parts[2]]))
+    try:
+        shapes = [(m, n, DTYPES[dtype]) for m, n, dtype in
+                  parse_rmsnorm_shapes(args.shapes, "--shapes")]
+    except ValueError as e:
+        parser.error(str(e))
     if not shapes:
         parser.error("--shapes: no shape given")
     with torch.cuda.stream(torch.cuda.Stream()):

@@ -31,26 +31,20 @@ import triton
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import triton_rmsnorm  # noqa: E402
+from rmsnorm_shapes import DTYPES, parse_rmsnorm_shapes  # noqa: E402
 from gpu_timing import (copy_tbps, interleaved_event_us,  # noqa: E402
                         median_event_us)
 
 import rocdsl.torch as rt  # noqa: E402
 
-DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 DEFAULT_SHAPES = "1,4096,bf16;128,4096,bf16;4096,4096,bf16;512,2048,bf16;" \
                  "512,3000,f32;1024,8192,bf16;32768,8192,bf16"
 EPS = 1e-6
 
 
 def parse_shapes(variable):
-    text = os.environ.get(variable) or DEFAULT_SHAPES
-    shapes = []
-    for item in filter(None, (s.strip() for s in text.split(";"))):
-        m, n, dtype = item.split(",")
-        if dtype not in DTYPES:
-            raise ValueError(f"{variable}: unknown dtype {dtype!r} in {item!r}")
-        shapes.append((int(m), int(n), dtype))
-    return shapes
+    return parse_rmsnorm_shapes(os.environ.get(variable) or DEFAULT_SHAPES,
+                                variable)
 
 
 def graph_us(fn):
