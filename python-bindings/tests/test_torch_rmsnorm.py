@@ -331,24 +331,44 @@ def test_eager_backward_is_one_launch_and_reproducible(fused):
             assert torch.equal(g_dw, want[i][1])
 
 
-_TREE_LIMIT_CHILD = """
-import sys, torch, rocdsl.torch as rt
+def run_backward_child(m, n, seed, body, tree_bytes=None):
+    """Runs `body` in a fresh Python process (an empty plan table, the
+    environment read anew) after a prelude that makes bf16 x, dy [m, n] and
+    w [n] on the GPU and defines `op` (the native backward) and
+    `launched()`: whether each kernel planned for [m, n] ([kernel 1,
+    rmsnorm_bwd_dw] and then the tree, where planned) has launched.
+    ROCDSL_TORCH_TREE_DW_BYTES is `tree_bytes`, or unset."""
+    prelude = f"""
+import ctypes, sys, torch, rocdsl.torch as rt
 assert rt.NATIVE
-m, n = 777, 2048
-g = torch.Generator(device="cuda").manual_seed(7)
+m, n = {m}, {n}
+g = torch.Generator(device="cuda").manual_seed({seed})
 x, dy = (torch.randn((m, n), generator=g, device="cuda").bfloat16()
          for _ in range(2))
 w = torch.randn((n,), generator=g, device="cuda").bfloat16()
+op = torch.ops.rocdsl.rms_norm_backward
+
+def launched():
+    flat = torch.ops.rocdsl._launch_records(0)
+    return [flat[i + 4] != -1 for i in range(0, len(flat), 5)
+            if flat[i:i + 3] == [2, m, n]]
+"""
+    env = {k: v for k, v in os.environ.items()
+           if k != "ROCDSL_TORCH_TREE_DW_BYTES"}
+    if tree_bytes is not None:
+        env["ROCDSL_TORCH_TREE_DW_BYTES"] = tree_bytes
+    return subprocess.run([sys.executable, "-c", prelude + body], env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+_TREE_LIMIT_BODY = """
 try:
-    dx, dw = torch.ops.rocdsl.rms_norm_backward(dy, x, w, 1e-5)
+    dx, dw = op(dy, x, w, 1e-5)
 except ValueError as e:
     print("ValueError:", e)
     sys.exit(3)
 torch.cuda.synchronize()
-flat = torch.ops.rocdsl._launch_records(0)
-ran = [flat[i + 3] for i in range(0, len(flat), 5)
-       if flat[i:i + 3] == [2, m, n] and flat[i + 4] != -1]
-print("launched", len(ran))
+print("launched", sum(launched()))
 """
 
 
@@ -360,9 +380,7 @@ def test_tree_dw_byte_limit(value, launches):
     """ROCDSL_TORCH_TREE_DW_BYTES moves the eager one-launch limit: 777 x
     2048 bf16 moves 9547776 bytes (x, dy, dx), so a limit one byte short of
     that is two launches, the exact figure and the default (16 MiB) one."""
-    env = dict(os.environ, ROCDSL_TORCH_TREE_DW_BYTES=value)
-    done = subprocess.run([sys.executable, "-c", _TREE_LIMIT_CHILD], env=env,
-                          capture_output=True, text=True, timeout=600)
+    done = run_backward_child(777, 2048, 7, _TREE_LIMIT_BODY, value)
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"launched {launches}" in done.stdout, done.stdout
 
@@ -370,28 +388,12 @@ def test_tree_dw_byte_limit(value, launches):
 @pytest.mark.skipif(not rt.NATIVE, reason="a native operators' knob")
 @pytest.mark.parametrize("value", ["-1", "16MiB", "1e6", " 5"])
 def test_tree_dw_byte_limit_refuses_garbage(value):
-    env = dict(os.environ, ROCDSL_TORCH_TREE_DW_BYTES=value)
-    done = subprocess.run([sys.executable, "-c", _TREE_LIMIT_CHILD], env=env,
-                          capture_output=True, text=True, timeout=600)
+    done = run_backward_child(777, 2048, 7, _TREE_LIMIT_BODY, value)
     assert done.returncode == 3, done.stdout + done.stderr
     assert "ROCDSL_TORCH_TREE_DW_BYTES" in done.stdout, done.stdout
 
 
-_TREE_STREAMS_CHILD = """
-import ctypes, torch, rocdsl.torch as rt
-assert rt.NATIVE
-m, n = 300, 1024
-g = torch.Generator(device="cuda").manual_seed(11)
-x, dy = (torch.randn((m, n), generator=g, device="cuda").bfloat16()
-         for _ in range(2))
-w = torch.randn((n,), generator=g, device="cuda").bfloat16()
-op = torch.ops.rocdsl.rms_norm_backward
-
-def launched():
-    flat = torch.ops.rocdsl._launch_records(0)
-    return [flat[i + 4] != -1 for i in range(0, len(flat), 5)
-            if flat[i:i + 3] == [2, m, n]]
-
+_TREE_STREAMS_BODY = """
 want = op(dy, x, w, 1e-5)
 torch.cuda.synchronize()
 cuda = ctypes.CDLL("libcuda.so.1")
@@ -423,11 +425,7 @@ def test_tree_dw_count_buffers_are_bounded():
     """Each stream keeps its own arrival counts for the process: past 64
     streams, new ones get the two launches instead of more buffers, and
     every stream's result is right either way."""
-    env = {k: v for k, v in os.environ.items()
-           if k != "ROCDSL_TORCH_TREE_DW_BYTES"}
-    done = subprocess.run([sys.executable, "-c", _TREE_STREAMS_CHILD],
-                          env=env, capture_output=True, text=True,
-                          timeout=600)
+    done = run_backward_child(300, 1024, 11, _TREE_STREAMS_BODY)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "streams ok" in done.stdout, done.stdout
 
