@@ -385,6 +385,60 @@ def test_tree_dw_byte_limit(value, launches):
     assert f"launched {launches}" in done.stdout, done.stdout
 
 
+_TREE_SCRATCH_BODY = """
+shapes = SHAPES
+def reference(dy, x, w, eps):
+    xd, dyd, wd = x.double(), dy.double(), w.double()
+    r = torch.rsqrt((xd * xd).mean(-1, keepdim=True) + eps)
+    xhat, gy = xd * r, dyd * wd
+    return (r * (gy - xhat * (gy * xhat).mean(-1, keepdim=True)),
+            (dyd * xhat).sum(0))
+inputs = {}
+for rows, cols in shapes:
+    xs = torch.randn((rows, cols), generator=g, device="cuda").bfloat16()
+    ws = torch.randn((cols,), generator=g, device="cuda").bfloat16()
+    inputs[rows, cols] = (xs, ws)
+# Shapes in turn on one stream, a fresh dy each call: a launch that read
+# scratch another call left (another shape's partial sums, stale counts)
+# would be caught against float64.
+for step in range(3):
+    for rows, cols in shapes:
+        xs, ws = inputs[rows, cols]
+        dys = torch.randn((rows, cols), generator=g, device="cuda").bfloat16()
+        got_dx, got_dw = op(dys, xs, ws, 1e-5)
+        want_dx, want_dw = reference(dys, xs, ws, 1e-5)
+        torch.testing.assert_close(got_dx.double(), want_dx, rtol=3e-2,
+                                   atol=3e-2)
+        scale = float(want_dw.abs().max())
+        torch.testing.assert_close(got_dw.double() / scale, want_dw / scale,
+                                   rtol=1e-2, atol=1e-2)
+flat = torch.ops.rocdsl._launch_records(0)
+for rows, cols in shapes:
+    ran = [flat[i + 4] != -1 for i in range(0, len(flat), 5)
+           if flat[i:i + 3] == [2, rows, cols]]
+    assert ran == [False, False, True], (rows, cols, ran)
+print("scratch ok")
+"""
+
+
+@pytest.mark.skipif(not rt.NATIVE, reason="the one-launch backward is the "
+                    "native operators'")
+@pytest.mark.parametrize("shapes,tree_bytes", [
+    # Partial sums small enough to be kept per stream (at most 4 MiB).
+    ([(777, 2048), (300, 1024), (128, 4096)], None),
+    # 1024 x 8192's partial sums are over 4 MiB (a fresh buffer each call)
+    # between calls of a shape whose buffer is kept.
+    ([(1024, 8192), (128, 4096)], "1099511627776")])
+def test_tree_dw_scratch_is_reused_safely(shapes, tree_bytes):
+    """The one launch's scratch (arrival counts, partial sums) is kept per
+    stream and shared by every shape: calls of different shapes in turn,
+    each with new gradients, all match float64."""
+    body = _TREE_SCRATCH_BODY.replace("SHAPES", repr(shapes))
+    done = run_backward_child(8, 64, 13, body, tree_bytes)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "scratch ok" in done.stdout, done.stdout
+
+
 @pytest.mark.skipif(not rt.NATIVE, reason="a native operators' knob")
 @pytest.mark.parametrize("value", ["-1", "16MiB", "1e6", " 5"])
 def test_tree_dw_byte_limit_refuses_garbage(value):

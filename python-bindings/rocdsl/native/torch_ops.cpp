@@ -116,23 +116,25 @@ void checkTensor(const char *name, const Tensor &t) {
 /// Checks `tensors` (named `names`; the first is the [.., N] activation,
 /// the last the weight, those between are shaped like the first) and
 /// returns (rows, N).
-std::pair<int64_t, int64_t> checkInputs(std::initializer_list<const char *> names,
-                                        std::initializer_list<Tensor> tensors) {
-  std::vector<const char *> name(names);
-  std::vector<const Tensor *> t;
-  for (const Tensor &each : tensors)
-    t.push_back(&each);
-  for (size_t i = 0; i < t.size(); ++i)
+std::pair<int64_t, int64_t>
+checkInputs(std::initializer_list<const char *> names,
+            std::initializer_list<const Tensor *> tensors) {
+  // Read in place: a call copies no tensor (no reference count traffic)
+  // and allocates nothing unless it refuses.
+  const char *const *name = names.begin();
+  const Tensor *const *t = tensors.begin();
+  const size_t count = tensors.size();
+  for (size_t i = 0; i < count; ++i)
     checkTensor(name[i], *t[i]);
-  const Tensor &x = *t.front();
-  const Tensor &weight = *t.back();
-  for (size_t i = 1; i < t.size(); ++i) {
+  const Tensor &x = *t[0];
+  const Tensor &weight = *t[count - 1];
+  for (size_t i = 1; i < count; ++i) {
     if (t[i]->device() != x.device())
       refuse(std::string(name[i]) + ": on " + t[i]->device().str() +
              ", but " + name[0] + " is on " + x.device().str() +
              " (all inputs on one device)");
-    if (i + 1 < t.size() && (t[i]->sizes() != x.sizes() ||
-                             t[i]->scalar_type() != x.scalar_type()))
+    if (i + 1 < count && (t[i]->sizes() != x.sizes() ||
+                          t[i]->scalar_type() != x.scalar_type()))
       refuse(std::string(name[i]) + ": expected " + shapeText(x) + " " +
              dtypeText(x.scalar_type()) + " like " + name[0] + ", got " +
              shapeText(*t[i]) + " " + dtypeText(t[i]->scalar_type()));
@@ -368,9 +370,30 @@ void *currentStream(const Tensor &t) {
   return impl->getStream(t.device()).native_handle();
 }
 
+/// A launch's arguments, kept on the stack: a call makes no heap
+/// allocation for them.
+class Args {
+public:
+  Args(std::initializer_list<api::Arg> init) {
+    for (const api::Arg &a : init)
+      push_back(a);
+  }
+  void push_back(const api::Arg &a) {
+    TORCH_INTERNAL_ASSERT(count < kCapacity, "rocdsl: too many arguments");
+    items[count++] = a;
+  }
+  const api::Arg *data() const { return items; }
+  size_t size() const { return count; }
+
+private:
+  static constexpr size_t kCapacity = 12;
+  api::Arg items[kCapacity];
+  size_t count = 0;
+};
+
 /// Queues one kernel; its errors (bad eps, a failed launch, NaN found with
 /// ROCDSL_CHECK_FINITE) are ValueErrors, as on the Python path.
-void launch(KernelSlot &slot, const std::vector<api::Arg> &args,
+void launch(KernelSlot &slot, const Args &args,
             void *stream) {
   std::string error;
   api::LaunchInfo info;
@@ -411,10 +434,17 @@ std::vector<int64_t> launchRecords(int64_t index) {
 // The operators' GPU implementations
 //===----------------------------------------------------------------------===//
 
+/// A fresh output shaped like `t` (contiguous, checked by checkInputs):
+/// at::empty directly, since empty_like's memory-format handling and its
+/// second dispatcher trip (empty_strided) cost every call host time.
+Tensor emptyLike(const Tensor &t) {
+  return at::empty(t.sizes(), t.options());
+}
+
 Tensor rmsNorm(const Tensor &x, const Tensor &weight, double eps) {
-  auto [m, n] = checkInputs({"x", "weight"}, {x, weight});
+  auto [m, n] = checkInputs({"x", "weight"}, {&x, &weight});
   Plan &p = planFor(Op::Forward, m, n, x, weight);
-  Tensor y = at::empty_like(x);
+  Tensor y = emptyLike(x);
   if (m)
     launch(p.slots[0],
            {tensorArg(x, p.dtype, m, n, true),
@@ -427,9 +457,10 @@ Tensor rmsNorm(const Tensor &x, const Tensor &weight, double eps) {
 std::tuple<Tensor, Tensor> fusedAddRmsNorm(const Tensor &x,
                                            const Tensor &residual,
                                            const Tensor &weight, double eps) {
-  auto [m, n] = checkInputs({"x", "residual", "weight"}, {x, residual, weight});
+  auto [m, n] =
+      checkInputs({"x", "residual", "weight"}, {&x, &residual, &weight});
   Plan &p = planFor(Op::AddForward, m, n, x, weight);
-  Tensor y = at::empty_like(x), h = at::empty_like(x);
+  Tensor y = emptyLike(x), h = emptyLike(x);
   if (m)
     launch(p.slots[0],
            {tensorArg(x, p.dtype, m, n, true),
@@ -441,46 +472,70 @@ std::tuple<Tensor, Tensor> fusedAddRmsNorm(const Tensor &x,
   return {y, h};
 }
 
-/// The tree_dw kernel's dw_count for a launch on `stream`: all zero
-/// between launches (each launch leaves it so), so one buffer serves every
-/// launch on a stream, whose launches run in order; streams get their own,
-/// since theirs may run at once. Made eagerly, on the stream, and only
-/// while the stream is not being captured into a graph (a captured zero
-/// fill would run only at replay): an undefined tensor says to launch the
-/// two-kernel form instead, as does a device where capture cannot be
-/// queried. Graphs record the two kernels, whose scratch comes from the
-/// graph's own pool. A count buffer cannot be freed while its stream might
-/// still run a launch that reads it, so the buffers are kept for the
-/// process; a program that keeps making streams would grow them without
-/// bound, so past kMaxTreeStreams streams new ones get the two launches.
+/// The tree_dw kernel's scratch for a launch on `stream`: dw_count, all
+/// zero between launches (each launch leaves it so), and dw_partial, whose
+/// rows each launch writes before it reads them. Launches on one stream
+/// run in order, so one pair serves every launch on a stream; streams get
+/// their own, since theirs may run at once. Made eagerly, on the stream,
+/// and only while the stream is not being captured into a graph (a
+/// captured zero fill would run only at replay): undefined tensors say to
+/// launch the two-kernel form instead, as does a device where capture
+/// cannot be queried. Graphs record the two kernels, whose scratch comes
+/// from the graph's own pool. Scratch cannot be freed while its stream
+/// might still run a launch that reads it, so it is kept for the process;
+/// a program that keeps making streams would grow it without bound, so
+/// past kMaxTreeStreams streams new ones get the two launches. dw_partial
+/// is kept only up to kMaxKeptPartialBytes a stream (larger calls take a
+/// fresh buffer each time: their device time hides that allocation).
 constexpr size_t kMaxTreeStreams = 64;
+constexpr int64_t kMaxKeptPartialBytes = int64_t(4) << 20;
 
-Tensor treeCounts(const Plan &p, const Tensor &x, void *stream) {
+struct TreeScratch {
+  Tensor counts, partial;
+};
+
+TreeScratch treeScratch(const Plan &p, const Tensor &x, void *stream) {
   bool capturing = true;
   std::string error;
   if (!api::streamIsCapturing(p.device, stream, capturing, error) ||
       capturing)
-    return Tensor();
+    return {};
+  struct Kept {
+    c10::DeviceIndex device;
+    void *stream;
+    TreeScratch scratch;
+  };
   struct Buffers {
     std::mutex mutex;
-    std::vector<std::tuple<c10::DeviceIndex, void *, Tensor>> byStream;
+    std::vector<Kept> byStream;
   };
   static Buffers buffers;
-  auto zeroed = [&] {
-    return at::zeros({std::max<int64_t>(p.treeCounts, 64)},
-                     x.options().dtype(at::kInt));
+  const int64_t partialElements = p.treePartial[0] * p.treePartial[1];
+  const bool keepPartial =
+      partialElements * int64_t(sizeof(float)) <= kMaxKeptPartialBytes;
+  auto fresh = [&] {
+    return at::empty({partialElements}, x.options().dtype(at::kFloat));
   };
   std::lock_guard<std::mutex> lock(buffers.mutex);
-  for (auto &[device, s, counts] : buffers.byStream)
-    if (device == x.device().index() && s == stream) {
-      if (counts.numel() < p.treeCounts)
-        counts = zeroed();
-      return counts;
-    }
-  if (buffers.byStream.size() >= kMaxTreeStreams)
-    return Tensor();
-  buffers.byStream.emplace_back(x.device().index(), stream, zeroed());
-  return std::get<Tensor>(buffers.byStream.back());
+  Kept *kept = nullptr;
+  for (Kept &each : buffers.byStream)
+    if (each.device == x.device().index() && each.stream == stream)
+      kept = &each;
+  if (!kept) {
+    if (buffers.byStream.size() >= kMaxTreeStreams)
+      return {};
+    kept = &buffers.byStream.emplace_back(
+        Kept{x.device().index(), stream, {}});
+  }
+  TreeScratch &s = kept->scratch;
+  if (!s.counts.defined() || s.counts.numel() < p.treeCounts)
+    s.counts = at::zeros({std::max<int64_t>(p.treeCounts, 64)},
+                         x.options().dtype(at::kInt));
+  if (!keepPartial)
+    return {s.counts, fresh()};
+  if (!s.partial.defined() || s.partial.numel() < partialElements)
+    s.partial = fresh();
+  return s;
 }
 
 /// dx (with dh added when fused) and dweight: kernel 1 writes dx and fp32
@@ -488,19 +543,19 @@ Tensor treeCounts(const Plan &p, const Tensor &x, void *stream) {
 /// in a buffer from PyTorch's caching allocator, so concurrent calls on
 /// different streams and graph replays never share one. A plan of one
 /// kernel (one program) writes dw directly, and so does the tree_dw kernel
-/// of an eager call (treeCounts).
+/// of an eager call (treeScratch).
 std::tuple<Tensor, Tensor> backward(Plan &p, const Tensor &x,
                                     const Tensor &weight, double eps,
                                     const Tensor &dy, const Tensor *dh) {
-  Tensor dx = at::empty_like(x);
-  Tensor dw = at::empty_like(weight);
+  Tensor dx = emptyLike(x);
+  Tensor dw = emptyLike(weight);
   int64_t m = p.rows, n = p.cols;
   if (!m)
     return {dx, dw.zero_()};
   void *stream = currentStream(x);
-  std::vector<api::Arg> args = {tensorArg(x, p.dtype, m, n, true),
-                                tensorArg(weight, p.wdtype, m, n, false),
-                                tensorArg(dy, p.dtype, m, n, true)};
+  Args args = {tensorArg(x, p.dtype, m, n, true),
+               tensorArg(weight, p.wdtype, m, n, false),
+               tensorArg(dy, p.dtype, m, n, true)};
   if (dh)
     args.push_back(tensorArg(*dh, p.dtype, m, n, true));
   args.push_back(tensorArg(dx, p.dtype, m, n, true));
@@ -512,8 +567,9 @@ std::tuple<Tensor, Tensor> backward(Plan &p, const Tensor &x,
     return {dx, dw};
   }
   if (p.tree.kernel) {
-    if (Tensor counts = treeCounts(p, x, stream); counts.defined()) {
-      Tensor partial = at::empty(p.treePartial, x.options().dtype(at::kFloat));
+    if (TreeScratch scratch = treeScratch(p, x, stream);
+        scratch.counts.defined()) {
+      const Tensor &partial = scratch.partial, &counts = scratch.counts;
       args.push_back(tensorArg(dw, p.wdtype, m, n, false));
       args.push_back(
           tensorArg(partial, api::DType::F32, p.treePartial[0], n, true));
@@ -540,7 +596,7 @@ std::tuple<Tensor, Tensor> backward(Plan &p, const Tensor &x,
 
 std::tuple<Tensor, Tensor> rmsNormBackward(const Tensor &dy, const Tensor &x,
                                            const Tensor &weight, double eps) {
-  auto [m, n] = checkInputs({"dy", "x", "weight"}, {dy, x, weight});
+  auto [m, n] = checkInputs({"dy", "x", "weight"}, {&dy, &x, &weight});
   return backward(planFor(Op::Backward, m, n, x, weight), x, weight, eps, dy,
                   nullptr);
 }
@@ -551,7 +607,7 @@ std::tuple<Tensor, Tensor> fusedAddRmsNormBackward(const Tensor &dy,
                                                    const Tensor &weight,
                                                    double eps) {
   auto [m, n] = checkInputs({"dy", "dresidual_out", "h", "weight"},
-                            {dy, dh, h, weight});
+                            {&dy, &dh, &h, &weight});
   return backward(planFor(Op::AddBackward, m, n, h, weight), h, weight, eps,
                   dy, &dh);
 }
