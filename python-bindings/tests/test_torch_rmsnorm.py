@@ -335,11 +335,14 @@ def run_backward_child(m, n, seed, body, tree_bytes=None):
     """Runs `body` in a fresh Python process (an empty plan table, the
     environment read anew) after a prelude that makes bf16 x, dy [m, n] and
     w [n] on the GPU and defines `op` (the native backward) and
-    `launched()`: whether each kernel planned for [m, n] ([kernel 1,
-    rmsnorm_bwd_dw] and then the tree, where planned) has launched.
+    `launched(rows=m, cols=n)`: whether each kernel planned for that shape
+    ([kernel 1, rmsnorm_bwd_dw] and then the tree, where planned) has
+    launched; gpu_support's float64 reference and check are imported.
     ROCDSL_TORCH_TREE_DW_BYTES is `tree_bytes`, or unset."""
     prelude = f"""
 import ctypes, sys, torch, rocdsl.torch as rt
+sys.path.insert(0, {os.path.dirname(os.path.abspath(__file__))!r})
+from gpu_support import assert_close, rms_norm_grad_reference
 assert rt.NATIVE
 m, n = {m}, {n}
 g = torch.Generator(device="cuda").manual_seed({seed})
@@ -348,10 +351,10 @@ x, dy = (torch.randn((m, n), generator=g, device="cuda").bfloat16()
 w = torch.randn((n,), generator=g, device="cuda").bfloat16()
 op = torch.ops.rocdsl.rms_norm_backward
 
-def launched():
+def launched(rows=m, cols=n):
     flat = torch.ops.rocdsl._launch_records(0)
     return [flat[i + 4] != -1 for i in range(0, len(flat), 5)
-            if flat[i:i + 3] == [2, m, n]]
+            if flat[i:i + 3] == [2, rows, cols]]
 """
     env = {k: v for k, v in os.environ.items()
            if k != "ROCDSL_TORCH_TREE_DW_BYTES"}
@@ -387,12 +390,6 @@ def test_tree_dw_byte_limit(value, launches):
 
 _TREE_SCRATCH_BODY = """
 shapes = SHAPES
-def reference(dy, x, w, eps):
-    xd, dyd, wd = x.double(), dy.double(), w.double()
-    r = torch.rsqrt((xd * xd).mean(-1, keepdim=True) + eps)
-    xhat, gy = xd * r, dyd * wd
-    return (r * (gy - xhat * (gy * xhat).mean(-1, keepdim=True)),
-            (dyd * xhat).sum(0))
 inputs = {}
 for rows, cols in shapes:
     xs = torch.randn((rows, cols), generator=g, device="cuda").bfloat16()
@@ -406,16 +403,13 @@ for step in range(3):
         xs, ws = inputs[rows, cols]
         dys = torch.randn((rows, cols), generator=g, device="cuda").bfloat16()
         got_dx, got_dw = op(dys, xs, ws, 1e-5)
-        want_dx, want_dw = reference(dys, xs, ws, 1e-5)
-        torch.testing.assert_close(got_dx.double(), want_dx, rtol=3e-2,
-                                   atol=3e-2)
-        scale = float(want_dw.abs().max())
-        torch.testing.assert_close(got_dw.double() / scale, want_dw / scale,
-                                   rtol=1e-2, atol=1e-2)
-flat = torch.ops.rocdsl._launch_records(0)
+        want_dx, want_dw, magnitude = rms_norm_grad_reference(dys, xs, ws,
+                                                              1e-5)
+        assert_close("dx", got_dx, want_dx, xs.dtype)
+        assert_close("dw", got_dw, want_dw, ws.dtype,
+                     scale=magnitude / rows + 1)
 for rows, cols in shapes:
-    ran = [flat[i + 4] != -1 for i in range(0, len(flat), 5)
-           if flat[i:i + 3] == [2, rows, cols]]
+    ran = launched(rows, cols)
     assert ran == [False, False, True], (rows, cols, ran)
 print("scratch ok")
 """

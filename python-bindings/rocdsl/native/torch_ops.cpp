@@ -23,6 +23,8 @@
 #include <ATen/ops/empty_like.h>
 #include <ATen/ops/zeros.h>
 #include <c10/core/impl/DeviceGuardImplInterface.h>
+#include <c10/util/ArrayRef.h>
+#include <c10/util/SmallVector.h>
 #include <torch/csrc/autograd/custom_function.h>
 #include <torch/library.h>
 
@@ -370,31 +372,9 @@ void *currentStream(const Tensor &t) {
   return impl->getStream(t.device()).native_handle();
 }
 
-/// A launch's arguments, kept on the stack: a call makes no heap
-/// allocation for them.
-class Args {
-public:
-  Args(std::initializer_list<api::Arg> init) {
-    for (const api::Arg &a : init)
-      push_back(a);
-  }
-  void push_back(const api::Arg &a) {
-    TORCH_INTERNAL_ASSERT(count < kCapacity, "rocdsl: too many arguments");
-    items[count++] = a;
-  }
-  const api::Arg *data() const { return items; }
-  size_t size() const { return count; }
-
-private:
-  static constexpr size_t kCapacity = 12;
-  api::Arg items[kCapacity];
-  size_t count = 0;
-};
-
 /// Queues one kernel; its errors (bad eps, a failed launch, NaN found with
 /// ROCDSL_CHECK_FINITE) are ValueErrors, as on the Python path.
-void launch(KernelSlot &slot, const Args &args,
-            void *stream) {
+void launch(KernelSlot &slot, c10::ArrayRef<api::Arg> args, void *stream) {
   std::string error;
   api::LaunchInfo info;
   bool ok = slot.kernel->launch(args.data(), args.size(), nullptr, stream,
@@ -516,26 +496,34 @@ TreeScratch treeScratch(const Plan &p, const Tensor &x, void *stream) {
   auto fresh = [&] {
     return at::empty({partialElements}, x.options().dtype(at::kFloat));
   };
-  std::lock_guard<std::mutex> lock(buffers.mutex);
-  Kept *kept = nullptr;
-  for (Kept &each : buffers.byStream)
-    if (each.device == x.device().index() && each.stream == stream)
-      kept = &each;
-  if (!kept) {
-    if (buffers.byStream.size() >= kMaxTreeStreams)
-      return {};
-    kept = &buffers.byStream.emplace_back(
-        Kept{x.device().index(), stream, {}});
+  TreeScratch out;
+  {
+    std::lock_guard<std::mutex> lock(buffers.mutex);
+    Kept *kept = nullptr;
+    for (Kept &each : buffers.byStream)
+      if (each.device == x.device().index() && each.stream == stream)
+        kept = &each;
+    if (!kept) {
+      if (buffers.byStream.size() >= kMaxTreeStreams)
+        return {};
+      kept = &buffers.byStream.emplace_back(
+          Kept{x.device().index(), stream, {}});
+    }
+    TreeScratch &s = kept->scratch;
+    if (!s.counts.defined() || s.counts.numel() < p.treeCounts)
+      s.counts = at::zeros({std::max<int64_t>(p.treeCounts, 64)},
+                           x.options().dtype(at::kInt));
+    if (keepPartial &&
+        (!s.partial.defined() || s.partial.numel() < partialElements))
+      s.partial = fresh();
+    out.counts = s.counts;
+    if (keepPartial)
+      out.partial = s.partial;
   }
-  TreeScratch &s = kept->scratch;
-  if (!s.counts.defined() || s.counts.numel() < p.treeCounts)
-    s.counts = at::zeros({std::max<int64_t>(p.treeCounts, 64)},
-                         x.options().dtype(at::kInt));
+  // A partial buffer not kept is this call's alone: allocated unlocked.
   if (!keepPartial)
-    return {s.counts, fresh()};
-  if (!s.partial.defined() || s.partial.numel() < partialElements)
-    s.partial = fresh();
-  return s;
+    out.partial = fresh();
+  return out;
 }
 
 /// dx (with dh added when fused) and dweight: kernel 1 writes dx and fp32
@@ -553,9 +541,11 @@ std::tuple<Tensor, Tensor> backward(Plan &p, const Tensor &x,
   if (!m)
     return {dx, dw.zero_()};
   void *stream = currentStream(x);
-  Args args = {tensorArg(x, p.dtype, m, n, true),
-               tensorArg(weight, p.wdtype, m, n, false),
-               tensorArg(dy, p.dtype, m, n, true)};
+  // At most ten arguments (the fused one launch): on the stack.
+  c10::SmallVector<api::Arg, 10> args = {
+      tensorArg(x, p.dtype, m, n, true),
+      tensorArg(weight, p.wdtype, m, n, false),
+      tensorArg(dy, p.dtype, m, n, true)};
   if (dh)
     args.push_back(tensorArg(*dh, p.dtype, m, n, true));
   args.push_back(tensorArg(dx, p.dtype, m, n, true));
