@@ -410,27 +410,83 @@ for step in range(3):
                      scale=magnitude / rows + 1)
 for rows, cols in shapes:
     ran = launched(rows, cols)
-    assert ran == [False, False, True], (rows, cols, ran)
+    assert ran == RAN[rows, cols], (rows, cols, ran)
 print("scratch ok")
 """
 
 
-@pytest.mark.skipif(not rt.NATIVE, reason="the one-launch backward is the "
-                    "native operators'")
+ONE, TWO = [False, False, True], [True, True]
+
+
+@pytest.mark.skipif(not rt.NATIVE, reason="the kept scratch is the native "
+                    "operators'")
 @pytest.mark.parametrize("shapes,tree_bytes", [
-    # Partial sums small enough to be kept per stream (at most 4 MiB).
-    ([(777, 2048), (300, 1024), (128, 4096)], None),
-    # 1024 x 8192's partial sums are over 4 MiB (a fresh buffer each call)
-    # between calls of a shape whose buffer is kept.
-    ([(1024, 8192), (128, 4096)], "1099511627776")])
-def test_tree_dw_scratch_is_reused_safely(shapes, tree_bytes):
-    """The one launch's scratch (arrival counts, partial sums) is kept per
-    stream and shared by every shape: calls of different shapes in turn,
-    each with new gradients, all match float64."""
-    body = _TREE_SCRATCH_BODY.replace("SHAPES", repr(shapes))
+    # The one launch, its partial sums kept per stream (at most 16 MiB).
+    ({(777, 2048): ONE, (300, 1024): ONE, (128, 4096): ONE}, None),
+    # The kept buffer grows (128 x 4096's sums, then 1024 x 8192's) and
+    # then serves the smaller shape again.
+    ({(128, 4096): ONE, (1024, 8192): ONE}, "1099511627776"),
+    # Two launches, whose partial sums are kept apart from the tree's.
+    # 300 x 32768 (no tree: rows too long for registers) has G = min(300,
+    # twice the multiprocessors) rows of sums, over 16 MiB on a GPU of
+    # more than 64 multiprocessors: a fresh buffer each call, between
+    # calls of shapes whose buffer is kept.
+    ({(777, 2048): TWO, (300, 32768): TWO, (64, 4096): TWO}, "0"),
+    # Both forms on one stream in turn: 777 x 2048 (9.5 MB moved) takes
+    # the one launch, 1024 x 8192 (48 MiB) the two.
+    ({(777, 2048): ONE, (1024, 8192): TWO}, None)])
+def test_backward_scratch_is_reused_safely(shapes, tree_bytes):
+    """The backward's scratch (the one launch's arrival counts and partial
+    sums, the two launches' partial sums) is kept per stream and shared by
+    every shape: calls of different shapes in turn, each with new
+    gradients, all match float64."""
+    body = _TREE_SCRATCH_BODY.replace("SHAPES", repr(list(shapes)))
+    body = body.replace("RAN", repr(shapes))
     done = run_backward_child(8, 64, 13, body, tree_bytes)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "scratch ok" in done.stdout, done.stdout
+
+
+@pytest.mark.skipif(not rt.NATIVE, reason="the kept scratch is the native "
+                    "operators'")
+@pytest.mark.parametrize("rows,cols", [(1024, 4096), (130, 2048)])
+def test_backward_from_threads_on_one_stream(rows, cols):
+    """Threads calling the backward at once on one stream (PyTorch releases
+    the GIL inside an operator) share that stream's kept partial sums: a
+    two-launch call holds them from its first launch to its second, so
+    each result is the same bits as the same call made alone. 1024 x 4096
+    is two launches at the default limit, 130 x 2048 one."""
+    import threading
+    gen = fresh_generator()
+    x, w = make(rows, cols, "bf16", "same", gen)
+    dys = [randn((rows, cols), torch.bfloat16, gen) for _ in range(8)]
+    op = torch.ops.rocdsl.rms_norm_backward
+    want = [op(dy, x, w, EPS) for dy in dys]
+    torch.cuda.synchronize()
+    ref_dx, ref_dw, magnitude = rms_norm_grad_reference(dys[0], x, w, EPS)
+    assert_close("dx", want[0][0], ref_dx, x.dtype)
+    assert_close("dw", want[0][1], ref_dw, w.dtype,
+                 scale=magnitude / rows + 1)
+    got, errors = {}, []
+
+    def work(t):
+        try:
+            for rep in range(25):
+                i = (t + rep) % len(dys)
+                got[t, rep] = (i, op(dys[i], x, w, EPS))
+        except Exception as e:  # reported below, not lost in the thread
+            errors.append(e)
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    torch.cuda.synchronize()
+    assert not errors, errors
+    assert len(got) == 100
+    for i, (dx, dw) in got.values():
+        assert torch.equal(dx, want[i][0])
+        assert torch.equal(dw, want[i][1])
 
 
 @pytest.mark.skipif(not rt.NATIVE, reason="a native operators' knob")

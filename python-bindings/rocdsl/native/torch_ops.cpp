@@ -31,10 +31,12 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <shared_mutex>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #ifndef ROCDSL_TORCH_DEVICE_KIND
 #error "ROCDSL_TORCH_DEVICE_KIND must name ROCDSL's device kind (cuda, hip)"
@@ -452,86 +454,153 @@ std::tuple<Tensor, Tensor> fusedAddRmsNorm(const Tensor &x,
   return {y, h};
 }
 
-/// The tree_dw kernel's scratch for a launch on `stream`: dw_count, all
-/// zero between launches (each launch leaves it so), and dw_partial, whose
-/// rows each launch writes before it reads them. Launches on one stream
-/// run in order, so one pair serves every launch on a stream; streams get
-/// their own, since theirs may run at once. Made eagerly, on the stream,
-/// and only while the stream is not being captured into a graph (a
-/// captured zero fill would run only at replay): undefined tensors say to
-/// launch the two-kernel form instead, as does a device where capture
-/// cannot be queried. Graphs record the two kernels, whose scratch comes
-/// from the graph's own pool. Scratch cannot be freed while its stream
-/// might still run a launch that reads it, so it is kept for the process;
-/// a program that keeps making streams would grow it without bound, so
-/// past kMaxTreeStreams streams new ones get the two launches. dw_partial
-/// is kept only up to kMaxKeptPartialBytes a stream (larger calls take a
-/// fresh buffer each time: their device time hides that allocation).
-constexpr size_t kMaxTreeStreams = 64;
-constexpr int64_t kMaxKeptPartialBytes = int64_t(4) << 20;
+/// Scratch the backward keeps per stream instead of allocating every eager
+/// call (an allocation is a dispatcher trip, a few us of host time):
+///   - the tree_dw kernel's dw_count, all zero between launches (each
+///     launch leaves it so), and its dw_partial, whose rows each launch
+///     writes before it reads them;
+///   - the two-launch form's dw_partial, which kernel 1 writes and
+///     rmsnorm_bwd_dw reads.
+/// Launches on one stream run in order, so one set serves every call on a
+/// stream; streams get their own, since theirs may run at once. The two
+/// forms keep separate partial sums, and a two-launch call holds its
+/// stream's pairMutex from its first launch to its second, so no other
+/// call (another thread on the same stream) can write that buffer between
+/// them. Kept only while the stream is not being captured into a graph (a
+/// captured zero fill would run only at replay; graphs take their buffers
+/// from the graph's own pool) and where capture can be queried. Scratch
+/// cannot be freed while its stream might still run a launch that reads
+/// it, so it stays for the process; a program that keeps making streams
+/// would grow it without bound, so past kMaxScratchStreams streams new
+/// ones keep nothing (two launches, fresh buffers). Partial sums are kept
+/// up to kMaxKeptPartialBytes a stream and form: rows of up to 8192
+/// columns on up to 512 programs (today's GPUs run 2 a multiprocessor).
+/// Larger calls take a fresh buffer each time; their device time hides
+/// that allocation.
+constexpr size_t kMaxScratchStreams = 64;
+constexpr int64_t kMaxKeptPartialBytes = int64_t(16) << 20;
+
+struct StreamScratch {
+  Tensor counts, treePartial; // guarded by KeptScratch::mutex
+  std::mutex pairMutex;
+  Tensor pairPartial; // guarded by pairMutex
+};
+
+struct KeptScratch {
+  std::mutex mutex;
+  struct Entry {
+    c10::DeviceIndex device;
+    void *stream;
+    std::unique_ptr<StreamScratch> scratch;
+  };
+  std::vector<Entry> byStream;
+};
+
+KeptScratch &keptScratch() {
+  static KeptScratch kept;
+  return kept;
+}
+
+/// `stream`'s scratch, made on first use; null where none may be kept (see
+/// above). The caller holds keptScratch().mutex.
+StreamScratch *scratchForLocked(const Tensor &x, void *stream) {
+  KeptScratch &kept = keptScratch();
+  for (KeptScratch::Entry &each : kept.byStream)
+    if (each.device == x.device().index() && each.stream == stream)
+      return each.scratch.get();
+  if (kept.byStream.size() >= kMaxScratchStreams)
+    return nullptr;
+  return kept.byStream
+      .emplace_back(KeptScratch::Entry{x.device().index(), stream,
+                                       std::make_unique<StreamScratch>()})
+      .scratch.get();
+}
+
+bool mayKeepScratch(const Plan &p, void *stream) {
+  bool capturing = true;
+  std::string error;
+  return api::streamIsCapturing(p.device, stream, capturing, error) &&
+         !capturing;
+}
+
+bool keepsPartial(int64_t elements) {
+  return elements * int64_t(sizeof(float)) <= kMaxKeptPartialBytes;
+}
+
+Tensor freshPartial(const Tensor &x, int64_t elements) {
+  return at::empty({elements}, x.options().dtype(at::kFloat));
+}
 
 struct TreeScratch {
   Tensor counts, partial;
 };
 
+/// The tree_dw launch's counts and partial sums on `stream`; undefined
+/// counts say to launch the two-kernel form instead.
 TreeScratch treeScratch(const Plan &p, const Tensor &x, void *stream) {
-  bool capturing = true;
-  std::string error;
-  if (!api::streamIsCapturing(p.device, stream, capturing, error) ||
-      capturing)
+  if (!mayKeepScratch(p, stream))
     return {};
-  struct Kept {
-    c10::DeviceIndex device;
-    void *stream;
-    TreeScratch scratch;
-  };
-  struct Buffers {
-    std::mutex mutex;
-    std::vector<Kept> byStream;
-  };
-  static Buffers buffers;
-  const int64_t partialElements = p.treePartial[0] * p.treePartial[1];
-  const bool keepPartial =
-      partialElements * int64_t(sizeof(float)) <= kMaxKeptPartialBytes;
-  auto fresh = [&] {
-    return at::empty({partialElements}, x.options().dtype(at::kFloat));
-  };
+  const int64_t elements = p.treePartial[0] * p.treePartial[1];
+  const bool keep = keepsPartial(elements);
   TreeScratch out;
   {
-    std::lock_guard<std::mutex> lock(buffers.mutex);
-    Kept *kept = nullptr;
-    for (Kept &each : buffers.byStream)
-      if (each.device == x.device().index() && each.stream == stream)
-        kept = &each;
-    if (!kept) {
-      if (buffers.byStream.size() >= kMaxTreeStreams)
-        return {};
-      kept = &buffers.byStream.emplace_back(
-          Kept{x.device().index(), stream, {}});
-    }
-    TreeScratch &s = kept->scratch;
-    if (!s.counts.defined() || s.counts.numel() < p.treeCounts)
-      s.counts = at::zeros({std::max<int64_t>(p.treeCounts, 64)},
-                           x.options().dtype(at::kInt));
-    if (keepPartial &&
-        (!s.partial.defined() || s.partial.numel() < partialElements))
-      s.partial = fresh();
-    out.counts = s.counts;
-    if (keepPartial)
-      out.partial = s.partial;
+    KeptScratch &kept = keptScratch();
+    std::lock_guard<std::mutex> lock(kept.mutex);
+    StreamScratch *s = scratchForLocked(x, stream);
+    if (!s)
+      return {};
+    if (!s->counts.defined() || s->counts.numel() < p.treeCounts)
+      s->counts = at::zeros({std::max<int64_t>(p.treeCounts, 64)},
+                            x.options().dtype(at::kInt));
+    if (keep && (!s->treePartial.defined() ||
+                 s->treePartial.numel() < elements))
+      s->treePartial = freshPartial(x, elements);
+    out.counts = s->counts;
+    if (keep)
+      out.partial = s->treePartial;
   }
   // A partial buffer not kept is this call's alone: allocated unlocked.
-  if (!keepPartial)
-    out.partial = fresh();
+  if (!keep)
+    out.partial = freshPartial(x, elements);
+  return out;
+}
+
+/// The two-launch form's partial sums on `stream`, and the lock to hold
+/// until both kernels are queued when they are the stream's kept buffer.
+struct PairScratch {
+  Tensor partial;
+  std::unique_lock<std::mutex> lock;
+};
+
+PairScratch pairScratch(const Plan &p, const Tensor &x, void *stream) {
+  const int64_t elements = p.partial[0] * p.partial[1];
+  PairScratch out;
+  if (keepsPartial(elements) && mayKeepScratch(p, stream)) {
+    StreamScratch *s;
+    {
+      KeptScratch &kept = keptScratch();
+      std::lock_guard<std::mutex> lock(kept.mutex);
+      s = scratchForLocked(x, stream);
+    }
+    if (s) {
+      out.lock = std::unique_lock<std::mutex>(s->pairMutex);
+      if (!s->pairPartial.defined() || s->pairPartial.numel() < elements)
+        s->pairPartial = freshPartial(x, elements);
+      out.partial = s->pairPartial;
+      return out;
+    }
+  }
+  out.partial = freshPartial(x, elements);
   return out;
 }
 
 /// dx (with dh added when fused) and dweight: kernel 1 writes dx and fp32
-/// per-program column sums, kernel 2 reduces them and casts. The sums live
-/// in a buffer from PyTorch's caching allocator, so concurrent calls on
-/// different streams and graph replays never share one. A plan of one
+/// per-program column sums, kernel 2 reduces them and casts. A plan of one
 /// kernel (one program) writes dw directly, and so does the tree_dw kernel
-/// of an eager call (treeScratch).
+/// of an eager call. Partial sums and counts come from the stream's kept
+/// scratch in eager calls, from PyTorch's caching allocator otherwise
+/// (graph capture: the graph's pool), so concurrent calls on different
+/// streams and graph replays never share them.
 std::tuple<Tensor, Tensor> backward(Plan &p, const Tensor &x,
                                     const Tensor &weight, double eps,
                                     const Tensor &dy, const Tensor *dh) {
@@ -571,14 +640,14 @@ std::tuple<Tensor, Tensor> backward(Plan &p, const Tensor &x,
       return {dx, dw};
     }
   }
-  Tensor partial = at::empty(p.partial, x.options().dtype(at::kFloat));
+  PairScratch scratch = pairScratch(p, x, stream);
   int64_t g = p.partial[0];
-  args.push_back(tensorArg(partial, api::DType::F32, g, n, true));
+  args.push_back(tensorArg(scratch.partial, api::DType::F32, g, n, true));
   args.push_back(intArg(m));
   args.push_back(floatArg(eps));
   launch(p.slots[0], args, stream);
   launch(p.slots[1],
-         {tensorArg(partial, api::DType::F32, g, n, true),
+         {tensorArg(scratch.partial, api::DType::F32, g, n, true),
           tensorArg(dw, p.wdtype, m, n, false), intArg(g)},
          stream);
   return {dx, dw};
