@@ -6,8 +6,11 @@ cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 
 scripts/setup.sh
+# clang-22 (installed for the checked build anyway) compiles this MLIR-heavy
+# code about a quarter faster than Debian's g++ 12 on two cores; CC and CXX
+# choose another compiler for a new build directory.
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-  cmake -G Ninja -S . -B "$BUILD_DIR" \
+  CC=${CC:-clang-22} CXX=${CXX:-clang++-22} cmake -G Ninja -S . -B "$BUILD_DIR" \
     -DCMAKE_BUILD_TYPE=Release \
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit

@@ -17,8 +17,8 @@ PACKAGES=(
   # The Python package's install (pip install --no-build-isolation ., and
   # python3 -m build --wheel --no-isolation) and its test.
   python3-pip python3-setuptools python3-wheel python3-build python3-venv
-  # The checked build (scripts/sanitize.sh): clang with ASan, UBSan and
-  # libFuzzer.
+  # The compiler of both builds (scripts/build.sh, scripts/sanitize.sh:
+  # clang with ASan, UBSan and libFuzzer); g++ stays for CXX=g++ builds.
   clang-22 libfuzzer-22-dev libclang-rt-22-dev
   # The emulator's tests: clang-22 compiles HIP kernels (against the HIP
   # headers of libamdhip64-dev), llvm-mc and llvm-objcopy (llvm-22) build
