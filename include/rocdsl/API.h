@@ -173,9 +173,10 @@ std::vector<KernelInfo> listKernels();
 /// Whether `device` (host, hip, hip:N, cuda, cuda:N) can run kernels;
 /// `why` says what is missing.
 bool deviceAvailable(const std::string &device, std::string &why);
-/// Whether work queued on `stream` (a CUstream of a cuda device) is being
-/// captured into a graph instead of run. False, with `error`, where ROCDSL
-/// cannot tell: other devices, or a driver without the query.
+/// Whether work queued on `stream` (a CUstream of a cuda device, a
+/// hipStream_t of a hip device) is being captured into a graph instead of
+/// run. False, with `error`, where ROCDSL cannot tell: the host, or a
+/// driver without the query.
 bool streamIsCapturing(const std::string &device, void *stream,
                        bool &capturing, std::string &error);
 /// A message through ROCDSL's log (stderr, filtered by ROCDSL_LOG): level

@@ -217,6 +217,10 @@ bool api::streamIsCapturing(const std::string &device, void *stream,
   std::optional<DeviceId> id = deviceOf(device, error);
   if (!id)
     return false;
+  if (id->kind == DeviceKind::HIP) {
+    HipRuntime *hip = HipRuntime::get(error);
+    return hip && hip->isCapturing(id->ordinal, stream, capturing, error);
+  }
   if (id->kind != DeviceKind::CUDA) {
     error = "no stream capture query on " + id->str();
     return false;

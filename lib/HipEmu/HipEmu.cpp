@@ -3,7 +3,8 @@
 // librocdsl-hip-emu.so exports libamdhip64's names and signatures (checked
 // against the installed HIP headers) for the part of the API a runtime
 // uses: devices and their properties, memory, module loading, kernel
-// launches (kernelParams or the `extra` buffer), streams and events.
+// launches (kernelParams or the `extra` buffer), streams (with their
+// capture state, though not graphs) and events.
 // ROCDSL_EMU_CHIP lists the devices, one chip each ("gfx942,gfx950" is two
 // devices; gfx942 alone by default). A gfx chip the emulator cannot execute
 // (gfx90a, gfx1100, ...) still appears as a device that reports its name,
@@ -55,7 +56,10 @@ struct ihipModule_t {
   std::vector<std::unique_ptr<ihipModuleSymbol_t>> functions;
 };
 struct ihipStream_t {
-  int unused = 0;
+  /// Between hipStreamBeginCapture and hipStreamEndCapture. Graphs are not
+  /// emulated: the state is kept so that runtimes' capture queries can be
+  /// tested, and a launch while capturing fails instead of running.
+  bool capturing = false;
 };
 struct ihipEvent_t {
   std::chrono::steady_clock::time_point time;
@@ -519,10 +523,14 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gx,
                                  unsigned int gy, unsigned int gz,
                                  unsigned int bx, unsigned int by,
                                  unsigned int bz, unsigned int sharedBytes,
-                                 hipStream_t, void **kernelParams,
+                                 hipStream_t stream, void **kernelParams,
                                  void **extra) {
   if (!f)
     return fail(hipErrorInvalidHandle, "hipModuleLaunchKernel: null function");
+  if (stream && stream->capturing)
+    return fail(hipErrorStreamCaptureUnsupported,
+                "hipModuleLaunchKernel: the stream is capturing, and graphs "
+                "are not emulated");
   emu::LaunchConfig config;
   config.grid = {gx, gy, gz};
   config.block = {bx, by, bz};
@@ -595,6 +603,38 @@ hipError_t hipStreamDestroy(hipStream_t stream) {
 }
 
 hipError_t hipStreamSynchronize(hipStream_t) { return ok(); }
+
+hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode) {
+  if (!stream)
+    return fail(hipErrorStreamCaptureUnsupported,
+                "hipStreamBeginCapture: the null stream cannot be captured");
+  if (stream->capturing)
+    return fail(hipErrorIllegalState,
+                "hipStreamBeginCapture: the stream is already capturing");
+  stream->capturing = true;
+  return ok();
+}
+
+hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t *graph) {
+  if (!stream || !graph)
+    return fail(hipErrorInvalidValue, "");
+  if (!stream->capturing)
+    return fail(hipErrorIllegalState,
+                "hipStreamEndCapture: the stream is not capturing");
+  stream->capturing = false;
+  *graph = nullptr;
+  return fail(hipErrorNotSupported,
+              "hipStreamEndCapture: graphs are not emulated");
+}
+
+hipError_t hipStreamIsCapturing(hipStream_t stream,
+                                hipStreamCaptureStatus *status) {
+  if (!status)
+    return fail(hipErrorInvalidValue, "");
+  *status = stream && stream->capturing ? hipStreamCaptureStatusActive
+                                        : hipStreamCaptureStatusNone;
+  return ok();
+}
 
 hipError_t hipEventCreate(hipEvent_t *event) {
   if (!event)

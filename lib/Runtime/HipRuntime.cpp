@@ -47,6 +47,7 @@ struct HipRuntime::Api {
   hipError_t (*eventSynchronize)(ihipEvent_t *);
   hipError_t (*eventElapsedTime)(float *, ihipEvent_t *, ihipEvent_t *);
   const char *(*getErrorString)(hipError_t);
+  hipError_t (*streamIsCapturing)(ihipStream_t *, int *); // optional
   const char *(*lastMessage)(); // librocdsl-hip-emu only
 };
 
@@ -106,6 +107,7 @@ HipRuntime *HipRuntime::get(std::string &why) {
     bind(api->eventSynchronize, "hipEventSynchronize");
     bind(api->eventElapsedTime, "hipEventElapsedTime");
     bind(api->getErrorString, "hipGetErrorString");
+    bind(api->streamIsCapturing, "hipStreamIsCapturing", false);
     bind(api->lastMessage, "rocdslEmuGetLastErrorMessage", false);
     if (!failure.empty())
       return;
@@ -289,6 +291,25 @@ bool HipRuntime::synchronize(int device, void *stream, std::string &error) {
     return check(api->deviceSynchronize(), "hipDeviceSynchronize", error);
   return check(api->streamSynchronize(static_cast<ihipStream_t *>(stream)),
                "hipStreamSynchronize", error);
+}
+
+bool HipRuntime::isCapturing(int device, void *stream, bool &capturing,
+                             std::string &error) {
+  capturing = false;
+  if (!api->streamIsCapturing) {
+    error = library + " has no hipStreamIsCapturing";
+    return false;
+  }
+  HipDeviceGuard guard(*this, device, error);
+  if (!guard)
+    return false;
+  int status = 0; // hipStreamCaptureStatusNone
+  if (!check(api->streamIsCapturing(static_cast<ihipStream_t *>(stream),
+                                    &status),
+             "hipStreamIsCapturing", error))
+    return false;
+  capturing = status != 0;
+  return true;
 }
 
 bool HipRuntime::allocate(int device, uint64_t *devicePtr, size_t bytes,

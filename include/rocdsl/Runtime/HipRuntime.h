@@ -62,6 +62,10 @@ public:
                std::string &error);
   /// Waits for `stream` (null: the whole device).
   bool synchronize(int device, void *stream, std::string &error);
+  /// Whether `stream` is being captured into a graph (hipStreamIsCapturing);
+  /// false, with `error`, where the library cannot say.
+  bool isCapturing(int device, void *stream, bool &capturing,
+                   std::string &error);
 
   bool allocate(int device, uint64_t *devicePtr, size_t bytes,
                 std::string &error);

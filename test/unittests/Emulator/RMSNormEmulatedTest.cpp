@@ -219,6 +219,66 @@ TEST(RMSNormEmulatedStreamTest, EnqueuedLaunchCompletesOnSynchronize) {
   expectOutputsMatch(plan, launch, tensors, "rmsnorm_fwd on a stream");
 }
 
+// A framework asks whether its stream is being captured into a graph before
+// it uses state kept across calls (rocdsl.torch's backward scratch): the
+// runtime's query follows hipStreamBeginCapture and hipStreamEndCapture,
+// and the emulated device refuses a launch while capturing rather than run
+// it at once (it has no graphs to record into).
+TEST(RMSNormEmulatedStreamTest, CaptureStateFollowsBeginAndEnd) {
+  HipRuntime *hip = emulatedDevice();
+  if (!hip)
+    GTEST_SKIP() << "ROCDSL_HIP_LIBRARY is not set";
+  void *lib = dlopen(std::getenv("ROCDSL_HIP_LIBRARY"), RTLD_NOW | RTLD_NOLOAD);
+  ASSERT_TRUE(lib);
+  auto create =
+      reinterpret_cast<int (*)(void **)>(dlsym(lib, "hipStreamCreate"));
+  auto begin =
+      reinterpret_cast<int (*)(void *, int)>(dlsym(lib, "hipStreamBeginCapture"));
+  auto end = reinterpret_cast<int (*)(void *, void **)>(
+      dlsym(lib, "hipStreamEndCapture"));
+  ASSERT_TRUE(create && begin && end);
+  void *stream = nullptr;
+  ASSERT_EQ(create(&stream), 0);
+  auto capturing = [&](void *s) {
+    bool state = true;
+    std::string error;
+    EXPECT_TRUE(hip->isCapturing(0, s, state, error)) << error;
+    return state;
+  };
+  EXPECT_FALSE(capturing(stream));
+  EXPECT_FALSE(capturing(nullptr));
+
+  ASSERT_EQ(begin(stream, /*hipStreamCaptureModeGlobal=*/0), 0);
+  EXPECT_TRUE(capturing(stream));
+  EXPECT_FALSE(capturing(nullptr));
+  EXPECT_NE(begin(stream, 0), 0) << "a second begin must be refused";
+
+  auto kernel = BuiltinKernel::create("rmsnorm_fwd", {"N=256", "M=2", "eps=1e-5"},
+                                      DeviceKind::HIP);
+  ASSERT_TRUE(bool(kernel)) << llvm::toString(kernel.takeError());
+  std::mt19937_64 rng(std::random_device{}());
+  HostLaunch launch((*kernel)->getPlan(), rng);
+  DeviceMirror device;
+  std::vector<ArgValue> args = launch.args;
+  ASSERT_TRUE(device.map(args));
+  RunInfo info;
+  llvm::Error refused = (*kernel)->enqueue(args, stream, info);
+  ASSERT_TRUE(bool(refused)) << "a launch on a capturing stream ran";
+  EXPECT_NE(llvm::toString(std::move(refused)).find("capturing"),
+            std::string::npos);
+
+  void *graph = &graph;
+  EXPECT_NE(end(stream, &graph), 0) << "graphs are not emulated";
+  EXPECT_EQ(graph, nullptr);
+  EXPECT_FALSE(capturing(stream));
+  EXPECT_NE(end(stream, &graph), 0) << "ending twice must be refused";
+
+  bool state = true;
+  std::string error;
+  EXPECT_FALSE(hip->isCapturing(hip->getDeviceCount(), stream, state, error));
+  EXPECT_NE(error.find("does not exist"), std::string::npos) << error;
+}
+
 INSTANTIATE_TEST_SUITE_P(Matrix, RMSNormEmulatedTest, rmsNormFamilyMatrix(),
                          rmsNormFamilyTestName);
 
