@@ -32,6 +32,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <optional>
@@ -59,7 +60,9 @@ struct ihipStream_t {
   /// Between hipStreamBeginCapture and hipStreamEndCapture. Graphs are not
   /// emulated: the state is kept so that runtimes' capture queries can be
   /// tested, and a launch while capturing fails instead of running.
-  bool capturing = false;
+  std::atomic<bool> capturing{false};
+  /// The capture's mode was global (hipStreamCaptureModeGlobal).
+  bool global = false;
 };
 struct ihipEvent_t {
   std::chrono::steady_clock::time_point time;
@@ -67,6 +70,10 @@ struct ihipEvent_t {
 };
 
 namespace {
+
+/// Streams capturing in global mode: while there are any, HIP refuses to
+/// say whether the null stream is capturing (it would join the capture).
+std::atomic<int> globalCaptures{0};
 
 struct Device {
   std::string arch;                  // "gfx942", or one it cannot execute
@@ -604,24 +611,30 @@ hipError_t hipStreamDestroy(hipStream_t stream) {
 
 hipError_t hipStreamSynchronize(hipStream_t) { return ok(); }
 
-hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode) {
+hipError_t hipStreamBeginCapture(hipStream_t stream,
+                                 hipStreamCaptureMode mode) {
   if (!stream)
     return fail(hipErrorStreamCaptureUnsupported,
                 "hipStreamBeginCapture: the null stream cannot be captured");
-  if (stream->capturing)
+  bool expected = false;
+  if (!stream->capturing.compare_exchange_strong(expected, true))
     return fail(hipErrorIllegalState,
                 "hipStreamBeginCapture: the stream is already capturing");
-  stream->capturing = true;
+  stream->global = mode == hipStreamCaptureModeGlobal;
+  if (stream->global)
+    ++globalCaptures;
   return ok();
 }
 
 hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t *graph) {
   if (!stream || !graph)
     return fail(hipErrorInvalidValue, "");
-  if (!stream->capturing)
+  bool expected = true;
+  if (!stream->capturing.compare_exchange_strong(expected, false))
     return fail(hipErrorIllegalState,
                 "hipStreamEndCapture: the stream is not capturing");
-  stream->capturing = false;
+  if (stream->global)
+    --globalCaptures;
   *graph = nullptr;
   return fail(hipErrorNotSupported,
               "hipStreamEndCapture: graphs are not emulated");
@@ -631,6 +644,10 @@ hipError_t hipStreamIsCapturing(hipStream_t stream,
                                 hipStreamCaptureStatus *status) {
   if (!status)
     return fail(hipErrorInvalidValue, "");
+  if (!stream && globalCaptures > 0)
+    return fail(hipErrorStreamCaptureImplicit,
+                "hipStreamIsCapturing: the null stream, while another "
+                "stream captures in global mode");
   *status = stream && stream->capturing ? hipStreamCaptureStatusActive
                                         : hipStreamCaptureStatusNone;
   return ok();

@@ -48,6 +48,7 @@ struct HipRuntime::Api {
   hipError_t (*eventElapsedTime)(float *, ihipEvent_t *, ihipEvent_t *);
   const char *(*getErrorString)(hipError_t);
   hipError_t (*streamIsCapturing)(ihipStream_t *, int *); // optional
+  hipError_t (*getLastError)();                          // optional
   const char *(*lastMessage)(); // librocdsl-hip-emu only
 };
 
@@ -108,6 +109,7 @@ HipRuntime *HipRuntime::get(std::string &why) {
     bind(api->eventElapsedTime, "hipEventElapsedTime");
     bind(api->getErrorString, "hipGetErrorString");
     bind(api->streamIsCapturing, "hipStreamIsCapturing", false);
+    bind(api->getLastError, "hipGetLastError", false);
     bind(api->lastMessage, "rocdslEmuGetLastErrorMessage", false);
     if (!failure.empty())
       return;
@@ -306,8 +308,14 @@ bool HipRuntime::isCapturing(int device, void *stream, bool &capturing,
   int status = 0; // hipStreamCaptureStatusNone
   if (!check(api->streamIsCapturing(static_cast<ihipStream_t *>(stream),
                                     &status),
-             "hipStreamIsCapturing", error))
+             "hipStreamIsCapturing", error)) {
+    // A runtime error is also the thread's last error, which the caller's
+    // framework would find at its next launch check: this one is answered
+    // here (the caller keeps nothing), so it is cleared.
+    if (api->getLastError)
+      api->getLastError();
     return false;
+  }
   capturing = status != 0;
   return true;
 }

@@ -423,15 +423,16 @@ ONE, TWO = [False, False, True], [True, True]
 @pytest.mark.parametrize("shapes,tree_bytes", [
     # The one launch, its partial sums kept per stream (at most 16 MiB).
     ({(777, 2048): ONE, (300, 1024): ONE, (128, 4096): ONE}, None),
-    # The kept buffer grows (128 x 4096's sums, then 1024 x 8192's) and
-    # then serves the smaller shape again.
+    # The kept buffer grows (128 x 4096's sums, then 1024 x 8192's, kept
+    # where G is at most twice the multiprocessors, as on CUDA) and then
+    # serves the smaller shape again.
     ({(128, 4096): ONE, (1024, 8192): ONE}, "1099511627776"),
-    # Two launches, whose partial sums are kept apart from the tree's.
-    # 300 x 32768 (no tree: rows too long for registers) has G = min(300,
-    # twice the multiprocessors) rows of sums, over 16 MiB on a GPU of
-    # more than 64 multiprocessors: a fresh buffer each call, between
-    # calls of shapes whose buffer is kept.
-    ({(777, 2048): TWO, (300, 32768): TWO, (64, 4096): TWO}, "0"),
+    # Two launches, whose partial sums are kept apart from the tree's: the
+    # buffer grows from 64 x 4096's to 777 x 2048's; 300 x 32768 (no tree:
+    # rows too long for registers) has over 16 MiB of sums wherever G is
+    # over 128 (CUDA: more than 64 multiprocessors), a fresh buffer each
+    # call, between calls of shapes whose buffer is kept.
+    ({(64, 4096): TWO, (777, 2048): TWO, (300, 32768): TWO}, "0"),
     # Both forms on one stream in turn: 777 x 2048 (9.5 MB moved) takes
     # the one launch, 1024 x 8192 (48 MiB) the two.
     ({(777, 2048): ONE, (1024, 8192): TWO}, None)])
@@ -447,33 +448,86 @@ def test_backward_scratch_is_reused_safely(shapes, tree_bytes):
     assert "scratch ok" in done.stdout, done.stdout
 
 
+_KEPT_MEMORY_BODY = """
+def resident_after(rows, cols):
+    xs = torch.randn((rows, cols), generator=g, device="cuda").bfloat16()
+    ws = torch.randn((cols,), generator=g, device="cuda").bfloat16()
+    dys = torch.randn((rows, cols), generator=g, device="cuda").bfloat16()
+    torch.cuda.synchronize()
+    before = torch.cuda.memory_allocated()
+    dx, dw = op(dys, xs, ws, 1e-5)
+    del dx, dw
+    torch.cuda.synchronize()
+    return torch.cuda.memory_allocated() - before
+
+G = lambda rows: min(rows, 2 * torch.cuda.get_device_properties(0)
+                     .multi_processor_count)
+# 64 x 4096: its sums are allocated once and stay...
+first = resident_after(64, 4096)
+assert G(64) * 4096 * 4 <= first < G(64) * 4096 * 4 + (1 << 20), first
+# ... and are reused: the same call again leaves nothing more behind.
+assert resident_after(64, 4096) == 0
+# 300 x 32768's sums (over 16 MiB) are this call's alone: freed after it.
+if G(300) * 32768 * 4 > 16 << 20:
+    assert resident_after(300, 32768) == 0
+    print("fresh checked")
+# A larger kept shape grows the buffer once: the new one stays, the old
+# one is released (PyTorch's allocator may hand out up to 1 MiB more than
+# asked for a large block).
+grown = resident_after(777, 2048)
+assert 0 < grown < G(777) * 2048 * 4 + (1 << 20) - first, grown
+assert resident_after(777, 2048) == 0
+print("memory ok")
+"""
+
+
 @pytest.mark.skipif(not rt.NATIVE, reason="the kept scratch is the native "
                     "operators'")
-@pytest.mark.parametrize("rows,cols", [(1024, 4096), (130, 2048)])
-def test_backward_from_threads_on_one_stream(rows, cols):
+def test_two_launch_sums_are_kept_up_to_the_limit():
+    """What stays allocated after a two-launch call, with its outputs
+    dropped: the stream's kept partial sums once (then nothing), nothing at
+    all for sums over 16 MiB, and one growth for a larger kept shape."""
+    done = run_backward_child(8, 64, 17, _KEPT_MEMORY_BODY, "0")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "memory ok" in done.stdout, done.stdout
+    assert "fresh checked" in done.stdout, done.stdout
+
+
+@pytest.mark.skipif(not rt.NATIVE, reason="the kept scratch is the native "
+                    "operators'")
+@pytest.mark.parametrize("shapes", [[(1027, 4096)], [(131, 2048)],
+                                    [(131, 2048), (1027, 4096)]],
+                         ids=["two", "one", "both"])
+def test_backward_from_threads_on_one_stream(shapes):
     """Threads calling the backward at once on one stream (PyTorch releases
-    the GIL inside an operator) share that stream's kept partial sums: a
-    two-launch call holds them from its first launch to its second, so
-    each result is the same bits as the same call made alone. 1024 x 4096
-    is two launches at the default limit, 130 x 2048 one."""
+    the GIL inside an operator) share that stream's kept scratch: a
+    two-launch call holds its partial sums from its first launch to its
+    second, and the one launch has its own, so each result is the same
+    bits as the same call made alone. At the default limit 1027 x 4096 is
+    two launches and 131 x 2048 one; "both" mixes them. (Row counts no
+    other test uses, so the launch records below are these calls'.)"""
     import threading
     gen = fresh_generator()
-    x, w = make(rows, cols, "bf16", "same", gen)
-    dys = [randn((rows, cols), torch.bfloat16, gen) for _ in range(8)]
     op = torch.ops.rocdsl.rms_norm_backward
-    want = [op(dy, x, w, EPS) for dy in dys]
+    jobs = []
+    for rows, cols in shapes:
+        x, w = make(rows, cols, "bf16", "same", gen)
+        for _ in range(4):
+            jobs.append((randn((rows, cols), torch.bfloat16, gen), x, w))
+    want = [op(dy, x, w, EPS) for dy, x, w in jobs]
     torch.cuda.synchronize()
-    ref_dx, ref_dw, magnitude = rms_norm_grad_reference(dys[0], x, w, EPS)
-    assert_close("dx", want[0][0], ref_dx, x.dtype)
-    assert_close("dw", want[0][1], ref_dw, w.dtype,
-                 scale=magnitude / rows + 1)
+    for (dy, x, w), (dx, dw) in zip(jobs, want):
+        ref_dx, ref_dw, magnitude = rms_norm_grad_reference(dy, x, w, EPS)
+        assert_close("dx", dx, ref_dx, x.dtype)
+        assert_close("dw", dw, ref_dw, w.dtype,
+                     scale=magnitude / x.shape[0] + 1)
     got, errors = {}, []
 
     def work(t):
         try:
             for rep in range(25):
-                i = (t + rep) % len(dys)
-                got[t, rep] = (i, op(dys[i], x, w, EPS))
+                i = (t + rep) % len(jobs)
+                got[t, rep] = (i, op(*jobs[i][:3], EPS))
         except Exception as e:  # reported below, not lost in the thread
             errors.append(e)
     threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
@@ -487,6 +541,14 @@ def test_backward_from_threads_on_one_stream(rows, cols):
     for i, (dx, dw) in got.values():
         assert torch.equal(dx, want[i][0])
         assert torch.equal(dw, want[i][1])
+    # The forms the docstring names are the ones that ran: kernel 1 and
+    # rmsnorm_bwd_dw (no tree planned: 25 MB moved), or the tree alone.
+    index = torch.cuda.current_device()
+    for rows, cols in shapes:
+        ran = [tier is not None
+               for op_name, r, c, _, tier in launch_records(index)
+               if (op_name, r, c) == ("bwd", rows, cols)]
+        assert ran == (TWO if rows == 1027 else ONE), (rows, ran)
 
 
 @pytest.mark.skipif(not rt.NATIVE, reason="a native operators' knob")

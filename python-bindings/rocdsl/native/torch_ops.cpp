@@ -473,10 +473,11 @@ std::tuple<Tensor, Tensor> fusedAddRmsNorm(const Tensor &x,
 /// it, so it stays for the process; a program that keeps making streams
 /// would grow it without bound, so past kMaxScratchStreams streams new
 /// ones keep nothing (two launches, fresh buffers). Partial sums are kept
-/// up to kMaxKeptPartialBytes a stream and form: rows of up to 8192
-/// columns on up to 512 programs (today's GPUs run 2 a multiprocessor).
-/// Larger calls take a fresh buffer each time; their device time hides
-/// that allocation.
+/// up to kMaxKeptPartialBytes a stream and form (at most 2 GiB a process):
+/// rows of up to 8192 columns on up to 512 programs (CUDA devices default
+/// to 2 a multiprocessor; AMD kernels may take up to 1024). Larger calls
+/// take a fresh buffer each time; their device time hides that
+/// allocation.
 constexpr size_t kMaxScratchStreams = 64;
 constexpr int64_t kMaxKeptPartialBytes = int64_t(16) << 20;
 
@@ -537,8 +538,9 @@ struct TreeScratch {
 
 /// The tree_dw launch's counts and partial sums on `stream`; undefined
 /// counts say to launch the two-kernel form instead.
-TreeScratch treeScratch(const Plan &p, const Tensor &x, void *stream) {
-  if (!mayKeepScratch(p, stream))
+TreeScratch treeScratch(const Plan &p, const Tensor &x, void *stream,
+                        bool mayKeep) {
+  if (!mayKeep)
     return {};
   const int64_t elements = p.treePartial[0] * p.treePartial[1];
   const bool keep = keepsPartial(elements);
@@ -572,10 +574,11 @@ struct PairScratch {
   std::unique_lock<std::mutex> lock;
 };
 
-PairScratch pairScratch(const Plan &p, const Tensor &x, void *stream) {
+PairScratch pairScratch(const Plan &p, const Tensor &x, void *stream,
+                        bool mayKeep) {
   const int64_t elements = p.partial[0] * p.partial[1];
   PairScratch out;
-  if (keepsPartial(elements) && mayKeepScratch(p, stream)) {
+  if (mayKeep && keepsPartial(elements)) {
     StreamScratch *s;
     {
       KeptScratch &kept = keptScratch();
@@ -625,8 +628,10 @@ std::tuple<Tensor, Tensor> backward(Plan &p, const Tensor &x,
     launch(p.slots[0], args, stream);
     return {dx, dw};
   }
+  // One capture query a call, for whichever form runs.
+  const bool mayKeep = mayKeepScratch(p, stream);
   if (p.tree.kernel) {
-    if (TreeScratch scratch = treeScratch(p, x, stream);
+    if (TreeScratch scratch = treeScratch(p, x, stream, mayKeep);
         scratch.counts.defined()) {
       const Tensor &partial = scratch.partial, &counts = scratch.counts;
       args.push_back(tensorArg(dw, p.wdtype, m, n, false));
@@ -640,7 +645,7 @@ std::tuple<Tensor, Tensor> backward(Plan &p, const Tensor &x,
       return {dx, dw};
     }
   }
-  PairScratch scratch = pairScratch(p, x, stream);
+  PairScratch scratch = pairScratch(p, x, stream, mayKeep);
   int64_t g = p.partial[0];
   args.push_back(tensorArg(scratch.partial, api::DType::F32, g, n, true));
   args.push_back(intArg(m));

@@ -236,7 +236,9 @@ TEST(RMSNormEmulatedStreamTest, CaptureStateFollowsBeginAndEnd) {
       reinterpret_cast<int (*)(void *, int)>(dlsym(lib, "hipStreamBeginCapture"));
   auto end = reinterpret_cast<int (*)(void *, void **)>(
       dlsym(lib, "hipStreamEndCapture"));
-  ASSERT_TRUE(create && begin && end);
+  auto destroy =
+      reinterpret_cast<int (*)(void *)>(dlsym(lib, "hipStreamDestroy"));
+  ASSERT_TRUE(create && begin && end && destroy);
   void *stream = nullptr;
   ASSERT_EQ(create(&stream), 0);
   auto capturing = [&](void *s) {
@@ -250,8 +252,20 @@ TEST(RMSNormEmulatedStreamTest, CaptureStateFollowsBeginAndEnd) {
 
   ASSERT_EQ(begin(stream, /*hipStreamCaptureModeGlobal=*/0), 0);
   EXPECT_TRUE(capturing(stream));
-  EXPECT_FALSE(capturing(nullptr));
   EXPECT_NE(begin(stream, 0), 0) << "a second begin must be refused";
+  // As in HIP, the null stream has no answer during a global capture
+  // (hipErrorStreamCaptureImplicit): the runtime says it cannot tell.
+  {
+    bool state = true;
+    std::string error;
+    EXPECT_FALSE(hip->isCapturing(0, nullptr, state, error));
+    EXPECT_NE(error.find("global mode"), std::string::npos) << error;
+    // ... and clears that error, so the caller's next launch check does
+    // not find it.
+    auto lastError = reinterpret_cast<int (*)()>(dlsym(lib, "hipGetLastError"));
+    ASSERT_TRUE(lastError);
+    EXPECT_EQ(lastError(), 0);
+  }
 
   auto kernel = BuiltinKernel::create("rmsnorm_fwd", {"N=256", "M=2", "eps=1e-5"},
                                       DeviceKind::HIP);
@@ -271,7 +285,15 @@ TEST(RMSNormEmulatedStreamTest, CaptureStateFollowsBeginAndEnd) {
   EXPECT_NE(end(stream, &graph), 0) << "graphs are not emulated";
   EXPECT_EQ(graph, nullptr);
   EXPECT_FALSE(capturing(stream));
+  EXPECT_FALSE(capturing(nullptr));
   EXPECT_NE(end(stream, &graph), 0) << "ending twice must be refused";
+  // A capture in relaxed mode leaves the null stream's answer alone.
+  ASSERT_EQ(begin(stream, /*hipStreamCaptureModeRelaxed=*/2), 0);
+  EXPECT_TRUE(capturing(stream));
+  EXPECT_FALSE(capturing(nullptr));
+  EXPECT_NE(end(stream, &graph), 0);
+  EXPECT_FALSE(capturing(stream));
+  EXPECT_EQ(destroy(stream), 0);
 
   bool state = true;
   std::string error;
