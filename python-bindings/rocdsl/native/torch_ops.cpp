@@ -532,6 +532,14 @@ Tensor freshPartial(const Tensor &x, int64_t elements) {
   return at::empty({elements}, x.options().dtype(at::kFloat));
 }
 
+/// A kept partial-sums buffer of at least `elements`, grown (replaced) when
+/// smaller; the caller holds the lock that guards `kept`.
+const Tensor &keptPartial(Tensor &kept, const Tensor &x, int64_t elements) {
+  if (!kept.defined() || kept.numel() < elements)
+    kept = freshPartial(x, elements);
+  return kept;
+}
+
 struct TreeScratch {
   Tensor counts, partial;
 };
@@ -554,12 +562,9 @@ TreeScratch treeScratch(const Plan &p, const Tensor &x, void *stream,
     if (!s->counts.defined() || s->counts.numel() < p.treeCounts)
       s->counts = at::zeros({std::max<int64_t>(p.treeCounts, 64)},
                             x.options().dtype(at::kInt));
-    if (keep && (!s->treePartial.defined() ||
-                 s->treePartial.numel() < elements))
-      s->treePartial = freshPartial(x, elements);
     out.counts = s->counts;
     if (keep)
-      out.partial = s->treePartial;
+      out.partial = keptPartial(s->treePartial, x, elements);
   }
   // A partial buffer not kept is this call's alone: allocated unlocked.
   if (!keep)
@@ -587,9 +592,7 @@ PairScratch pairScratch(const Plan &p, const Tensor &x, void *stream,
     }
     if (s) {
       out.lock = std::unique_lock<std::mutex>(s->pairMutex);
-      if (!s->pairPartial.defined() || s->pairPartial.numel() < elements)
-        s->pairPartial = freshPartial(x, elements);
-      out.partial = s->pairPartial;
+      out.partial = keptPartial(s->pairPartial, x, elements);
       return out;
     }
   }
