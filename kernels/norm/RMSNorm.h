@@ -163,6 +163,14 @@ planRMSNormBackward(const RMSNormConfig &config, int64_t m,
 LaunchPlan planRMSNormWeightGrad(
     const RMSNormConfig &config, int64_t m,
     int64_t maxPrograms = RMSNormConfig::kMaxBackwardPrograms);
+/// The backward's default cap on programs (max_programs) on an NVIDIA
+/// device of `multiprocessors` multiprocessors of `registersPerMultiprocessor`
+/// registers each (RMSNormPlan.cpp): two programs a multiprocessor where two
+/// fit its registers together and each still gets
+/// kMinRowTilesForTwoPrograms row tiles, one otherwise.
+int64_t defaultRMSNormBackwardPrograms(const RMSNormConfig &config, int64_t m,
+                                       int64_t multiprocessors,
+                                       int64_t registersPerMultiprocessor);
 /// Programs of the backward's first kernel for M rows (G).
 int64_t rmsNormBackwardPrograms(
     const RMSNormConfig &config, int64_t m,

@@ -75,6 +75,39 @@ LaunchPlan mlir::rocdsl::planRMSNormForward(const RMSNormConfig &c, int64_t m,
   return plan;
 }
 
+/// Registers ptxas gives a lane of the row-in-registers backward per row
+/// element it holds (x and dy in fp32 and their next tile, loaded ahead):
+/// on sm_90, 128 at 16 bf16 elements a lane (N = 4096), 248-254 at 32
+/// (N = 8192), 118-128 at 12 f32 (N = 3000) and 146-164 at 16 f32
+/// (N = 4096; docs/benchmarks.md, 2026-12-07).
+static int64_t registersPerRowElement(dsl::DType dtype) {
+  return dsl::bitWidth(dtype) > 16 ? 10 : 8;
+}
+
+/// Row tiles each of two programs a multiprocessor must still get for the
+/// second to pay: it hides one program's memory waits behind the other's,
+/// which needs a few tiles each; with fewer, one program a multiprocessor
+/// takes less time and leaves fewer partial sums to reduce. Measured on an
+/// H100 (2026-12-07): 4096 rows (15.5 tiles each at 264 programs) 41.3 us
+/// at 264 against 46.8 at 132; 512 rows (about 2) 9.7 against 8.7 at
+/// N = 3000 f32, 9.1 against 8.7 at N = 2048.
+static constexpr int64_t kMinRowTilesForTwoPrograms = 8;
+
+int64_t mlir::rocdsl::defaultRMSNormBackwardPrograms(
+    const RMSNormConfig &c, int64_t m, int64_t multiprocessors,
+    int64_t registersPerMultiprocessor) {
+  const int64_t lanes = int64_t(c.numWarps) * c.waveSize;
+  const int64_t heldColumns = std::min<int64_t>(c.n, c.blockN);
+  const int64_t registersPerProgram =
+      lanes * llvm::divideCeil(heldColumns, lanes) *
+      registersPerRowElement(c.dtype);
+  const bool twoFit = registersPerMultiprocessor == 0 ||
+                      2 * registersPerProgram <= registersPerMultiprocessor;
+  const bool enoughRows =
+      c.gridSize(m) >= 2 * multiprocessors * kMinRowTilesForTwoPrograms;
+  return (twoFit && enoughRows ? 2 : 1) * multiprocessors;
+}
+
 int64_t mlir::rocdsl::rmsNormBackwardPrograms(const RMSNormConfig &c, int64_t m,
                                               int64_t maxPrograms) {
   return std::max<int64_t>(1, std::min<int64_t>(c.gridSize(m), maxPrograms));

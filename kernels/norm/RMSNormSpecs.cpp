@@ -233,22 +233,33 @@ using MagnitudeFn =
 } // namespace
 
 /// Every RMSNorm kernel is specialized for the target's wave size (the
-/// layouts name it): wave defaults to the chip's.
-/// The backward's kernels, whose programs loop over row tiles, default to
-/// two programs per multiprocessor on NVIDIA, all resident at once
-/// (measured on an H200, docs/benchmarks.md).
+/// layouts name it): wave defaults to the chip's. The backward's kernels,
+/// whose programs loop over row tiles, default on NVIDIA to as many
+/// programs as the device holds at once for this row length and row count
+/// (defaultRMSNormBackwardPrograms); `resolve` gives the configuration the
+/// definitions make (wave included), and where it fails the build reports
+/// why.
+using ResolveFn = std::function<LogicalResult(
+    llvm::ArrayRef<std::string> defs, RMSNormConfig &config, int64_t &m)>;
 static LogicalResult rmsnormTargetDefaults(bool backward,
                                            const TargetFacts &facts,
-                                           std::vector<std::string> &defs,
-                                           std::string &error) {
+                                           const ResolveFn &resolve,
+                                           std::vector<std::string> &defs) {
   // A wave that contradicts the chip was refused before (applyTargetDefaults).
   const ChipInfo *chip = facts.chip;
   if (chip && !definesParam(defs, "wave"))
     defs.insert(defs.begin(), "wave=" + std::to_string(chip->waveSize));
-  if (backward && chip && chip->isNVIDIA() && facts.multiprocessors > 0 &&
-      !definesParam(defs, "max_programs"))
-    defs.insert(defs.begin(),
-                "max_programs=" + std::to_string(2 * facts.multiprocessors));
+  if (!backward || !chip || !chip->isNVIDIA() || facts.multiprocessors <= 0 ||
+      definesParam(defs, "max_programs"))
+    return success();
+  RMSNormConfig config;
+  int64_t m = 0;
+  if (failed(resolve(defs, config, m)))
+    return success();
+  defs.insert(defs.begin(),
+              "max_programs=" + std::to_string(defaultRMSNormBackwardPrograms(
+                                    config, m, facts.multiprocessors,
+                                    chip->registersPerMultiprocessor)));
   return success();
 }
 
@@ -262,11 +273,6 @@ static KernelSpec makeSpec(std::string name, std::string summary, bool backward,
   spec.name = std::move(name);
   spec.summary = std::move(summary);
   spec.params = backward ? getRMSNormBackwardParams() : getRMSNormParams();
-  spec.targetDefaults = [backward](const TargetFacts &facts,
-                                   std::vector<std::string> &defs,
-                                   std::string &error) {
-    return rmsnormTargetDefaults(backward, facts, defs, error);
-  };
   // The configuration every hook of the entry sees: the shared parameters,
   // and the backward's own where they apply.
   auto configure = [backward](const KernelParams &params,
@@ -276,6 +282,22 @@ static KernelSpec makeSpec(std::string name, std::string summary, bool backward,
         succeeded(configureRMSNorm(params, config, m, error)) &&
         (!backward ||
          succeeded(configureRMSNormBackward(params, config, error))));
+  };
+  ResolveFn resolve = [params = spec.params,
+                       configure](llvm::ArrayRef<std::string> defs,
+                                  RMSNormConfig &config, int64_t &m) {
+    KernelSpec paramsOnly;
+    paramsOnly.params = params;
+    KernelParams values;
+    std::string error;
+    return success(
+        succeeded(resolveKernelParams(paramsOnly, defs, values, error)) &&
+        succeeded(configure(values, config, m, error)));
+  };
+  spec.targetDefaults = [backward, resolve](const TargetFacts &facts,
+                                            std::vector<std::string> &defs,
+                                            std::string &) {
+    return rmsnormTargetDefaults(backward, facts, resolve, defs);
   };
   spec.build = [build, configure](MLIRContext *ctx, const KernelParams &params,
                                   std::string &error) -> OwningOpRef<ModuleOp> {

@@ -70,7 +70,8 @@ llvm::ArrayRef<ChipInfo> mlir::rocdsl::getChips() {
   // 8 XCDs each. Direct-to-LDS loads: 1 dword on gfx942, 1, 3 or 4 on
   // gfx950. Hopper:
   // 48 KiB of static shared memory per block (227 KiB dynamic, opted in),
-  // 255 registers per thread; sm_90a adds warpgroup MMA (wgmma).
+  // 255 registers per thread, 64K per multiprocessor; sm_90a adds
+  // warpgroup MMA (wgmma).
   static const ChipInfo chips[] = {
       {"gfx942", ChipVendor::AMD, 64, 64 * 1024, 32, 304, ":sramecc+:xnack-",
        true, 3, kGfx942Matrix, 256, 256, 8, 1u << 1},
@@ -78,10 +79,13 @@ llvm::ArrayRef<ChipInfo> mlir::rocdsl::getChips() {
        false, 4, kGfx950Matrix, 256, 256, 8, (1u << 1) | (1u << 3) | (1u << 4),
        1024, 0, 4, 8, /*ldsTransposeReads=*/true},
       {"sm_90", ChipVendor::NVIDIA, 32, 48 * 1024, 32, 132, "", false, 0,
-       kSm90Matrix, 255, 0, 1, 0, 1024, 227 * 1024},
+       kSm90Matrix, 255, 0, 1, 0, 1024, 227 * 1024, 4, 8,
+       /*ldsTransposeReads=*/false, /*warpgroupMma=*/false,
+       /*registersPerMultiprocessor=*/64 * 1024},
       {"sm_90a", ChipVendor::NVIDIA, 32, 48 * 1024, 32, 132, "", false, 0,
        kSm90Matrix, 255, 0, 1, 0, 1024, 227 * 1024, 4, 8,
-       /*ldsTransposeReads=*/false, /*warpgroupMma=*/true},
+       /*ldsTransposeReads=*/false, /*warpgroupMma=*/true,
+       /*registersPerMultiprocessor=*/64 * 1024},
   };
   return chips;
 }

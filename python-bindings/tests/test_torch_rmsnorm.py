@@ -382,7 +382,7 @@ print("launched", sum(launched()))
 def test_tree_dw_byte_limit(value, launches):
     """ROCDSL_TORCH_TREE_DW_BYTES moves the eager one-launch limit: 777 x
     2048 bf16 moves 9547776 bytes (x, dy, dx), so a limit one byte short of
-    that is two launches, the exact figure and the default (16 MiB) one."""
+    that is two launches, the exact figure and the default (32 MiB) one."""
     done = run_backward_child(777, 2048, 7, _TREE_LIMIT_BODY, value)
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"launched {launches}" in done.stdout, done.stdout
@@ -430,7 +430,7 @@ ONE, TWO = [False, False, True], [True, True]
     # Two launches, whose partial sums are kept apart from the tree's: the
     # buffer grows from 64 x 4096's to 777 x 2048's; 300 x 32768 (no tree:
     # rows too long for registers) has over 16 MiB of sums wherever G is
-    # over 128 (CUDA: more than 64 multiprocessors), a fresh buffer each
+    # over 128 (CUDA: more than 128 multiprocessors), a fresh buffer each
     # call, between calls of shapes whose buffer is kept.
     ({(64, 4096): TWO, (777, 2048): TWO, (300, 32768): TWO}, "0"),
     # Both forms on one stream in turn: 777 x 2048 (9.5 MB moved) takes
@@ -460,23 +460,29 @@ def resident_after(rows, cols):
     torch.cuda.synchronize()
     return torch.cuda.memory_allocated() - before
 
-G = lambda rows: min(rows, 2 * torch.cuda.get_device_properties(0)
-                     .multi_processor_count)
-# 64 x 4096: its sums are allocated once and stay...
-first = resident_after(64, 4096)
-assert G(64) * 4096 * 4 <= first < G(64) * 4096 * 4 + (1 << 20), first
+import rocdsl
+def G(rows, cols):
+    # Programs of kernel 1 (rows of dw_partial) for the operator's shape.
+    defs = [f"N={cols}", f"M={rows}", "dtype=bf16", "wdtype=bf16"]
+    return rocdsl.builtin("rmsnorm_bwd", defs, "cuda").grid[0]
+# 16 x 4096: its sums are allocated once and stay...
+first = resident_after(16, 4096)
+assert G(16, 4096) == 16
+assert 16 * 4096 * 4 <= first < 16 * 4096 * 4 + (1 << 20), first
 # ... and are reused: the same call again leaves nothing more behind.
-assert resident_after(64, 4096) == 0
-# 300 x 32768's sums (over 16 MiB) are this call's alone: freed after it.
-if G(300) * 32768 * 4 > 16 << 20:
-    assert resident_after(300, 32768) == 0
+assert resident_after(16, 4096) == 0
+# 300 x 65536's sums (over 16 MiB wherever G is over 64) are this call's
+# alone: freed after it.
+if G(300, 65536) * 65536 * 4 > 16 << 20:
+    assert resident_after(300, 65536) == 0
     print("fresh checked")
 # A larger kept shape grows the buffer once: the new one stays, the old
 # one is released (PyTorch's allocator may hand out up to 1 MiB more than
 # asked for a large block).
-grown = resident_after(777, 2048)
-assert 0 < grown < G(777) * 2048 * 4 + (1 << 20) - first, grown
-assert resident_after(777, 2048) == 0
+assert G(777, 4096) > 16
+grown = resident_after(777, 4096)
+assert 0 < grown < G(777, 4096) * 4096 * 4 + (1 << 20) - first, grown
+assert resident_after(777, 4096) == 0
 print("memory ok")
 """
 
@@ -495,15 +501,15 @@ def test_two_launch_sums_are_kept_up_to_the_limit():
 
 @pytest.mark.skipif(not rt.NATIVE, reason="the kept scratch is the native "
                     "operators'")
-@pytest.mark.parametrize("shapes", [[(1027, 4096)], [(131, 2048)],
-                                    [(131, 2048), (1027, 4096)]],
+@pytest.mark.parametrize("shapes", [[(2053, 4096)], [(131, 2048)],
+                                    [(131, 2048), (2053, 4096)]],
                          ids=["two", "one", "both"])
 def test_backward_from_threads_on_one_stream(shapes):
     """Threads calling the backward at once on one stream (PyTorch releases
     the GIL inside an operator) share that stream's kept scratch: a
     two-launch call holds its partial sums from its first launch to its
     second, and the one launch has its own, so each result is the same
-    bits as the same call made alone. At the default limit 1027 x 4096 is
+    bits as the same call made alone. At the default limit 2053 x 4096 is
     two launches and 131 x 2048 one; "both" mixes them. (Row counts no
     other test uses, so the launch records below are these calls'.)"""
     import threading
@@ -542,13 +548,13 @@ def test_backward_from_threads_on_one_stream(shapes):
         assert torch.equal(dx, want[i][0])
         assert torch.equal(dw, want[i][1])
     # The forms the docstring names are the ones that ran: kernel 1 and
-    # rmsnorm_bwd_dw (no tree planned: 25 MB moved), or the tree alone.
+    # rmsnorm_bwd_dw (no tree planned: 50 MB moved), or the tree alone.
     index = torch.cuda.current_device()
     for rows, cols in shapes:
         ran = [tier is not None
                for op_name, r, c, _, tier in launch_records(index)
                if (op_name, r, c) == ("bwd", rows, cols)]
-        assert ran == (TWO if rows == 1027 else ONE), (rows, ran)
+        assert ran == (TWO if rows == 2053 else ONE), (rows, ran)
 
 
 @pytest.mark.skipif(not rt.NATIVE, reason="a native operators' knob")

@@ -96,6 +96,10 @@ struct ChipInfo {
   /// operands from shared memory (wgmma.mma_async: sm_90a, the
   /// architecture-specific Hopper target; plain sm_90 PTX may not use it).
   bool warpgroupMma = false;
+  /// 32-bit registers one multiprocessor holds, shared by the blocks
+  /// resident on it (NVIDIA: 64K on Hopper); 0 where not recorded (AMD,
+  /// whose register file is per SIMD: `vgprs` and `agprs` per lane).
+  unsigned registersPerMultiprocessor = 0;
 
   /// The most LDS one workgroup can have.
   unsigned maxSharedMemoryBytes() const {

@@ -219,11 +219,13 @@ Plans &getPlans() {
 }
 
 /// The most bytes (x, dy, dx and dresidual_out) an eager backward may
-/// move and still be one tree_dw launch: about 5 us at an H100's copy
-/// bandwidth. Below it kernel 1 ends before the host could have queued a
-/// second launch, so that launch's host time is what the call waits for;
-/// above it the host's second launch hides behind kernel 1.
-constexpr int64_t kTreeMaxBytes = int64_t(16) << 20;
+/// move and still be one tree_dw launch. Up to about here the one launch
+/// costs the device no more than the two do (512x3000 f32, 17.6 MiB: 14.2
+/// against 8.7 + 6.4 us on an H100) and saves the second launch's host
+/// time; by 48 MiB (1024x8192: 35.8 against 25.3 + 6.5 us) the tree's
+/// longer tail costs more than that launch, whose host time then hides
+/// behind kernel 1 (docs/benchmarks.md).
+constexpr int64_t kTreeMaxBytes = int64_t(32) << 20;
 
 /// kTreeMaxBytes, or ROCDSL_TORCH_TREE_DW_BYTES where set (0: never the
 /// one launch), read once: plans are made once per shape, so a later
