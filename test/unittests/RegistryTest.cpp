@@ -6,6 +6,7 @@
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <gtest/gtest.h>
 
@@ -300,66 +301,59 @@ std::string defaultMaxPrograms(const char *kernel, const char *chip,
 }
 
 TEST(RegistryTest, NvidiaBackwardProgramsFollowRegistersAndRows) {
-  // Two programs a multiprocessor: they fit its registers together (16
-  // bf16 elements a lane, 8 registers each, 2 x 256 lanes x 128 = 64K)
-  // and each still gets at least 8 row tiles (4096 rows over 264).
-  EXPECT_EQ(defaultMaxPrograms("rmsnorm_bwd", "sm_90", 132,
-                               {"N=4096", "M=4096"}),
-            "max_programs=264");
-  EXPECT_EQ(defaultMaxPrograms("rmsnorm_add_bwd", "sm_90a", 114,
-                               {"N=2048", "M=32768", "dtype=f16"}),
-            "max_programs=228");
-  // f32 rows of 3000 (12 elements a lane, 10 registers each) still fit.
-  EXPECT_EQ(defaultMaxPrograms("rmsnorm_bwd", "sm_90", 132,
-                               {"N=3000", "M=4096", "dtype=f32"}),
-            "max_programs=264");
-  // Too few rows: 512 (about 2 a program at 264) and 2111 (just under 8).
-  EXPECT_EQ(defaultMaxPrograms("rmsnorm_bwd", "sm_90", 132,
-                               {"N=3000", "M=512", "dtype=f32"}),
-            "max_programs=132");
-  EXPECT_EQ(defaultMaxPrograms("rmsnorm_bwd", "sm_90", 132,
-                               {"N=4096", "M=2111"}),
-            "max_programs=132");
-  EXPECT_EQ(defaultMaxPrograms("rmsnorm_bwd", "sm_90", 132,
-                               {"N=4096", "M=2112"}),
-            "max_programs=264");
-  // Too many registers for two: f32 rows of 4096, bf16 rows of 8192 (with
-  // 256 lanes or 512), however many rows.
-  EXPECT_EQ(defaultMaxPrograms("rmsnorm_bwd", "sm_90", 132,
-                               {"N=4096", "M=32768", "dtype=f32"}),
-            "max_programs=132");
-  EXPECT_EQ(defaultMaxPrograms("rmsnorm_bwd", "sm_90", 132,
-                               {"N=8192", "M=32768"}),
-            "max_programs=132");
-  EXPECT_EQ(defaultMaxPrograms("rmsnorm_add_bwd", "sm_90", 132,
-                               {"N=8192", "M=32768", "lanes=512"}),
-            "max_programs=132");
-  // Short rows share a program's tile: 4 rows a tile at N = 512 bf16, so
-  // 8445 rows (2112 tiles) are 8 tiles each for 264, 8444 just short.
-  EXPECT_EQ(defaultMaxPrograms("rmsnorm_bwd", "sm_90", 132,
-                               {"N=512", "M=8444"}),
-            "max_programs=132");
-  EXPECT_EQ(defaultMaxPrograms("rmsnorm_bwd", "sm_90", 132,
-                               {"N=512", "M=8445"}),
-            "max_programs=264");
-  // The second kernel gets the same cap from the same definitions.
-  EXPECT_EQ(defaultMaxPrograms("rmsnorm_bwd_dw", "sm_90", 132,
-                               {"N=8192", "M=32768"}),
-            "max_programs=132");
-  // The user's value stands; AMD, the host and an unknown device count
-  // keep the parameter's own default (none added); so do definitions that
-  // do not resolve, whose build reports the error.
-  EXPECT_EQ(defaultMaxPrograms("rmsnorm_bwd", "sm_90", 132,
-                               {"N=8192", "M=32768", "max_programs=7"}),
-            "max_programs=7");
-  EXPECT_EQ(defaultMaxPrograms("rmsnorm_bwd", "gfx942", 304,
-                               {"N=4096", "M=32768"}),
-            "");
-  EXPECT_EQ(defaultMaxPrograms("rmsnorm_bwd", "host", 0, {"N=4096"}), "");
-  EXPECT_EQ(defaultMaxPrograms("rmsnorm_bwd", "sm_90", 0, {"N=4096"}), "");
-  EXPECT_EQ(defaultMaxPrograms("rmsnorm_bwd", "sm_90", 132, {"N=0"}), "");
-  // The forward has no such parameter.
-  EXPECT_EQ(defaultMaxPrograms("rmsnorm_fwd", "sm_90", 132, {"N=4096"}), "");
+  struct Case {
+    const char *kernel, *chip;
+    int multiprocessors;
+    std::vector<std::string> defs;
+    const char *want;
+  };
+  const Case cases[] = {
+      // Two programs a multiprocessor: they fit its registers together (16
+      // bf16 elements a lane, 8 registers each, 2 x 256 lanes x 128 = 64K)
+      // and each still gets at least 8 row tiles (4096 rows over 264).
+      {"rmsnorm_bwd", "sm_90", 132, {"N=4096", "M=4096"}, "max_programs=264"},
+      {"rmsnorm_add_bwd", "sm_90a", 114, {"N=2048", "M=32768", "dtype=f16"},
+       "max_programs=228"},
+      // f32 rows of 3000 (12 elements a lane, 10 registers each) still fit.
+      {"rmsnorm_bwd", "sm_90", 132, {"N=3000", "M=4096", "dtype=f32"},
+       "max_programs=264"},
+      // Too few rows: 512 (about 2 a program at 264) and 2111 (just under
+      // 8 each).
+      {"rmsnorm_bwd", "sm_90", 132, {"N=3000", "M=512", "dtype=f32"},
+       "max_programs=132"},
+      {"rmsnorm_bwd", "sm_90", 132, {"N=4096", "M=2111"}, "max_programs=132"},
+      {"rmsnorm_bwd", "sm_90", 132, {"N=4096", "M=2112"}, "max_programs=264"},
+      // Too many registers for two, however many rows: f32 rows of 4096,
+      // bf16 rows of 8192 (with 256 lanes or 512).
+      {"rmsnorm_bwd", "sm_90", 132, {"N=4096", "M=32768", "dtype=f32"},
+       "max_programs=132"},
+      {"rmsnorm_bwd", "sm_90", 132, {"N=8192", "M=32768"}, "max_programs=132"},
+      {"rmsnorm_add_bwd", "sm_90", 132, {"N=8192", "M=32768", "lanes=512"},
+       "max_programs=132"},
+      // Short rows share a tile: 4 rows a tile at N = 512 bf16, so 8445 rows
+      // (2112 tiles) are 8 tiles each for 264, 8444 just short.
+      {"rmsnorm_bwd", "sm_90", 132, {"N=512", "M=8444"}, "max_programs=132"},
+      {"rmsnorm_bwd", "sm_90", 132, {"N=512", "M=8445"}, "max_programs=264"},
+      // The second kernel gets the same cap from the same definitions.
+      {"rmsnorm_bwd_dw", "sm_90", 132, {"N=8192", "M=32768"},
+       "max_programs=132"},
+      // The user's value stands; AMD, the host and an unknown device count
+      // keep the parameter's own default (none added); so do definitions
+      // that do not resolve, whose build reports the error; the forward has
+      // no such parameter.
+      {"rmsnorm_bwd", "sm_90", 132, {"N=8192", "M=32768", "max_programs=7"},
+       "max_programs=7"},
+      {"rmsnorm_bwd", "gfx942", 304, {"N=4096", "M=32768"}, ""},
+      {"rmsnorm_bwd", "host", 0, {"N=4096"}, ""},
+      {"rmsnorm_bwd", "sm_90", 0, {"N=4096"}, ""},
+      {"rmsnorm_bwd", "sm_90", 132, {"N=0"}, ""},
+      {"rmsnorm_fwd", "sm_90", 132, {"N=4096"}, ""},
+  };
+  for (const Case &c : cases)
+    EXPECT_EQ(defaultMaxPrograms(c.kernel, c.chip, c.multiprocessors, c.defs),
+              c.want)
+        << c.kernel << " on " << c.chip << " with "
+        << llvm::join(c.defs, " ");
 }
 
 TEST(RMSNormConfigTest, AlignedRowsUse128BitAccesses) {
