@@ -121,7 +121,11 @@ mlir::rocdsl::resolveKernelParams(const KernelSpec &spec,
     params.set(p.name, p.defaultValue);
   llvm::StringMap<llvm::StringRef> given;
   for (const std::string &def : definitions) {
-    auto [name, value] = llvm::StringRef(def).split('=');
+    // Named variables, not a structured binding: a lambda below captures
+    // the name.
+    std::pair<llvm::StringRef, llvm::StringRef> split =
+        llvm::StringRef(def).split('=');
+    llvm::StringRef name = split.first, value = split.second;
     if (name.empty() || value.empty() || !llvm::StringRef(def).contains('=')) {
       error = "malformed definition '" + def + "' (expected NAME=VALUE)";
       return failure();

@@ -261,8 +261,8 @@ LaunchPlan mlir::rocdsl::planAttentionBackward(const AttentionConfig &c) {
   if (c.dqAtomic) {
     ArgSignature accum = attentionTensorArg("dq_accum", DType::F32, qShape,
                                             true);
-    ArgSignature count{"dq_count", ArgKind::Tensor, DType::I32,
-                       {queryBlockCounts(c)}, 4, true};
+    ArgSignature count = ArgSignature::tensor(
+        "dq_count", DType::I32, {queryBlockCounts(c)}, 4, true);
     accum.zeroScratch = count.zeroScratch = true;
     plan.args.push_back(accum);
     plan.args.push_back(count);

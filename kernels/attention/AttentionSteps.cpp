@@ -101,15 +101,14 @@ ArgSignature mlir::rocdsl::attentionTensorArg(const char *name, DType dtype,
                                               bool output) {
   // Rows of the innermost dimension are accessed as wide as it allows.
   unsigned alignment = accessWidth(shape.back(), dtype) * bitWidth(dtype) / 8;
-  return {name, ArgKind::Tensor, dtype, std::move(shape), alignment, output};
+  return ArgSignature::tensor(name, dtype, std::move(shape), alignment, output);
 }
 
 ArgSignature mlir::rocdsl::attentionScaleArg() {
-  ArgSignature scale{"scale", ArgKind::Float32, DType::F32, {}, 1, false};
-  scale.checkFloat = [](double v) -> std::optional<std::string> {
-    if (!std::isfinite(v))
-      return "is not finite (a scale of 0 selects 1/sqrt(D))";
-    return std::nullopt;
-  };
-  return scale;
+  return ArgSignature::float32(
+      "scale", [](double v) -> std::optional<std::string> {
+        if (!std::isfinite(v))
+          return "is not finite (a scale of 0 selects 1/sqrt(D))";
+        return std::nullopt;
+      });
 }

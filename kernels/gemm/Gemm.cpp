@@ -459,8 +459,11 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
 
   // Layouts: coalesced loads, the accumulator and its operands.
   // (Warpgroup products stack every warp along M: four make one group.)
-  auto [wm, wn] = c.wgmma ? std::pair<unsigned, unsigned>{unsigned(c.warps), 1}
-                          : splitWarps(unsigned(c.warps));
+  // Named variables, not a structured binding: lambdas below capture them.
+  std::pair<unsigned, unsigned> warpGrid =
+      c.wgmma ? std::pair<unsigned, unsigned>{unsigned(c.warps), 1}
+              : splitWarps(unsigned(c.warps));
+  unsigned wm = warpGrid.first, wn = warpGrid.second;
   Layout acc = c.nvidia ? kb.mma({wm, wn})
                         : kb.mfma(c.matrixVersion,
                                   {c.instr[0], c.instr[1], c.instr[2]},
@@ -831,10 +834,9 @@ LaunchPlan mlir::rocdsl::planGemm(const GemmConfig &c) {
   };
   auto tensor = [&](const char *name, DType dtype, std::vector<int64_t> s,
                     int64_t inner, bool output) {
-    return ArgSignature{name,    ArgKind::Tensor,
-                        dtype,   std::move(s),
-                        accessWidth(inner, dtype) * bitWidth(dtype) / 8,
-                        output};
+    return ArgSignature::tensor(
+        name, dtype, std::move(s),
+        accessWidth(inner, dtype) * bitWidth(dtype) / 8, output);
   };
   LaunchPlan plan;
   plan.kernelName = "gemm";
@@ -858,13 +860,12 @@ LaunchPlan mlir::rocdsl::planGemm(const GemmConfig &c) {
   // A NaN or infinite scale would make every output non-finite, which a
   // check would then blame on the kernel.
   auto scale = [](const char *name) {
-    ArgSignature a{name, ArgKind::Float32, DType::F32, {}, 1, false};
-    a.checkFloat = [](double v) -> std::optional<std::string> {
-      if (!std::isfinite(v)) // v arrives as a float32: inf past its range
-        return "is not a finite float32";
-      return std::nullopt;
-    };
-    return a;
+    return ArgSignature::float32(
+        name, [](double v) -> std::optional<std::string> {
+          if (!std::isfinite(v)) // v arrives as a float32: inf past its range
+            return "is not a finite float32";
+          return std::nullopt;
+        });
   };
   plan.args.push_back(scale("alpha"));
   if (c.accumulate)

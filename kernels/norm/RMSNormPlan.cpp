@@ -18,33 +18,24 @@ struct Signatures {
 
   /// An [M, N] activation or gradient: accessed `vec` elements at a time.
   ArgSignature rows(const char *name, bool isOutput) const {
-    return {name,
-            ArgKind::Tensor,
-            c.dtype,
-            {m, c.n},
-            c.vec * bitWidth(c.dtype) / 8,
-            isOutput};
+    return ArgSignature::tensor(name, c.dtype, {m, c.n},
+                                c.vec * bitWidth(c.dtype) / 8, isOutput);
   }
   ArgSignature weight() const {
-    return {"w",
-            ArgKind::Tensor,
-            c.weightDType,
-            {c.n},
-            c.weightVec * bitWidth(c.weightDType) / 8,
-            false};
+    return ArgSignature::tensor("w", c.weightDType, {c.n},
+                                c.weightVec * bitWidth(c.weightDType) / 8,
+                                false);
   }
   ArgSignature partials(int64_t g, unsigned vec, bool isOutput) const {
-    return {"dw_partial", ArgKind::Tensor, DType::F32,
-            {g, c.n},     vec * 4,         isOutput};
+    return ArgSignature::tensor("dw_partial", DType::F32, {g, c.n}, vec * 4,
+                                isOutput);
   }
   /// M: the grid and the shapes were sized by it.
   ArgSignature rowCount() const {
-    return {"M", ArgKind::Int32, DType::I32, {}, 1, false, m};
+    return ArgSignature::int32("M", m);
   }
   ArgSignature epsilon() const {
-    ArgSignature eps{"eps", ArgKind::Float32, DType::F32, {}, 1, false};
-    eps.checkFloat = checkRMSNormEps;
-    return eps;
+    return ArgSignature::float32("eps", checkRMSNormEps);
   }
 };
 } // namespace
@@ -128,9 +119,10 @@ LaunchPlan mlir::rocdsl::planRMSNormBackward(const RMSNormConfig &c, int64_t m,
     weightGrad = {dw};
   }
   if (c.atomicWeightGrad) {
-    ArgSignature sums{"dw_sums", ArgKind::Tensor, DType::F32, {c.n},
-                      c.partialStoreVec * 4, true};
-    ArgSignature count{"dw_count", ArgKind::Tensor, DType::I32, {1}, 4, true};
+    ArgSignature sums = ArgSignature::tensor("dw_sums", DType::F32, {c.n},
+                                             c.partialStoreVec * 4, true);
+    ArgSignature count =
+        ArgSignature::tensor("dw_count", DType::I32, {1}, 4, true);
     sums.zeroScratch = count.zeroScratch = true;
     weightGrad.push_back(sums);
     weightGrad.push_back(count);
@@ -141,8 +133,8 @@ LaunchPlan mlir::rocdsl::planRMSNormBackward(const RMSNormConfig &c, int64_t m,
     // end at zero.
     int64_t groups = RMSNormConfig::treeGroups(g);
     weightGrad.push_back(s.partials(g + groups, c.partialStoreVec, true));
-    ArgSignature count{
-        "dw_count", ArgKind::Tensor, DType::I32, {1 + groups}, 4, true};
+    ArgSignature count =
+        ArgSignature::tensor("dw_count", DType::I32, {1 + groups}, 4, true);
     count.zeroScratch = true;
     weightGrad.push_back(count);
   }
@@ -171,13 +163,10 @@ LaunchPlan mlir::rocdsl::planRMSNormWeightGrad(const RMSNormConfig &c,
   plan.kernelName = "rmsnorm_bwd_dw";
   plan.args = {
       s.partials(g, c.partialLoadVec, false),
-      {"dw",
-       ArgKind::Tensor,
-       c.weightDType,
-       {c.n},
-       c.weightGradStoreVec * bitWidth(c.weightDType) / 8,
-       true},
-      {"G", ArgKind::Int32, DType::I32, {}, 1, false, g},
+      ArgSignature::tensor("dw", c.weightDType, {c.n},
+                           c.weightGradStoreVec * bitWidth(c.weightDType) / 8,
+                           true),
+      ArgSignature::int32("G", g),
   };
   plan.grid[0] =
       static_cast<uint32_t>((c.n + RMSNormConfig::kWeightGradColumns - 1) /

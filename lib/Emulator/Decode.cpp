@@ -329,7 +329,7 @@ bool applyModifier(StringRef token, Inst &inst, std::string &error) {
     return true;
   if (token == "lds") return inst.lds = true;
   if (token == "gds") return inst.gds = true;
-  if (token == "clamp") return inst.clamp = 1;
+  if (token == "clamp") return (inst.clamp = 1), true;
   if (token == "mul:2") return (inst.omod = 1), true;
   if (token == "mul:4") return (inst.omod = 2), true;
   if (token == "div:2") return (inst.omod = 3), true;

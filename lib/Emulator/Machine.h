@@ -95,6 +95,7 @@ struct RegRange {
 /// retired.
 struct Pending {
   enum Kind : uint8_t { VMem, LDS, SMem } kind;
+  explicit Pending(Kind k) : kind(k) {}
   uint32_t inst = 0; // index in the kernel
   RegRange dst;
   /// Performs the operation's effect (memory read into registers, memory

@@ -168,6 +168,10 @@ hipError_t copy(void *dst, const void *src, size_t bytes, hipMemcpyKind kind) {
     return ok();
   if (!dst || !src)
     return fail(hipErrorInvalidValue, "hipMemcpy with a null pointer");
+  // A caller may pass any integer as the kind: reject those past the enum
+  // before the switch, which then covers every value it can see.
+  if (static_cast<unsigned>(kind) > static_cast<unsigned>(hipMemcpyDefault))
+    return fail(hipErrorInvalidMemcpyDirection, "unknown hipMemcpyKind");
   bool dstDev = isDevice(dst, bytes), srcDev = isDevice(src, bytes);
   switch (kind) {
   case hipMemcpyHostToDevice:
@@ -190,8 +194,6 @@ hipError_t copy(void *dst, const void *src, size_t bytes, hipMemcpyKind kind) {
   case hipMemcpyHostToHost:
   case hipMemcpyDefault:
     break;
-  default:
-    return fail(hipErrorInvalidMemcpyDirection, "unknown hipMemcpyKind");
   }
   std::memmove(dst, src, bytes);
   return ok();

@@ -22,7 +22,11 @@ struct hipDeviceProp_t;
 namespace {
 // hipDeviceProp_t of HIP 5 (the un-suffixed hipGetDeviceProperties, which
 // HIP 6 keeps for binaries built against it): 792 bytes, gcnArchName at 396.
-constexpr size_t kPropsBytes = 792, kArchNameOffset = 396;
+// The buffer handed over is larger, so a runtime that writes a later, longer
+// layout cannot write past it.
+constexpr size_t kArchNameOffset = 396, kPropsBufferBytes = 4096;
+static_assert(kArchNameOffset + 256 <= kPropsBufferBytes,
+              "gcnArchName must fit the buffer");
 } // namespace
 
 struct HipRuntime::Api {
@@ -139,7 +143,7 @@ HipRuntime *HipRuntime::get(std::string &why) {
     std::string error;
     for (int d = 0; d < count && failure.empty(); ++d) {
       DeviceInfo info;
-      std::vector<char> props(4096, 0);
+      std::vector<char> props(kPropsBufferBytes, 0);
       if (api->setDevice(d) == hipSuccess &&
           api->getDeviceProperties(
               reinterpret_cast<hipDeviceProp_t *>(props.data()), d) ==

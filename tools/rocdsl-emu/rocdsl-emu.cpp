@@ -160,8 +160,8 @@ int main(int argc, char **argv) {
     // object's metadata: anything else would fill the kernarg segment
     // with a value the kernel reads differently.
     unsigned kindBytes = StringSwitch<unsigned>(kind)
-                             .Cases("f32", "i32", "u32", 4)
-                             .Cases("f64", "i64", "u64", "buf", 8)
+                             .Cases({"f32", "i32", "u32"}, 4)
+                             .Cases({"f64", "i64", "u64", "buf"}, 8)
                              .Case("rsrc", 16)
                              .Default(0);
     if (kindBytes && kindBytes != a.size)

@@ -47,6 +47,40 @@ struct ArgSignature {
   /// zeroes one once and passes it to launch after launch on one stream
   /// (launches running at the same time need one each).
   bool zeroScratch = false;
+
+  /// The argument kinds by name, so that plans never spell out (or leave
+  /// half-initialized) the fields a kind does not use.
+  static ArgSignature tensor(std::string name, dsl::DType dtype,
+                             std::vector<int64_t> shape, unsigned alignment,
+                             bool isOutput) {
+    ArgSignature a;
+    a.name = std::move(name);
+    a.dtype = dtype;
+    a.shape = std::move(shape);
+    a.alignment = alignment;
+    a.isOutput = isOutput;
+    return a;
+  }
+  /// An int32 scalar; `expected`, when given, is the only value accepted.
+  static ArgSignature int32(std::string name,
+                            std::optional<int64_t> expected = std::nullopt) {
+    ArgSignature a;
+    a.name = std::move(name);
+    a.kind = ArgKind::Int32;
+    a.dtype = dsl::DType::I32;
+    a.expectedInt = expected;
+    return a;
+  }
+  /// A float32 scalar, judged by `check` when one is given.
+  static ArgSignature
+  float32(std::string name,
+          std::function<std::optional<std::string>(double)> check = {}) {
+    ArgSignature a;
+    a.name = std::move(name);
+    a.kind = ArgKind::Float32;
+    a.checkFloat = std::move(check);
+    return a;
+  }
 };
 
 /// How to launch one specialization: its arguments in order and the grid.

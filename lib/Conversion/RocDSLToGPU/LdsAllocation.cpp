@@ -121,8 +121,12 @@ mlir::rocdsl::assignLdsOffsets(FuncOp func, ArrayRef<LdsBuffer> buffers,
   SmallVector<unsigned> byDecreasingSize(buffers.size());
   for (unsigned i = 0; i < buffers.size(); ++i)
     byDecreasingSize[i] = i;
-  llvm::stable_sort(byDecreasingSize, [&](unsigned a, unsigned b) {
-    return buffers[a].bytes > buffers[b].bytes;
+  // Equal sizes keep program order: the index breaks ties, so the layout
+  // does not depend on the sort's stability.
+  llvm::sort(byDecreasingSize, [&](unsigned a, unsigned b) {
+    if (buffers[a].bytes != buffers[b].bytes)
+      return buffers[a].bytes > buffers[b].bytes;
+    return a < b;
   });
   SmallVector<Placed> placed;
   int64_t arena = 0;

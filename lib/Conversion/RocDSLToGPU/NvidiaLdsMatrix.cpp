@@ -104,12 +104,14 @@ void groupForMma(const TileMapping &m, SmallVectorImpl<Fragment> &fragments) {
     return std::tuple{rank, (o[1] % kBlock) / kRowElements,
                       (o[0] % kBlock) / kRowElements};
   };
-  SmallVector<std::pair<std::tuple<unsigned, int64_t, int64_t>, Fragment>>
-      keyed;
-  for (const Fragment &f : fragments)
-    keyed.push_back({keyOf(f), f});
-  llvm::stable_sort(
-      keyed, [](const auto &x, const auto &y) { return x.first < y.first; });
+  // Equal keys keep their order: the position breaks ties, so the result
+  // does not depend on the sort's stability.
+  using Key = std::pair<std::tuple<unsigned, int64_t, int64_t>, size_t>;
+  SmallVector<std::pair<Key, Fragment>> keyed;
+  for (auto [i, f] : llvm::enumerate(fragments))
+    keyed.push_back({Key{keyOf(f), i}, f});
+  llvm::sort(keyed,
+             [](const auto &x, const auto &y) { return x.first < y.first; });
   for (auto [i, entry] : llvm::enumerate(keyed))
     fragments[i] = entry.second;
 }

@@ -42,6 +42,16 @@ if other:
     err = hip.hipModuleLoadData(ctypes.byref(wrong), open(other, "rb").read())
     print("other chip's code object:", hip.hipGetErrorName(err).decode())
 
+# A copy kind past hipMemcpyKind's last value is refused, not guessed; the
+# host buffer is left as it was.
+scratch = ctypes.c_void_p()
+check(hip.hipMalloc(ctypes.byref(scratch), ctypes.c_size_t(16)), "hipMalloc")
+host = ctypes.create_string_buffer(b"\x5a" * 16, 16)
+err = hip.hipMemcpy(host, scratch, ctypes.c_size_t(16), 7)
+print("unknown copy kind 7:", hip.hipGetErrorName(err).decode(),
+      "host unchanged" if host.raw == b"\x5a" * 16 else "host WRITTEN")
+check(hip.hipFree(scratch), "hipFree")
+
 
 class Device(hip_ctypes.Device):
     """A device copy of a NumPy array on this run's emulated device."""
