@@ -78,6 +78,13 @@ const KernelSpec *mlir::rocdsl::lookupKernel(llvm::StringRef name) {
   return nullptr;
 }
 
+std::string mlir::rocdsl::unknownKernelMessage(llvm::StringRef name) {
+  std::string names;
+  for (const KernelSpec &spec : getBuiltinKernels())
+    names += (names.empty() ? "" : ", ") + spec.name;
+  return "unknown kernel '" + name.str() + "' (kernels: " + names + ")";
+}
+
 bool mlir::rocdsl::definesParam(llvm::ArrayRef<std::string> definitions,
                                 llvm::StringRef name) {
   return llvm::any_of(definitions, [&](const std::string &d) {

@@ -45,7 +45,7 @@ BuiltinKernel::create(llvm::StringRef name,
   std::unique_ptr<BuiltinKernel> k(new BuiltinKernel());
   k->spec = lookupKernel(name);
   if (!k->spec)
-    return llvm::createStringError("unknown kernel '" + name.str() + "'");
+    return llvm::createStringError(unknownKernelMessage(name));
   std::string error;
   std::vector<std::string> defs(definitions.begin(), definitions.end());
   llvm::Expected<std::string> targetChip = Runtime::resolveChip(device, chip);

@@ -103,7 +103,7 @@ mlir::rocdsl::builtinKernelBuilder(llvm::StringRef name,
                                    llvm::StringRef chip) {
   const KernelSpec *spec = lookupKernel(name);
   if (!spec)
-    return llvm::createStringError("unknown kernel '" + name.str() + "'");
+    return llvm::createStringError(unknownKernelMessage(name));
   std::vector<std::string> defs(definitions.begin(), definitions.end());
   TargetFacts facts;
   facts.chip = lookupChip(chip);

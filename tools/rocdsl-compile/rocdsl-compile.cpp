@@ -114,8 +114,7 @@ static OwningOpRef<ModuleOp> loadInput(MLIRContext &ctx, std::string &error) {
   if (!kernelName.empty()) {
     const rocdsl::KernelSpec *spec = rocdsl::lookupKernel(kernelName);
     if (!spec) {
-      error = "unknown kernel '" + kernelName +
-              "' (see rocdsl-compile --list-kernels)";
+      error = rocdsl::unknownKernelMessage(kernelName);
       return nullptr;
     }
     // The kernel's own rules for the chip (its wave size, for one).

@@ -107,6 +107,9 @@ struct KernelSpec {
 
 const std::vector<KernelSpec> &getBuiltinKernels();
 const KernelSpec *lookupKernel(llvm::StringRef name);
+/// "unknown kernel 'NAME' (kernels: a, b, ...)": what every caller of
+/// lookupKernel reports when it finds nothing, so a typo shows the choices.
+std::string unknownKernelMessage(llvm::StringRef name);
 
 /// Runs `spec.targetDefaults` (when the kernel has one) on `definitions`.
 LogicalResult applyTargetDefaults(const KernelSpec &spec,
