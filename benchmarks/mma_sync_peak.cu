@@ -99,7 +99,8 @@ extern "C" int rocdslMmaSyncPeak(int f16, int chains, int warpsPerBlock,
       16.0 * iters * chains * 4 >= double(1 << 24))
     return -1;
   int sms = 0;
-  cudaError_t err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  cudaError_t err =
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
   if (err != cudaSuccess)
     return int(err);
   const int blocks = sms * blocksPerSM, threads = warpsPerBlock * 32;

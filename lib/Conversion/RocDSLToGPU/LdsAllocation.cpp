@@ -121,7 +121,7 @@ mlir::rocdsl::assignLdsOffsets(FuncOp func, ArrayRef<LdsBuffer> buffers,
   SmallVector<unsigned> byDecreasingSize(buffers.size());
   for (unsigned i = 0; i < buffers.size(); ++i)
     byDecreasingSize[i] = i;
-  // Equal sizes keep program order: the index breaks ties, so the layout
+  // Equal sizes keep the buffers' order: the index breaks ties, so the layout
   // does not depend on the sort's stability.
   llvm::sort(byDecreasingSize, [&](unsigned a, unsigned b) {
     if (buffers[a].bytes != buffers[b].bytes)
