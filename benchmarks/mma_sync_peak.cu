@@ -92,11 +92,11 @@ extern "C" int rocdslMmaSyncPeak(int f16, int chains, int warpsPerBlock,
                                  double *bestMs, double *instructions,
                                  long long *mismatches) {
   Kernel kernel = f16 ? pick<true>(chains) : pick<false>(chains);
+  // Each thread's sum: 4 x chains accumulator elements of 16 x iters each.
+  // The check relies on it being exact in f32, so below 2^24.
+  const double want = 64.0 * double(iters) * chains;
   if (!kernel || warpsPerBlock < 1 || warpsPerBlock > 32 || blocksPerSM < 1 ||
-      iters < 1 || repeats < 1 ||
-      // Each accumulator element ends at 16 x iters: exact in f32 below
-      // 2^24, which the check relies on.
-      16.0 * iters * chains * 4 >= double(1 << 24))
+      iters < 1 || repeats < 1 || want >= double(1 << 24))
     return -1;
   int sms = 0;
   cudaError_t err =
@@ -132,9 +132,8 @@ extern "C" int rocdslMmaSyncPeak(int f16, int chains, int warpsPerBlock,
   if (err == cudaSuccess) {
     float *host = new float[count];
     err = cudaMemcpy(host, sums, count * sizeof(float), cudaMemcpyDeviceToHost);
-    const float want = 16.0f * float(iters) * 4.0f * float(chains);
     for (size_t i = 0; i < count; ++i)
-      bad += host[i] != want;
+      bad += host[i] != float(want);
     delete[] host;
   }
   cudaEventDestroy(start);

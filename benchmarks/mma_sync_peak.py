@@ -20,6 +20,8 @@ import tempfile
 
 import torch
 
+from gpu_timing import event_us
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 # Warps per multiprocessor and accumulator chains per warp.
 WARPS_PER_SM = (4, 8, 16, 32)
@@ -65,16 +67,8 @@ def cublas(dtype, n, gen):
     out = torch.full((n, n), float("nan"), device="cuda", dtype=dtype)
     for _ in range(3):
         torch.matmul(a, b, out=out)
-    best = None
-    for _ in range(10):
-        start = torch.cuda.Event(enable_timing=True)
-        stop = torch.cuda.Event(enable_timing=True)
-        start.record()
-        torch.matmul(a, b, out=out)
-        stop.record()
-        stop.synchronize()
-        ms = start.elapsed_time(stop)
-        best = ms if best is None else min(best, ms)
+    best_us = min(event_us(lambda: torch.matmul(a, b, out=out))
+                  for _ in range(10))
     # A sampled float64 check, so a failed call cannot time as fast.
     rows = torch.randint(0, n, (8,), device="cuda", generator=gen)
     want = a[rows].double() @ b.double()
@@ -82,7 +76,7 @@ def cublas(dtype, n, gen):
            want.abs().max()).item()
     if not err < 1e-2:
         raise SystemExit("cuBLAS %s %d^3: relative error %g" % (dtype, n, err))
-    return 2.0 * n ** 3 / (best * 1e-3) / 1e12
+    return 2.0 * n ** 3 / (best_us * 1e-6) / 1e12
 
 
 def main():

@@ -79,9 +79,10 @@ const KernelSpec *mlir::rocdsl::lookupKernel(llvm::StringRef name) {
 }
 
 std::string mlir::rocdsl::unknownKernelMessage(llvm::StringRef name) {
-  std::string names;
-  for (const KernelSpec &spec : getBuiltinKernels())
-    names += (names.empty() ? "" : ", ") + spec.name;
+  std::string names = llvm::join(
+      llvm::map_range(getBuiltinKernels(),
+                      [](const KernelSpec &spec) { return spec.name; }),
+      ", ");
   return "unknown kernel '" + name.str() + "' (kernels: " + names + ")";
 }
 
@@ -140,9 +141,10 @@ mlir::rocdsl::resolveKernelParams(const KernelSpec &spec,
     bool known = llvm::any_of(
         spec.params, [&](const KernelParamSpec &p) { return p.name == name; });
     if (!known) {
-      std::string names;
-      for (const KernelParamSpec &p : spec.params)
-        names += (names.empty() ? "" : ", ") + p.name;
+      std::string names = llvm::join(
+          llvm::map_range(spec.params,
+                          [](const KernelParamSpec &p) { return p.name; }),
+          ", ");
       error = "kernel " + spec.name + " has no parameter '" + name.str() +
               "' (parameters: " + names + ")";
       return failure();
