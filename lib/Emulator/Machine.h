@@ -130,10 +130,16 @@ struct Wave {
   uint8_t vPending[kVGPRs];
   uint8_t sPending[kSRegs];
   unsigned pendingRegs = 0;
-  // The last wide VMEM store's data, for the wait-state rule.
-  RegRange wideStoreData;
-  int wideStoreStates = 0;
-  uint32_t wideStoreInst = 0;
+  // Wide VMEM stores (and atomics) whose data registers are still inside
+  // the chip's wait states, for the wait-state rule; `wideStoreCount` of
+  // them, oldest first. The window is 2 wait states, so 4 is plenty.
+  struct WideStore {
+    RegRange data;
+    int states = 0;
+    uint32_t inst = 0;
+  };
+  WideStore wideStores[4];
+  unsigned wideStoreCount = 0;
   bool flushF32Denormals = false, flushF16Denormals = false;
   uint64_t executed = 0;
   /// Private (scratch) memory: `scratchPerLane` bytes for each lane.

@@ -25,6 +25,7 @@
 #include <cmath>
 #include <functional>
 #include <mutex>
+#include <type_traits>
 
 using namespace llvm;
 
@@ -276,26 +277,31 @@ void checkHazards(ExecContext &ctx, const Inst &inst) {
       }
     }
   }
-  if (w.wideStoreStates > 0) {
-    int elapsed = int(ctx.chip->wideStoreWaitStates) - w.wideStoreStates;
+  unsigned kept = 0;
+  for (unsigned k = 0; k < w.wideStoreCount; ++k) {
+    Wave::WideStore &store = w.wideStores[k];
+    int elapsed = int(ctx.chip->wideStoreWaitStates) - store.states;
     int need = inst.writesVALU ? int(ctx.chip->wideStoreWaitStates) : 1;
     for (unsigned i = 0; i < inst.numDefs && elapsed < need; ++i) {
       const Operand &op = inst.ops[i];
       if (op.kind != Operand::VReg)
         continue;
-      const RegRange &d = w.wideStoreData;
+      const RegRange &d = store.data;
       if (op.reg < d.first + d.count && d.first < op.reg + op.count) {
         ctx.violation("overwrites the data of the wide store `" +
-                      ctx.kernel->texts[w.wideStoreInst] + "` (+0x" +
-                      utohexstr(ctx.kernel->insts[w.wideStoreInst].address, true) +
+                      ctx.kernel->texts[store.inst] + "` (+0x" +
+                      utohexstr(ctx.kernel->insts[store.inst].address, true) +
                       ") after " + std::to_string(elapsed) +
                       " wait states; " + ctx.chip->name + " needs " +
                       std::to_string(need));
         break;
       }
     }
-    w.wideStoreStates -= inst.waitStates;
+    store.states -= inst.waitStates;
+    if (store.states > 0)
+      w.wideStores[kept++] = store;
   }
+  w.wideStoreCount = kept;
 }
 
 /// [address, address + bytes) lies in [base, base + size), without the
@@ -508,15 +514,20 @@ void countBytes(ExecContext &ctx, bool lds, bool write, uint64_t bytes) {
        : (write ? pr.globalBytesWritten : pr.globalBytesRead)) += bytes;
 }
 
-/// Marks a >64-bit VMEM store: its data registers may not be overwritten
-/// for the chip's wait states.
+/// Marks a VMEM store or atomic with >64 bits of data: its data registers
+/// may not be overwritten for the chip's wait states.
 void noteWideStore(ExecContext &ctx, const Operand &data, unsigned dwords) {
   if (dwords <= 2 || data.kind != Operand::VReg)
     return;
   Wave &w = *ctx.wave;
-  w.wideStoreData = rangeOf(data, dwords);
-  w.wideStoreStates = int(ctx.chip->wideStoreWaitStates);
-  w.wideStoreInst = ctx.currentInst;
+  constexpr unsigned slots = std::extent_v<decltype(Wave::wideStores)>;
+  if (w.wideStoreCount == slots) { // the oldest has the least window left
+    std::move(w.wideStores + 1, w.wideStores + slots, w.wideStores);
+    --w.wideStoreCount;
+  }
+  w.wideStores[w.wideStoreCount++] = {rangeOf(data, dwords),
+                                      int(ctx.chip->wideStoreWaitStates),
+                                      ctx.currentInst};
 }
 
 /// Host pointer of `bytes` of lane's private memory at `offset`; a fault
@@ -710,6 +721,7 @@ void bufferAtomic(ExecContext &ctx, const Inst &inst) {
   if (!bufferAddresses(ctx, inst, p, 1, 2, 3, 1, n * 4))
     return;
   captureData(w, p, inst.ops[0], cmp ? 2 * n : n);
+  noteWideStore(ctx, inst.ops[0], cmp ? 2 * n : n);
   p.sub = uint16_t(inst.sub | (inst.glc ? 1 << 9 : 0));
   if (inst.glc)
     p.dst = rangeOf(inst.ops[0], n);
@@ -786,6 +798,7 @@ void globalAtomic(ExecContext &ctx, const Inst &inst) {
                        }))
     return;
   captureData(w, p, inst.ops[first + 1], cmp ? 2 * n : n);
+  noteWideStore(ctx, inst.ops[first + 1], cmp ? 2 * n : n);
   p.sub = uint16_t(inst.sub | (inst.glc ? 1 << 9 : 0));
   if (inst.glc)
     p.dst = rangeOf(inst.ops[0], n);

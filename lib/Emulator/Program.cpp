@@ -425,7 +425,7 @@ void runWave(ExecContext &ctx, unsigned budget) {
       w.done = true;
       return;
     }
-    if (w.pendingRegs || w.wideStoreStates > 0)
+    if (w.pendingRegs || w.wideStoreCount)
       checkHazards(ctx, inst);
     ctx.branched = false;
     ctx.yield = false;
@@ -636,6 +636,17 @@ Expected<LaunchResult> Program::launch(StringRef name,
                                Twine(kernel->info.requiredWorkgroupSize[2]));
   if (config.grid[0] == 0 || config.grid[1] == 0 || config.grid[2] == 0)
     return LaunchResult();
+  // The dispatch packet holds each dimension's work-items in 32 bits, as
+  // HIP's launch does; a larger grid would wrap there (and in the count of
+  // workgroups) and run something other than what was asked.
+  for (int i = 0; i < 3; ++i)
+    if (uint64_t(config.grid[i]) * config.block[i] > UINT32_MAX)
+      return createStringError(
+          "grid dimension " + Twine(i) + ": " + Twine(config.grid[i]) +
+          " workgroups of " + Twine(config.block[i]) +
+          " work-items is more than 2^32 - 1 work-items");
+  if (uint64_t(config.grid[0]) * config.grid[1] > UINT64_MAX / config.grid[2])
+    return createStringError("the grid has 2^64 workgroups or more");
   uint64_t lds = uint64_t(kernel->info.staticLdsBytes) + config.dynamicLdsBytes;
   if (lds > impl->chip.ldsBytes)
     return createStringError("the launch needs " + Twine(lds) +
@@ -776,7 +787,7 @@ void resetWave(Wave &w, uint32_t vgprFill) {
   w.vmem.clear();
   w.lgkm.clear();
   w.smemPending = w.ldsPending = 0;
-  w.wideStoreStates = 0;
+  w.wideStoreCount = 0;
   w.scc = false;
   w.pc = 0;
   w.done = w.atBarrier = false;

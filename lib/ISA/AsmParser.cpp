@@ -5,15 +5,19 @@
 // function the text declares (`.type x,@function`, `.amdhsa_kernel x`,
 // `.symbol: x.kd` in the metadata) and ends at `.Lfunc_end*`, its `.size`,
 // the next kernel or the end of the text. Text that declares no function
-// (hand-written snippets) starts a kernel at any non-local label that the
-// code before it can neither fall through to nor branch to. Metadata and
-// kernel-code blocks are skipped here; KernelReport.cpp reads them.
+// (hand-written snippets) starts a kernel at any non-local label that no
+// branch of the text targets and the code before it cannot fall through to.
+// Metadata and kernel-code blocks are skipped here; KernelReport.cpp reads
+// them. Directives that make code the text does not spell out (macros,
+// repetitions, conditionals, includes, data words among the instructions)
+// are listed as unchecked: the file is then not proven clean.
 //
 //===----------------------------------------------------------------------===//
 #include "rocdsl/ISA/HazardCheck.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace llvm;
 
@@ -129,6 +133,47 @@ void collectFunctionNames(StringRef text, StringSet<> &names) {
   }
 }
 
+/// The labels that branches of the text name, wherever they are.
+void collectBranchTargets(StringRef text, StringSet<> &targets) {
+  bool inBlock = false;
+  for (StringRef rest = text; !rest.empty();) {
+    auto [line, tail] = rest.split('\n');
+    rest = tail;
+    StringRef s = stripComment(line, inBlock).trim();
+    while (size_t n = labelLength(s))
+      s = s.drop_front(n + 1).ltrim();
+    StringRef mnemonic = s.take_until([](char c) { return isSpace(c); });
+    if (!mnemonic.starts_with_insensitive("s_branch") &&
+        !mnemonic.starts_with_insensitive("s_cbranch"))
+      continue;
+    StringRef target = s.drop_front(mnemonic.size()).trim();
+    target = target.take_until([](char c) { return !isIdentChar(c); });
+    if (!target.empty())
+      targets.insert(target);
+  }
+}
+
+/// Directives whose effect is code the text does not spell out.
+bool makesUnwrittenCode(StringRef directive) {
+  return StringSwitch<bool>(directive.lower())
+      .Cases({".macro", ".rept", ".irp", ".irpc", ".include", ".incbin"},
+             true)
+      .Cases({".if", ".ifdef", ".ifndef", ".ifb", ".ifnb", ".ifc", ".ifnc",
+              ".ifeq", ".ifne", ".ifge", ".ifgt", ".ifle", ".iflt"},
+             true)
+      .Cases({".ifeqs", ".ifnes"}, true)
+      .Default(false);
+}
+
+/// Directives that put raw words where instructions go.
+bool isDataWord(StringRef directive) {
+  return StringSwitch<bool>(directive.lower())
+      .Cases({".long", ".word", ".int", ".short", ".hword", ".byte", ".quad",
+              ".4byte", ".2byte", ".8byte", ".inst", ".value"},
+             true)
+      .Default(false);
+}
+
 class Parser {
 public:
   Parser(StringRef text) : text(text) {}
@@ -136,6 +181,8 @@ public:
   AsmModule run() {
     collectFunctionNames(text, functions);
     fallback = functions.empty();
+    if (fallback)
+      collectBranchTargets(text, branchTargets);
     unsigned lineNo = 0;
     bool inBlock = false;
     for (StringRef rest = text; !rest.empty();) {
@@ -148,11 +195,25 @@ public:
   }
 
 private:
-  enum class Skip { None, Metadata, HsaMetadata, KernelCode, HsaKernel };
+  enum class Skip {
+    None,
+    Metadata,
+    HsaMetadata,
+    KernelCode,
+    HsaKernel,
+    Macro
+  };
 
   void handleLine(StringRef s, unsigned lineNo) {
     if (s.empty())
       return;
+    if (skip == Skip::Macro) {
+      // A macro's body is code only where the macro is used (and reported
+      // there as unchecked); it belongs to no kernel.
+      if (s.starts_with_insensitive(".endm"))
+        skip = Skip::None;
+      return;
+    }
     if (skip != Skip::None) {
       if (s.starts_with(".end_"))
         skip = Skip::None;
@@ -165,7 +226,7 @@ private:
     if (s.empty())
       return;
     if (s.front() == '.') {
-      handleDirective(s);
+      handleDirective(s, lineNo);
       return;
     }
     handleInstruction(s, lineNo);
@@ -176,14 +237,12 @@ private:
     bool startsKernel = functions.contains(label);
     if (fallback && !local) {
       // Without declared functions, a global label starts a kernel unless
-      // the current one can reach it: by falling through or by a branch.
+      // code can reach it: a branch anywhere, or falling through.
       Kernel *k = current();
       startsKernel =
-          !k || (!k->instructions.empty() &&
-                 k->instructions.back().flow == Flow::Return &&
-                 llvm::none_of(k->instructions, [&](const Instruction &i) {
-                   return i.target == label;
-                 }));
+          !branchTargets.contains(label) &&
+          (!k || (!k->instructions.empty() &&
+                  k->instructions.back().flow == Flow::Return));
     }
     if (startsKernel) {
       startKernel(label);
@@ -202,9 +261,13 @@ private:
     pendingLabels.push_back(label);
   }
 
-  void handleDirective(StringRef s) {
+  void handleDirective(StringRef s, unsigned lineNo) {
     StringRef name = s.take_until([](char c) { return isSpace(c); });
     StringRef args = s.drop_front(name.size()).trim();
+    if (makesUnwrittenCode(name) || (current() && isDataWord(name)))
+      module.unchecked.push_back({lineNo, s.str()});
+    if (name.equals_insensitive(".macro"))
+      skip = Skip::Macro;
     if (name == ".amdgcn_target") {
       if (module.target.empty())
         module.target = args.trim('"').str();
@@ -258,6 +321,10 @@ private:
     endKernel();
     module.kernels.emplace_back();
     module.kernels.back().name = name.str();
+    // A branch to the kernel's own label loops back to its first
+    // instruction.
+    if (name != "<anonymous>")
+      module.kernels.back().labels.push_back({name, 0});
     open = true;
   }
 
@@ -273,6 +340,7 @@ private:
   StringRef text;
   AsmModule module;
   StringSet<> functions;
+  StringSet<> branchTargets; ///< only without declared functions
   bool fallback = false;
   bool open = false;
   Skip skip = Skip::None;

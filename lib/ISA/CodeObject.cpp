@@ -13,8 +13,9 @@
 // and the metadata is walked with the streaming MessagePack reader, so a
 // corrupt code object is an error, never fatal. LLVM 22's AMDGPU decoder
 // itself crashes on some invalid encodings (an 8-byte MUBUF store with
-// soffset 0xff on gfx942, for one); with llvm::CrashRecoveryContext enabled,
-// as rocdsl-isa-check does, such a word is skipped as data.
+// soffset 0xff on gfx942, for one); the decoder recovers (with
+// llvm::CrashRecoveryContext, installed while it runs) and keeps such a word
+// as data.
 //
 //===----------------------------------------------------------------------===//
 #include "rocdsl/ISA/HazardCheck.h"
@@ -253,7 +254,16 @@ Expected<CheckResult> checkCodeObject(StringRef bytes, StringRef file,
   };
   emit("\t.amdgcn_target \"amdgcn-amd-amdhsa--" + name + "\"");
   emit("\t.text");
+  // A section table that cannot be read (a truncated object) hides the
+  // code: unreadable input, not a clean result.
+  if (auto sections = elf.sections(); !sections)
+    return fail(file, "not a readable ELF code object: " +
+                          toString(sections.takeError()));
   std::vector<CodeFunction> functions = collectCodeFunctions(elf);
+  if (functions.empty())
+    functions = collectCodeSections(elf);
+  if (functions.empty())
+    return fail(file, "no executable code in the code object");
   for (size_t i = 0; i < functions.size(); ++i) {
     const CodeFunction &f = functions[i];
     std::string label = sanitizeLabel(f.name, i);
@@ -308,6 +318,8 @@ Expected<CheckResult> checkCodeObject(StringRef bytes, StringRef file,
     for (WaitSlack &w : k.waitSlack)
       locate(w.line, w.text);
   }
+  for (CheckResult::UncheckedCode &u : result->unchecked)
+    locate(u.line, u.text);
   return result;
 }
 

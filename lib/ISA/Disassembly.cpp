@@ -21,10 +21,46 @@
 #include "llvm/TargetParser/Triple.h"
 
 #include <algorithm>
+#include <mutex>
 
 using namespace llvm;
 
 namespace mlir::rocdsl::isa {
+
+namespace {
+
+/// LLVM's AMDGPU decoder crashes on some invalid encodings, and recovering
+/// needs LLVM's crash signal handlers, which are process-wide. They are
+/// installed while any decode runs and the process's own handlers restored
+/// when the last one ends: the decoder also runs inside other programs (the
+/// HIP emulator library loads code objects there), which must keep theirs.
+class CrashRecoveryScope {
+public:
+  CrashRecoveryScope() {
+    std::lock_guard<std::mutex> lock(mutex());
+    if (active()++ == 0)
+      CrashRecoveryContext::Enable();
+  }
+  ~CrashRecoveryScope() {
+    std::lock_guard<std::mutex> lock(mutex());
+    if (--active() == 0)
+      CrashRecoveryContext::Disable();
+  }
+  CrashRecoveryScope(const CrashRecoveryScope &) = delete;
+  CrashRecoveryScope &operator=(const CrashRecoveryScope &) = delete;
+
+private:
+  static std::mutex &mutex() {
+    static std::mutex m;
+    return m;
+  }
+  static unsigned &active() {
+    static unsigned count = 0;
+    return count;
+  }
+};
+
+} // namespace
 
 StringRef chipFromELFFlags(unsigned flags) {
   switch (flags & ELF::EF_AMDGPU_MACH) {
@@ -181,6 +217,36 @@ std::vector<CodeFunction> collectCodeFunctions(const object::ELF64LEFile &elf) {
   return functions;
 }
 
+std::vector<CodeFunction> collectCodeSections(const object::ELF64LEFile &elf) {
+  std::vector<CodeFunction> functions;
+  auto sections = elf.sections();
+  if (!sections) {
+    consumeError(sections.takeError());
+    return functions;
+  }
+  for (const object::ELF64LE::Shdr &text : *sections) {
+    if (!(text.sh_flags & ELF::SHF_EXECINSTR) ||
+        text.sh_type != ELF::SHT_PROGBITS)
+      continue;
+    auto contents = elf.getSectionContents(text);
+    auto name = elf.getSectionName(text);
+    if (!contents || !name || contents->empty()) {
+      if (!contents)
+        consumeError(contents.takeError());
+      if (!name)
+        consumeError(name.takeError());
+      continue;
+    }
+    CodeFunction f;
+    f.name = name->str();
+    f.address = f.sectionAddress = text.sh_addr;
+    f.size = contents->size();
+    f.bytes = toStringRef(*contents);
+    functions.push_back(std::move(f));
+  }
+  return functions;
+}
+
 struct AMDGPUDisassembler::Impl {
   Triple triple{"amdgcn-amd-amdhsa"};
   std::unique_ptr<MCRegisterInfo> mri;
@@ -248,6 +314,7 @@ AMDGPUDisassembler::decode(const CodeFunction &f) {
   ArrayRef<uint8_t> bytes = arrayRefFromStringRef(f.bytes);
   uint64_t begin = f.address - f.sectionAddress;
   bytes = bytes.slice(begin, f.size);
+  CrashRecoveryScope crashRecovery;
   for (uint64_t offset = 0; offset < bytes.size();) {
     uint64_t address = f.address + offset;
     MCInst inst;
@@ -256,9 +323,8 @@ AMDGPUDisassembler::decode(const CodeFunction &f) {
     decoded.address = address;
     std::string text;
     MCDisassembler::DecodeStatus status = MCDisassembler::Fail;
-    // LLVM's AMDGPU decoder crashes on some invalid encodings. Where crash
-    // recovery is enabled that costs one word, decoded again with fresh MC
-    // state.
+    // A word the decoder crashes on costs that word; the decoder starts
+    // again with fresh MC state.
     CrashRecoveryContext recovery;
     bool survived = recovery.RunSafely([&] {
       status = impl->disassembler->getInstruction(

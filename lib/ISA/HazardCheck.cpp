@@ -86,13 +86,17 @@ Expected<CheckResult> checkAssembly(StringRef text, StringRef file,
   result.file = file.str();
   result.chip = name;
   result.kernels = buildKernelReports(text, module, name);
+  for (auto &[line, directive] : module.unchecked)
+    result.unchecked.push_back({line, directive});
   for (size_t i = 0, e = module.kernels.size(); i != e; ++i) {
     Kernel &kernel = module.kernels[i];
     for (const Instruction &inst : kernel.instructions)
       if (!inst.malformedOperand.empty())
         result.unreadable.push_back(
             (file + ":" + Twine(inst.line) + ": '" + inst.malformedOperand +
-             "' is no register (in '" + inst.text + "')")
+             (inst.mnemonic == "s_waitcnt" ? "' is no count the checker reads"
+                                           : "' is no register") +
+             " (in '" + inst.text + "')")
                 .str());
     buildCFG(kernel);
     result.kernels[i].instructions = kernel.instructions.size();

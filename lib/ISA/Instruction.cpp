@@ -10,6 +10,7 @@
 #include "rocdsl/ISA/HazardCheck.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace llvm;
 
@@ -443,6 +444,8 @@ static bool isMalformedRegister(StringRef operand) {
   return false;
 }
 
+static bool isReadableWaitcnt(const Instruction &inst);
+
 Instruction parseInstruction(StringRef statement, unsigned line) {
   Instruction inst;
   inst.line = line;
@@ -470,6 +473,8 @@ Instruction parseInstruction(StringRef statement, unsigned line) {
     ; // exports read VGPRs only
   else
     addDef(inst, 0); // unknown: conservatively a writer
+  if (inst.mnemonic == "s_waitcnt" && !isReadableWaitcnt(inst))
+    inst.malformedOperand = inst.text.drop_front(inst.mnemonic.size()).trim();
   for (StringRef operand : inst.operands)
     if (operand != inst.target && isMalformedRegister(operand)) {
       inst.malformedOperand = operand;
@@ -478,30 +483,141 @@ Instruction parseInstruction(StringRef statement, unsigned line) {
   return inst;
 }
 
+namespace {
+
+/// Reads the operand of an `s_waitcnt` as the assembler does: counters
+/// `name(expr)` joined by `&`, `,` or nothing, or one bare immediate;
+/// spaces anywhere. Expressions are integers with + - * and parentheses.
+/// Anything else (a symbol, an unknown form) fails: the wait cannot be read.
+class WaitcntOperand {
+public:
+  explicit WaitcntOperand(StringRef text) {
+    for (char c : text)
+      if (!isSpace(c))
+        chars.push_back(c);
+    s = StringRef(chars.data(), chars.size());
+  }
+
+  /// Named counts, or the bare immediate in `imm`; false if unreadable.
+  bool parse(SmallVectorImpl<std::pair<StringRef, unsigned>> &counts,
+             std::optional<int64_t> &imm) {
+    if (s.empty())
+      return false;
+    if (isDigit(s.front()) || s.front() == '(' || s.front() == '-') {
+      int64_t value;
+      if (!expr(value) || !s.empty())
+        return false;
+      imm = value;
+      return true;
+    }
+    while (!s.empty()) {
+      size_t n = 0;
+      while (n < s.size() && (isAlnum(s[n]) || s[n] == '_'))
+        ++n;
+      StringRef name = s.take_front(n);
+      s = s.drop_front(n);
+      int64_t value;
+      if (name.empty() || !s.consume_front("(") || !expr(value) ||
+          !s.consume_front(")") || value < 0)
+        return false;
+      name.consume_back("_sat");
+      counts.push_back({name, unsigned(value)});
+      if (!s.consume_front("&"))
+        s.consume_front(",");
+    }
+    return true;
+  }
+
+private:
+  bool expr(int64_t &value) {
+    if (!term(value))
+      return false;
+    while (!s.empty() && (s.front() == '+' || s.front() == '-')) {
+      char op = s.front();
+      s = s.drop_front();
+      int64_t rhs;
+      if (!term(rhs))
+        return false;
+      value = op == '+' ? value + rhs : value - rhs;
+    }
+    return true;
+  }
+  bool term(int64_t &value) {
+    if (!atom(value))
+      return false;
+    while (s.consume_front("*")) {
+      int64_t rhs;
+      if (!atom(rhs))
+        return false;
+      value *= rhs;
+    }
+    return true;
+  }
+  bool atom(int64_t &value) {
+    if (s.consume_front("-")) {
+      if (!atom(value))
+        return false;
+      value = -value;
+      return true;
+    }
+    if (s.consume_front("("))
+      return expr(value) && s.consume_front(")");
+    size_t n = 0;
+    while (n < s.size() && isAlnum(s[n]))
+      ++n;
+    uint64_t v;
+    if (n == 0 || s.take_front(n).getAsInteger(0, v) || v > (1u << 20))
+      return false;
+    s = s.drop_front(n);
+    value = int64_t(v);
+    return true;
+  }
+
+  SmallVector<char, 32> chars;
+  StringRef s;
+};
+
+} // namespace
+
+static bool isReadableWaitcnt(const Instruction &inst) {
+  SmallVector<std::pair<StringRef, unsigned>, 3> counts;
+  std::optional<int64_t> imm;
+  return WaitcntOperand(inst.text.drop_front(inst.mnemonic.size()))
+      .parse(counts, imm);
+}
+
 std::optional<SmallVector<std::pair<StringRef, unsigned>, 3>>
 decodeWaitcnt(const Instruction &inst, bool gfx9) {
   if (inst.mnemonic != "s_waitcnt")
     return std::nullopt;
+  SmallVector<std::pair<StringRef, unsigned>, 3> named;
+  std::optional<int64_t> imm;
+  // Counter names point into the instruction's text, not the parser's copy.
+  StringRef text = inst.text.drop_front(inst.mnemonic.size());
+  WaitcntOperand operand(text);
+  if (!operand.parse(named, imm))
+    return SmallVector<std::pair<StringRef, unsigned>, 3>();
   SmallVector<std::pair<StringRef, unsigned>, 3> counts;
-  SmallVector<StringRef, 4> tokens;
-  SplitString(inst.text.drop_front(inst.mnemonic.size()), tokens, " \t&,");
-  bool named = false;
-  for (StringRef token : tokens) {
-    size_t open = token.find('(');
-    if (open == StringRef::npos || !token.ends_with(")"))
-      continue;
-    named = true;
-    StringRef kind = token.take_front(open);
-    kind.consume_back("_sat");
-    unsigned value = 0;
-    if (!token.drop_front(open + 1).drop_back().trim().getAsInteger(0, value))
-      counts.push_back({kind, value});
+  for (auto &[name, value] : named) {
+    StringRef kind = StringSwitch<StringRef>(name)
+                         .Case("vmcnt", "vmcnt")
+                         .Case("expcnt", "expcnt")
+                         .Case("lgkmcnt", "lgkmcnt")
+                         .Case("vscnt", "vscnt")
+                         .Default("");
+    // Other names keep a spelling of their own, taken from the text.
+    if (kind.empty()) {
+      size_t at = text.find(name);
+      kind = at == StringRef::npos ? StringRef("other")
+                                   : text.substr(at, name.size());
+    }
+    counts.push_back({kind, value});
   }
-  uint64_t imm = 0;
-  if (!named && gfx9 && tokens.size() == 1 && !tokens[0].getAsInteger(0, imm)) {
-    unsigned vm = (imm & 0xf) | ((imm >> 10) & 0x30);
-    unsigned exp = (imm >> 4) & 0x7;
-    unsigned lgkm = (imm >> 8) & 0xf;
+  if (imm && gfx9) {
+    uint64_t bits = uint64_t(*imm);
+    unsigned vm = (bits & 0xf) | ((bits >> 10) & 0x30);
+    unsigned exp = (bits >> 4) & 0x7;
+    unsigned lgkm = (bits >> 8) & 0xf;
     if (vm != 0x3f)
       counts.push_back({"vmcnt", vm});
     if (exp != 0x7)

@@ -112,6 +112,13 @@ std::string toJSON(ArrayRef<CheckResult> results) {
         unreadable.push_back(utf8(u));
       file["unreadable_operands"] = std::move(unreadable);
     }
+    if (!r.unchecked.empty()) {
+      json::Array unchecked;
+      for (const CheckResult::UncheckedCode &u : r.unchecked)
+        unchecked.push_back(
+            json::Object{{"line", u.line}, {"text", utf8(u.text)}});
+      file["unchecked_code"] = std::move(unchecked);
+    }
     files.push_back(std::move(file));
   }
   json::Value root =

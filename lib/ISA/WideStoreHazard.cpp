@@ -2,8 +2,10 @@
 //
 // From each VMEM store or atomic with more than two dwords of data, walk
 // every path (fall-through, taken branches, loop back-edges) counting wait
-// states until `needed` have passed. Any instruction on the way that writes
-// a data register is a finding, with the fewest wait states over all paths
+// states until `needed` have passed. A VALU instruction on the way that
+// writes a data register before `needed` wait states, or any other writer
+// (a load into them) before one, is a finding (CDNA3 ISA, "Manually inserted
+// wait states", cases 8 and 9), with the fewest wait states over all paths
 // that reach it. A path stops at a call (s_swappc: the callee is not in the
 // text) and where the kernel ends.
 //
@@ -42,6 +44,12 @@ struct Hit {
   unsigned writer;
   unsigned waitStates;
 };
+
+/// Wait states a writer of the data registers must keep from the store:
+/// the chip's count for a VALU write, one for any other.
+unsigned waitStatesNeededBy(const Instruction &writer, unsigned needed) {
+  return writer.mnemonic.starts_with("v_") ? needed : std::min(needed, 1u);
+}
 
 } // namespace
 
@@ -84,7 +92,8 @@ std::vector<Finding> findWideStoreHazards(const Kernel &kernel,
         const Instruction &inst = insts[i];
         // The store's own write (an atomic's return) lands long after it
         // has read its data.
-        if (i != s && inst.writes(data)) {
+        if (i != s && waits < waitStatesNeededBy(inst, needed) &&
+            inst.writes(data)) {
           auto it =
               llvm::find_if(hits, [&](const Hit &h) { return h.writer == i; });
           if (it == hits.end())
@@ -121,7 +130,7 @@ std::vector<Finding> findWideStoreHazards(const Kernel &kernel,
       f.writeLine = writer.line;
       f.writeText = writer.text.str();
       f.waitStates = hit.waitStates;
-      f.needed = needed;
+      f.needed = waitStatesNeededBy(writer, needed);
       f.registers = overlapText(writer, data);
       findings.push_back(std::move(f));
     }

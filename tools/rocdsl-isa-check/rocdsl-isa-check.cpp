@@ -20,7 +20,6 @@
 #include "rocdsl/ISA/WaitCheck.h"
 #include "rocdsl/Support/FatalErrors.h"
 
-#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -64,9 +63,6 @@ int main(int argc, char **argv) {
   // hazards).
   mlir::rocdsl::installOneLineFatalErrorHandler("rocdsl-isa-check: error: ",
                                                 2);
-  // Corrupt code objects can crash LLVM's AMDGPU decoder; checkCodeObject
-  // skips such words when crash recovery is on.
-  CrashRecoveryContext::Enable();
   std::vector<std::string> files;
   std::string chip;
   bool json = false, quiet = false, waits = false, slack = false;
@@ -148,6 +144,14 @@ int main(int argc, char **argv) {
       errs() << "rocdsl-isa-check: warning: " << u
              << ": not checked, the file is not proven clean\n";
     hazard |= !result->unreadable.empty();
+    // Likewise code the checker never saw: what a macro, repetition or
+    // conditional makes, data words among the instructions.
+    for (const isa::CheckResult::UncheckedCode &u : result->unchecked)
+      errs() << "rocdsl-isa-check: warning: " << result->file
+             << (u.line ? ":" + Twine(u.line) : Twine()) << ": '" << u.text
+             << "' is code the checker does not read: not checked, the file "
+                "is not proven clean\n";
+    hazard |= !result->unchecked.empty();
     if (!waits) {
       // The JSON carries only what was asked for (--wait-slack alone runs
       // the violations too).

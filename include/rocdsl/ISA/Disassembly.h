@@ -51,6 +51,12 @@ struct CodeFunction {
 std::vector<CodeFunction>
 collectCodeFunctions(const llvm::object::ELF64LEFile &elf);
 
+/// Every non-empty executable section as one function named after the
+/// section: the code of an object whose symbols do not say where functions
+/// are (hand-assembled code without `.type`).
+std::vector<CodeFunction>
+collectCodeSections(const llvm::object::ELF64LEFile &elf);
+
 struct DecodedInstruction {
   uint64_t address = 0;
   unsigned size = 0;
@@ -68,8 +74,8 @@ public:
   /// `cpu` as LLVM names it (gfx942, gfx950...).
   static llvm::Expected<std::unique_ptr<AMDGPUDisassembler>>
   create(llvm::StringRef cpu);
-  /// Decodes every instruction of `function`. Words LLVM rejects (or, with
-  /// llvm::CrashRecoveryContext enabled, crashes on) become ".long" items.
+  /// Decodes every instruction of `function`. Words LLVM rejects or crashes
+  /// on become ".long" items.
   std::vector<DecodedInstruction> decode(const CodeFunction &function);
 
 private:

@@ -124,6 +124,15 @@ struct CheckResult {
   /// registers that name none, so what their instructions touch is unknown
   /// and the file is not proven clean.
   std::vector<std::string> unreadable;
+  /// Code the checker does not see: an assembler directive that makes code
+  /// the text does not spell out (AsmModule::unchecked), or a word of a code
+  /// object that does not decode. The file is not proven clean. `line` is 0
+  /// where `text` says where (" // kernel+0x..." in a code object).
+  struct UncheckedCode {
+    unsigned line = 0;
+    std::string text;
+  };
+  std::vector<UncheckedCode> unchecked;
   bool hasHazard() const;
   bool hasWaitViolation() const;
 };
@@ -222,7 +231,8 @@ struct Instruction {
   RegRange storeData;
   unsigned storeDwords = 0;
   /// An operand written as a register that names none (v[5:2], v[2:,
-  /// v99999): the checks cannot see what it touches.
+  /// v99999), or an s_waitcnt operand that is no count (a symbol): the
+  /// checks cannot see what the instruction touches or waits for.
   llvm::StringRef malformedOperand;
 
   bool isWideStore() const { return storeDwords > 2; }
@@ -260,6 +270,10 @@ struct AsmModule {
   /// registers are case-insensitive to the assembler); instructions refer
   /// into them. Moving the module keeps them in place.
   std::vector<std::unique_ptr<char[]>> loweredText;
+  /// Directives that stand for code the text does not spell out (`.rept`,
+  /// `.macro`, `.if`, `.include`; data words inside a kernel), by line:
+  /// what they make is not checked.
+  std::vector<std::pair<unsigned, std::string>> unchecked;
 };
 
 /// The counts one `s_waitcnt` waits for, by counter ("vmcnt", "expcnt",
@@ -282,7 +296,8 @@ AsmModule parseAssembly(llvm::StringRef text);
 void buildCFG(Kernel &kernel);
 
 /// Every instruction that, on some path from a wide store, writes one of the
-/// store's data registers before `needed` wait states have passed; one
+/// store's data registers too early: a VALU write before `needed` wait
+/// states have passed, any other write before one; one
 /// finding per (store, writer) with the fewest wait states over all paths.
 /// `file` is left empty.
 std::vector<Finding> findWideStoreHazards(const Kernel &kernel,
