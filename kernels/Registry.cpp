@@ -5,6 +5,8 @@
 #include "gemm/Gemm.h"
 #include "norm/RMSNorm.h"
 
+#include "rocdsl/Conversion/Addressing.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -158,6 +160,43 @@ mlir::rocdsl::resolveKernelParams(const KernelSpec &spec,
       return failure();
     }
     params.set(name, value);
+  }
+  return success();
+}
+
+std::string mlir::rocdsl::shapeString(llvm::ArrayRef<int64_t> shape) {
+  return "[" +
+         llvm::join(llvm::map_range(
+                        shape, [](int64_t d) { return std::to_string(d); }),
+                    ", ") +
+         "]";
+}
+
+uint64_t mlir::rocdsl::elementCount(llvm::ArrayRef<int64_t> shape) {
+  uint64_t count = 1;
+  for (int64_t d : shape)
+    count *= uint64_t(std::max<int64_t>(d, 0));
+  return count;
+}
+
+LogicalResult mlir::rocdsl::planKernel(const KernelSpec &spec,
+                                       const KernelParams &params,
+                                       LaunchPlan &plan, std::string &error) {
+  if (failed(spec.plan(params, plan, error)))
+    return failure();
+  for (const ArgSignature &sig : plan.args) {
+    if (sig.kind != ArgKind::Tensor)
+      continue;
+    uint64_t bytes = elementCount(sig.shape) *
+                     std::max(1u, dsl::bitWidth(sig.dtype) / 8);
+    if (bytes > uint64_t(kMaxTensorBytes)) {
+      error = "argument '" + sig.name + "': " + shapeString(sig.shape) + " " +
+              dsl::toString(sig.dtype).str() + " is " +
+              std::to_string(bytes) + " bytes; a kernel addresses at most " +
+              std::to_string(kMaxTensorBytes) +
+              " bytes per tensor (32-bit offsets): split the call";
+      return failure();
+    }
   }
   return success();
 }

@@ -210,6 +210,34 @@ void rocdsl::registerRocDSLDialects(DialectRegistry &registry) {
   registerConvertFuncToLLVMInterface(registry);
 }
 
+/// Registers a pipeline of module passes. Nested under another op
+/// (`func.func(rocdsl-to-host)`), it reports a pipeline error instead of
+/// the fatal error adding a module pass to that pass manager would raise.
+template <typename Options>
+static void registerModulePipeline(
+    StringRef arg, StringRef description,
+    std::function<void(OpPassManager &, const Options &)> build) {
+  std::string name = arg.str();
+  registerPassPipeline(
+      arg, description,
+      [name, build](OpPassManager &pm, StringRef text,
+                    function_ref<LogicalResult(const Twine &)> errorHandler)
+          -> LogicalResult {
+        if (pm.getOpAnchorName() != ModuleOp::getOperationName())
+          return errorHandler("pipeline '" + name +
+                              "' runs on builtin.module, not inside '" +
+                              pm.getOpAnchorName() + "'");
+        Options options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        build(pm, options);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> handler) {
+        handler(Options());
+      });
+}
+
 void rocdsl::registerRocDSLPassesAndPipelines() {
   registerRocDSLConversionPasses();
   registerRocDSLTransformsPasses();
@@ -226,17 +254,19 @@ void rocdsl::registerRocDSLPassesAndPipelines() {
   registerConvertGpuOpsToROCDLOpsPass();
   registerReconcileUnrealizedCastsPass();
   registerGpuModuleToBinaryPass();
-  PassPipelineRegistration<RocDSLToNVVMOptions>(
+  registerModulePipeline<RocDSLToNVVMOptions>(
       "rocdsl-to-nvvm",
       "Lower rocdsl kernels to a gpu.module of NVVM/LLVM ops with a "
       "#nvvm.target for the chosen NVIDIA chip",
       buildRocDSLToNVVMPipeline);
-  PassPipelineRegistration<>(
+  registerModulePipeline<EmptyPipelineOptions>(
       "rocdsl-to-host",
       "Lower rocdsl kernels to LLVM dialect functions for the host CPU "
       "(one call per program instance)",
-      buildRocDSLToHostPipeline);
-  PassPipelineRegistration<RocDSLToROCDLOptions>(
+      [](OpPassManager &pm, const EmptyPipelineOptions &) {
+        buildRocDSLToHostPipeline(pm);
+      });
+  registerModulePipeline<RocDSLToROCDLOptions>(
       "rocdsl-to-rocdl",
       "Lower rocdsl kernels to a gpu.module of ROCDL/LLVM ops with a "
       "#rocdl.target for the chosen chip",

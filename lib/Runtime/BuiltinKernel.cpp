@@ -1,7 +1,6 @@
 //===- BuiltinKernel.cpp - run a built-in kernel on a device --------------===//
 #include "rocdsl/Runtime/BuiltinKernel.h"
 
-#include "rocdsl/Conversion/Addressing.h"
 #include "rocdsl/Runtime/CudaDriver.h"
 #include "rocdsl/Runtime/FiniteCheck.h"
 
@@ -9,22 +8,6 @@
 
 using namespace mlir;
 using namespace mlir::rocdsl;
-
-static std::string shapeString(llvm::ArrayRef<int64_t> shape) {
-  return "[" +
-         llvm::join(llvm::map_range(
-                        shape, [](int64_t d) { return std::to_string(d); }),
-                    ", ") +
-         "]";
-}
-
-/// Elements of a tensor of `shape` (a negative extent counts as empty).
-static uint64_t elementCount(llvm::ArrayRef<int64_t> shape) {
-  uint64_t count = 1;
-  for (int64_t d : shape)
-    count *= uint64_t(std::max<int64_t>(d, 0));
-  return count;
-}
 
 static llvm::StringRef kindName(ArgKind kind) {
   switch (kind) {
@@ -62,23 +45,8 @@ BuiltinKernel::create(llvm::StringRef name,
   if (failed(applyTargetDefaults(*k->spec, facts, defs, error)))
     return llvm::createStringError(error);
   if (failed(resolveKernelParams(*k->spec, defs, k->params, error)) ||
-      failed(k->spec->plan(k->params, k->plan, error)))
+      failed(planKernel(*k->spec, k->params, k->plan, error)))
     return llvm::createStringError(error);
-  for (const ArgSignature &sig : k->plan.args) {
-    if (sig.kind != ArgKind::Tensor)
-      continue;
-    // Kernels address a tensor with 32-bit byte offsets (Addressing.h):
-    // past that, accesses would wrap, so such a plan is refused here.
-    uint64_t bytes = uint64_t(elementCount(sig.shape)) *
-                     std::max(1u, dsl::bitWidth(sig.dtype) / 8);
-    if (bytes > uint64_t(kMaxTensorBytes))
-      return llvm::createStringError(
-          "argument '" + sig.name + "': " + shapeString(sig.shape) + " " +
-          dsl::toString(sig.dtype).str() + " is " + std::to_string(bytes) +
-          " bytes; a kernel addresses at most " +
-          std::to_string(kMaxTensorBytes) +
-          " bytes per tensor (32-bit offsets): split the call");
-  }
   k->device = device;
   for (auto [i, sig] : llvm::enumerate(k->plan.args))
     if (sig.kind == ArgKind::Tensor && sig.isOutput)

@@ -111,7 +111,9 @@ mlir::rocdsl::builtinKernelBuilder(llvm::StringRef name,
   if (failed(applyTargetDefaults(*spec, facts, defs, error)))
     return llvm::createStringError(error);
   KernelParams params;
-  if (failed(resolveKernelParams(*spec, defs, params, error)))
+  LaunchPlan plan; // refuses tensors the code cannot address
+  if (failed(resolveKernelParams(*spec, defs, params, error)) ||
+      failed(planKernel(*spec, params, plan, error)))
     return llvm::createStringError(error);
   return CompileRequest::BuildFn(
       [spec, params](MLIRContext *ctx, std::string &error) {

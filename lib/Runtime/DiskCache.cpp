@@ -177,7 +177,8 @@ public:
   static llvm::Expected<FileLock> acquire(StringRef dir,
                                           const std::string &path) {
     llvm::Expected<FileDescriptor> fd =
-        openInDirectory(dir, path, O_RDWR | O_CREAT | O_NOFOLLOW, 0600);
+        openInDirectory(dir, path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK,
+                        0600);
     if (!fd)
       return fd.takeError();
     int result;
@@ -272,7 +273,10 @@ struct EntryState {
 llvm::Expected<EntryState> readEntry(const std::string &path) {
   EntryState state;
   // O_NOFOLLOW: an entry that is a symlink is not ours to load.
-  FileDescriptor fd(openRetryingEINTR(path, O_RDONLY | O_NOFOLLOW));
+  // O_NONBLOCK: opening a FIFO in an entry's place must not wait for a
+  // writer; the type check below refuses it (regular files ignore the flag).
+  FileDescriptor fd(
+      openRetryingEINTR(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK));
   if (!fd) {
     // ENOTDIR: a component of the directory is not one; nothing is stored.
     if (errno == ENOENT || errno == ENOTDIR)

@@ -354,11 +354,29 @@ Runtime::getLauncher(DeviceId deviceId, const CompileRequest &request,
   if (tier == CacheTier::Disk)
     impl->diskHits++;
 
-  llvm::Expected<std::shared_ptr<Launcher>> launcher =
-      device == DeviceKind::Host ? loadOnHost(*payload, request.getKernelName())
-      : device == DeviceKind::HIP
-          ? loadOnHip(*payload, request.getKernelName(), deviceId.ordinal)
-          : loadOnCuda(*payload, request.getKernelName(), deviceId.ordinal);
+  auto load = [&](const std::string &code) {
+    return device == DeviceKind::Host
+               ? loadOnHost(code, request.getKernelName())
+           : device == DeviceKind::HIP
+               ? loadOnHip(code, request.getKernelName(), deviceId.ordinal)
+               : loadOnCuda(code, request.getKernelName(), deviceId.ordinal);
+  };
+  llvm::Expected<std::shared_ptr<Launcher>> launcher = load(*payload);
+  if (!launcher && tier == CacheTier::Disk) {
+    // An entry whose checksum holds but whose code does not load (written
+    // by a broken build, or by hand) would fail this kernel on every run:
+    // it is reported, deleted and rebuilt, like a corrupt one.
+    logWarning("the cached code of " + request.getKernelName() + " (" +
+               impl->disk->getEntryPath(digest) + ") does not load (" +
+               llvm::toString(launcher.takeError()) +
+               "); deleted, compiling again");
+    if (llvm::Error err = impl->disk->remove(digest))
+      return err;
+    payload = impl->disk->getOrCompute(digest, compile, tier);
+    if (!payload)
+      return payload.takeError();
+    launcher = load(*payload);
+  }
   if (!launcher)
     return launcher.takeError();
   // If another thread loaded the same kernel meanwhile, both get its copy.

@@ -122,8 +122,10 @@ static OwningOpRef<ModuleOp> loadInput(MLIRContext &ctx, std::string &error) {
     rocdsl::TargetFacts facts;
     facts.chip = rocdsl::lookupChip(chip);
     rocdsl::KernelParams params;
+    rocdsl::LaunchPlan plan; // refuses tensors the code cannot address
     if (failed(rocdsl::applyTargetDefaults(*spec, facts, defs, error)) ||
-        failed(rocdsl::resolveKernelParams(*spec, defs, params, error)))
+        failed(rocdsl::resolveKernelParams(*spec, defs, params, error)) ||
+        failed(rocdsl::planKernel(*spec, params, plan, error)))
       return nullptr;
     OwningOpRef<ModuleOp> module = spec->build(&ctx, params, error);
     if (!module && error.empty())

@@ -6,6 +6,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -48,9 +49,12 @@ LogicalResult mlir::rocdsl::detail::verifyTileType(Operation *op, Type type,
   if (std::optional<TileMapping> mapping = TileMapping::get(tensor))
     for (const DimMapping &dim : mapping->dims)
       perLane = std::min<uint64_t>(perLane * dim.elems, uint64_t(1) << 40);
+  // DimMapping::elems saturates at 2^32 - 1 rather than wrap.
+  std::string count = perLane >= UINT32_MAX ? std::string("2^32 or more")
+                                            : std::to_string(perLane);
   if (perLane > kMaxTileElementsPerLane)
     return op->emitOpError()
-           << named << " " << type << " puts " << perLane
+           << named << " " << type << " puts " << count
            << " elements in each lane; at most " << kMaxTileElementsPerLane
            << " (smaller tiles, more waves or a layout with fewer elements "
               "per lane)";
@@ -96,6 +100,15 @@ void FuncOp::print(OpAsmPrinter &p) {
 }
 
 LogicalResult FuncOp::verify() {
+  // The name becomes the kernel's symbol in AMDGPU assembly and in PTX;
+  // what both take in common is a C identifier.
+  StringRef name = getSymName();
+  if (name.empty() || llvm::isDigit(name.front()) ||
+      !llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; }))
+    return emitOpError() << "kernel name '" << name
+                         << "' is not a symbol every target takes: ASCII "
+                            "letters, digits and '_', not starting with a "
+                            "digit";
   unsigned numWarps = getNumWarps();
   // 32 warps of 32 lanes fill an NVIDIA block; the conversion checks the
   // chip's workgroup limit (16 waves of 64 on AMD).

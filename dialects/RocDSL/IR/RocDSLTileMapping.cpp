@@ -10,6 +10,8 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <set>
 
 using namespace mlir;
@@ -18,6 +20,13 @@ using namespace mlir::rocdsl;
 //===----------------------------------------------------------------------===//
 // DimMapping / TileMapping
 //===----------------------------------------------------------------------===//
+
+/// Entries a lane holds along one dimension, saturated at the largest
+/// `unsigned`: a tile too large for any lane must stay too large for the
+/// verifier's per-lane limit instead of wrapping to a small count.
+static unsigned saturatedCount(int64_t count) {
+  return unsigned(std::clamp<int64_t>(count, 0, UINT32_MAX));
+}
 
 static int64_t sumTerms(ArrayRef<MappingTerm> terms, int64_t x) {
   int64_t c = 0;
@@ -206,7 +215,7 @@ std::optional<DimMapping> BlockedAttr::getDimMapping(unsigned dim,
     return std::nullopt;
   DimMapping m;
   m.size = size;
-  m.elems = unsigned(std::max<int64_t>(1, size / cta) * spt);
+  m.elems = saturatedCount(std::max<int64_t>(1, size / cta) * spt);
   m.wraps = size < cta;
   m.reg = {{1, spt, 1}, {spt, 0, cta}};
   if (tpw > 1)
@@ -286,7 +295,7 @@ matrixOuterDim(ArrayRef<unsigned> warpsPerCTA, unsigned dim, unsigned instr,
     return std::nullopt;
   DimMapping m;
   m.size = size;
-  m.elems = unsigned(std::max<int64_t>(1, size / cta) * perInstr);
+  m.elems = saturatedCount(std::max<int64_t>(1, size / cta) * perInstr);
   m.wraps = size < cta;
   m.reg.assign(inInstrReg.begin(), inInstrReg.end());
   m.reg.push_back({perInstr, 0, cta});
@@ -379,7 +388,7 @@ std::optional<DimMapping> DotOperandAttr::getDimMapping(unsigned dim,
       return std::nullopt;
     DimMapping m;
     m.size = size;
-    m.elems = unsigned(size / instr[2] * 4);
+    m.elems = saturatedCount(size / instr[2] * 4);
     m.reg.assign(std::begin(kMmaK), std::end(kMmaK));
     m.reg.push_back({4, 0, int64_t(instr[2])});
     m.lane = {kMmaPair};
@@ -397,7 +406,7 @@ std::optional<DimMapping> DotOperandAttr::getDimMapping(unsigned dim,
     return std::nullopt;
   DimMapping m;
   m.size = size;
-  m.elems = unsigned(size / groups);
+  m.elems = saturatedCount(size / groups);
   m.reg = {{1, kWidth, 1}, {kWidth, 0, kBlock}};
   m.lane = {{rows, groups, int64_t(kWidth)}};
   return m;

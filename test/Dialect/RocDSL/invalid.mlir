@@ -27,6 +27,30 @@ rocdsl.func @layout_share_past_tile(%s: f32) attributes {num_warps = 1 : i32} {
 
 // -----
 
+#one_per_lane = #rocdsl.blocked<sizePerThread = [1, 1], threadsPerWarp = [1, 64], warpsPerCTA = [1, 1], order = [1, 0]>
+rocdsl.func @tile_share_past_32_bits(%s: f32) attributes {num_warps = 1 : i32} {
+  // 2^32 rows: the share per lane must not wrap to a small count.
+  // expected-error@+1 {{puts 2^32 or more elements in each lane; at most 2048}}
+  %t = rocdsl.splat %s : f32 -> tensor<4294967296x64xf32, #one_per_lane>
+  rocdsl.return
+}
+
+// -----
+
+// expected-error@+1 {{'rocdsl.func' op kernel name 'my kernel' is not a symbol every target takes}}
+rocdsl.func @"my kernel"(%s: f32) attributes {num_warps = 1 : i32} {
+  rocdsl.return
+}
+
+// -----
+
+// expected-error@+1 {{kernel name '0start' is not a symbol every target takes}}
+rocdsl.func @"0start"(%s: f32) attributes {num_warps = 1 : i32} {
+  rocdsl.return
+}
+
+// -----
+
 rocdsl.func @tile_without_encoding(%s: f32) attributes {num_warps = 4 : i32} {
   // expected-error@+1 {{'rocdsl.splat' op result tile 'tensor<64xf32>' has no layout encoding}}
   %t = rocdsl.splat %s : f32 -> tensor<64xf32>

@@ -765,6 +765,19 @@ TEST_F(DiskCacheTest, SymlinkedEntryIsRefused) {
   EXPECT_EQ(countWarnings({"symbolic link", "refusing"}), 1u) << allWarnings();
 }
 
+TEST_F(DiskCacheTest, FifoEntryIsRefusedWithoutWaiting) {
+  // Opening a FIFO for reading would wait for a writer that never comes.
+  std::string dir = path("fifo");
+  ASSERT_EQ(::mkdir(dir.c_str(), 0700), 0);
+  DiskCache cache(dir);
+  ASSERT_EQ(::mkfifo(cache.getEntryPath(kDigest).c_str(), 0600), 0);
+  int compiles = 0;
+  EXPECT_EQ(computeTier(cache, compiles), CacheTier::Miss);
+  EXPECT_EQ(compiles, 1);
+  EXPECT_EQ(countWarnings({"not a regular file", "refusing"}), 1u)
+      << allWarnings();
+}
+
 TEST_F(DiskCacheTest, EntriesAndDirectoriesOfOtherUsersAreRefused) {
   if (::geteuid() != 0)
     GTEST_SKIP() << "needs root to give files to another user";
