@@ -274,6 +274,13 @@ int main(int argc, char **argv) {
   if (!file)
     return fail(fileError);
   file->os() << output;
+  // A full disk or a closed pipe is a write error, reported as one (and
+  // the partial file removed), not as a failure to compile.
+  file->os().close();
+  if (std::error_code ec = file->os().error()) {
+    file->os().clear_error();
+    return fail("cannot write " + outputFile + ": " + ec.message());
+  }
   file->keep();
   return 0;
 }

@@ -56,15 +56,30 @@ static int fail(const llvm::Twine &message) {
   return 2;
 }
 
+/// `status`, unless what was printed did not reach its reader (a full disk,
+/// a closed pipe): that is a write error, status 2, not a result.
+static int finish(int status) {
+  llvm::outs().flush();
+  if (std::error_code ec = llvm::outs().error()) {
+    llvm::outs().clear_error();
+    return fail("cannot write the report: " + ec.message());
+  }
+  return status;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   // What ROCDSL's own checks exist to prevent, should LLVM still hit it (a
   // backend that cannot lower an intrinsic a kernel calls, say): one line
-  // and exit status 1, not an abort with a stack dump.
+  // and exit status 2 like any failed request (1 is for a mismatch), not an
+  // abort with a stack dump.
   rocdsl::installOneLineFatalErrorHandler(
-      "rocdsl-run: error: LLVM cannot compile this kernel: ", 1);
+      "rocdsl-run: error: LLVM cannot compile this kernel: ", 2);
   cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(argc, argv, "ROCDSL kernel runner\n");
+  // Bad options are a bad request too: status 2, not LLVM's default 1.
+  if (!cl::ParseCommandLineOptions(argc, argv, "ROCDSL kernel runner\n",
+                                   &llvm::errs()))
+    return 2;
 
   auto device = parseDeviceId(deviceName);
   if (!device)
@@ -208,7 +223,7 @@ int main(int argc, char **argv) {
   if (!check) {
     llvm::outs() << "outputs: not compared (--check compares them with the "
                     "float64 reference)\n";
-    return 0;
+    return finish(0);
   }
   bool ok = true;
   size_t tensorIndex = 0;
@@ -232,5 +247,5 @@ int main(int argc, char **argv) {
         c.passed() ? "ok" : "MISMATCH", c.mismatches, c.count, c.nonFinite,
         l2);
   }
-  return ok ? 0 : 1;
+  return finish(ok ? 0 : 1);
 }
