@@ -472,7 +472,7 @@ TEST(CFG, SnippetsWithoutDeclaredFunctions) {
   // A bare loop keeps its label, and its back-edge.
   llvm::Expected<CheckResult> loop =
       checkAssembly(".Lloop:\n"
-                    "\tbuffer_load_dwordx4 v[0:3], v4, s[8:11], 0 offen\n"
+                    "\tv_mov_b32 v1, 0\n"
                     "\tbuffer_store_dwordx4 v[0:3], v4, s[8:11], s12 offen\n"
                     "\ts_cbranch_scc1 .Lloop\n",
                     "loop.s", "gfx942");
@@ -591,7 +591,10 @@ TEST(Fixtures, CrossBlockWorstPath) {
 }
 
 TEST(Fixtures, LoopBackEdge) {
+  // Through the back-edge the VALU write at the loop head comes 1 wait
+  // state after the store (2 needed); the load after it, at 2, needs 1.
   const char *loop = ".LBB0_1:\n"
+                     "\tv_mov_b32 v2, 0\n"
                      "\tbuffer_load_dwordx4 v[2:5], v0, s[8:11], 0 offen\n"
                      "\ts_waitcnt vmcnt(0)\n"
                      "\tv_add_u32 v0, 16, v0\n"
@@ -600,10 +603,28 @@ TEST(Fixtures, LoopBackEdge) {
   std::vector<Finding> f = findings(loop);
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].writeLine, 7u);
-  EXPECT_EQ(f[0].storeLine, 10u);
-  EXPECT_EQ(f[0].registers, "v[2:5]");
+  EXPECT_EQ(f[0].storeLine, 11u);
+  EXPECT_EQ(f[0].registers, "v2");
   EXPECT_EQ(f[0].waitStates, 1u);
+  EXPECT_EQ(f[0].needed, 2u);
   EXPECT_TRUE(findings(loop, "gfx90a").empty());
+
+  // A load at the head, 1 wait state after the store, is not an overwrite
+  // too early: loads need 1; one right after the store is.
+  const char *loadAtHead =
+      ".LBB0_1:\n"
+      "\tbuffer_load_dwordx4 v[2:5], v0, s[8:11], 0 offen\n"
+      "\ts_waitcnt vmcnt(0)\n"
+      "\tv_add_u32 v0, 16, v0\n"
+      "\tbuffer_store_dwordx4 v[2:5], v0, s[8:11], s12 offen\n"
+      "\ts_cbranch_scc1 .LBB0_1\n";
+  EXPECT_TRUE(findings(loadAtHead).empty());
+  std::vector<Finding> early = findings(
+      "\tbuffer_store_dwordx4 v[2:5], v0, s[8:11], s12 offen\n"
+      "\tbuffer_load_dword v3, v0, s[8:11], 0 offen\n");
+  ASSERT_EQ(early.size(), 1u);
+  EXPECT_EQ(early[0].waitStates, 0u);
+  EXPECT_EQ(early[0].needed, 1u);
 }
 
 TEST(Fixtures, WaitcntOnly) {
