@@ -179,10 +179,14 @@ uint64_t mlir::rocdsl::elementCount(llvm::ArrayRef<int64_t> shape) {
   return count;
 }
 
-LogicalResult mlir::rocdsl::planKernel(const KernelSpec &spec,
-                                       const KernelParams &params,
-                                       LaunchPlan &plan, std::string &error) {
-  if (failed(spec.plan(params, plan, error)))
+LogicalResult mlir::rocdsl::prepareKernel(
+    const KernelSpec &spec, const TargetFacts &facts,
+    llvm::ArrayRef<std::string> definitions, KernelParams &params,
+    LaunchPlan &plan, std::string &error) {
+  std::vector<std::string> defs(definitions.begin(), definitions.end());
+  if (failed(applyTargetDefaults(spec, facts, defs, error)) ||
+      failed(resolveKernelParams(spec, defs, params, error)) ||
+      failed(spec.plan(params, plan, error)))
     return failure();
   for (const ArgSignature &sig : plan.args) {
     if (sig.kind != ArgKind::Tensor)

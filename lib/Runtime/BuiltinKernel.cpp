@@ -30,7 +30,6 @@ BuiltinKernel::create(llvm::StringRef name,
   if (!k->spec)
     return llvm::createStringError(unknownKernelMessage(name));
   std::string error;
-  std::vector<std::string> defs(definitions.begin(), definitions.end());
   llvm::Expected<std::string> targetChip = Runtime::resolveChip(device, chip);
   if (!targetChip)
     return targetChip.takeError();
@@ -42,10 +41,8 @@ BuiltinKernel::create(llvm::StringRef name,
     if (CudaDriver *driver = CudaDriver::get(why))
       facts.multiprocessors = driver->multiprocessorCount(device.ordinal);
   }
-  if (failed(applyTargetDefaults(*k->spec, facts, defs, error)))
-    return llvm::createStringError(error);
-  if (failed(resolveKernelParams(*k->spec, defs, k->params, error)) ||
-      failed(planKernel(*k->spec, k->params, k->plan, error)))
+  if (failed(prepareKernel(*k->spec, facts, definitions, k->params, k->plan,
+                            error)))
     return llvm::createStringError(error);
   k->device = device;
   for (auto [i, sig] : llvm::enumerate(k->plan.args))

@@ -104,16 +104,12 @@ mlir::rocdsl::builtinKernelBuilder(llvm::StringRef name,
   const KernelSpec *spec = lookupKernel(name);
   if (!spec)
     return llvm::createStringError(unknownKernelMessage(name));
-  std::vector<std::string> defs(definitions.begin(), definitions.end());
   TargetFacts facts;
   facts.chip = lookupChip(chip);
   std::string error;
-  if (failed(applyTargetDefaults(*spec, facts, defs, error)))
-    return llvm::createStringError(error);
   KernelParams params;
-  LaunchPlan plan; // refuses tensors the code cannot address
-  if (failed(resolveKernelParams(*spec, defs, params, error)) ||
-      failed(planKernel(*spec, params, plan, error)))
+  LaunchPlan plan; // unused: prepareKernel refuses what the code cannot address
+  if (failed(prepareKernel(*spec, facts, definitions, params, plan, error)))
     return llvm::createStringError(error);
   return CompileRequest::BuildFn(
       [spec, params](MLIRContext *ctx, std::string &error) {

@@ -122,10 +122,9 @@ static OwningOpRef<ModuleOp> loadInput(MLIRContext &ctx, std::string &error) {
     rocdsl::TargetFacts facts;
     facts.chip = rocdsl::lookupChip(chip);
     rocdsl::KernelParams params;
-    rocdsl::LaunchPlan plan; // refuses tensors the code cannot address
-    if (failed(rocdsl::applyTargetDefaults(*spec, facts, defs, error)) ||
-        failed(rocdsl::resolveKernelParams(*spec, defs, params, error)) ||
-        failed(rocdsl::planKernel(*spec, params, plan, error)))
+    rocdsl::LaunchPlan plan; // unused: prepareKernel refuses what the code
+                             // cannot address
+    if (failed(rocdsl::prepareKernel(*spec, facts, defs, params, plan, error)))
       return nullptr;
     OwningOpRef<ModuleOp> module = spec->build(&ctx, params, error);
     if (!module && error.empty())

@@ -126,12 +126,16 @@ LogicalResult resolveKernelParams(const KernelSpec &spec,
                                   llvm::ArrayRef<std::string> definitions,
                                   KernelParams &params, std::string &error);
 
-/// `spec.plan` at `params`, refused where a tensor argument holds more bytes
-/// than the kernels' 32-bit byte offsets address (kMaxTensorBytes): such a
-/// kernel would wrap its accesses on every target. Every caller that builds
-/// or launches a built-in kernel plans it through here.
-LogicalResult planKernel(const KernelSpec &spec, const KernelParams &params,
-                         LaunchPlan &plan, std::string &error);
+/// What every caller that builds or launches a built-in kernel does first:
+/// the kernel's rules for `facts` (applyTargetDefaults), `definitions` over
+/// the defaults (resolveKernelParams), then `spec.plan`, refused where a
+/// tensor argument holds more bytes than the kernels' 32-bit byte offsets
+/// address (kMaxTensorBytes): such a kernel would wrap its accesses on
+/// every target.
+LogicalResult prepareKernel(const KernelSpec &spec, const TargetFacts &facts,
+                            llvm::ArrayRef<std::string> definitions,
+                            KernelParams &params, LaunchPlan &plan,
+                            std::string &error);
 
 /// "[2, 3]"
 std::string shapeString(llvm::ArrayRef<int64_t> shape);
