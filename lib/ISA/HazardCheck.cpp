@@ -86,8 +86,7 @@ Expected<CheckResult> checkAssembly(StringRef text, StringRef file,
   result.file = file.str();
   result.chip = name;
   result.kernels = buildKernelReports(text, module, name);
-  for (auto &[line, directive] : module.unchecked)
-    result.unchecked.push_back({line, directive});
+  result.unchecked = std::move(module.unchecked);
   for (size_t i = 0, e = module.kernels.size(); i != e; ++i) {
     Kernel &kernel = module.kernels[i];
     for (const Instruction &inst : kernel.instructions)

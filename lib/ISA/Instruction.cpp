@@ -10,7 +10,6 @@
 #include "rocdsl/ISA/HazardCheck.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 
 using namespace llvm;
 
@@ -487,65 +486,63 @@ namespace {
 
 /// Reads the operand of an `s_waitcnt` as the assembler does: counters
 /// `name(expr)` joined by `&`, `,` or nothing, or one bare immediate;
-/// spaces anywhere. Expressions are integers with + - * and parentheses.
-/// Anything else (a symbol, an unknown form) fails: the wait cannot be read.
+/// spaces anywhere between tokens. Expressions are integers with + - * and
+/// parentheses. Anything else (a symbol, an unknown form) fails: the wait
+/// cannot be read. Counter names point into the text read.
 class WaitcntOperand {
 public:
-  explicit WaitcntOperand(StringRef text) {
-    for (char c : text)
-      if (!isSpace(c))
-        chars.push_back(c);
-    s = StringRef(chars.data(), chars.size());
-  }
+  explicit WaitcntOperand(StringRef text) : s(text) {}
 
   /// Named counts, or the bare immediate in `imm`; false if unreadable.
   bool parse(SmallVectorImpl<std::pair<StringRef, unsigned>> &counts,
              std::optional<int64_t> &imm) {
+    s = s.ltrim();
     if (s.empty())
       return false;
     if (isDigit(s.front()) || s.front() == '(' || s.front() == '-') {
       int64_t value;
-      if (!expr(value) || !s.empty())
+      if (!expr(value) || !s.ltrim().empty())
         return false;
       imm = value;
       return true;
     }
-    while (!s.empty()) {
-      size_t n = 0;
-      while (n < s.size() && (isAlnum(s[n]) || s[n] == '_'))
-        ++n;
-      StringRef name = s.take_front(n);
-      s = s.drop_front(n);
+    while (!(s = s.ltrim()).empty()) {
+      StringRef name = s.take_while([](char c) { return isAlnum(c) || c == '_'; });
+      s = s.drop_front(name.size());
       int64_t value;
-      if (name.empty() || !s.consume_front("(") || !expr(value) ||
-          !s.consume_front(")") || value < 0)
+      if (name.empty() || !eat('(') || !expr(value) || !eat(')') || value < 0)
         return false;
       name.consume_back("_sat");
       counts.push_back({name, unsigned(value)});
-      if (!s.consume_front("&"))
-        s.consume_front(",");
+      if (!eat('&'))
+        eat(',');
     }
     return true;
   }
 
 private:
+  /// Consumes `c` after any spaces.
+  bool eat(char c) {
+    s = s.ltrim();
+    return s.consume_front(StringRef(&c, 1));
+  }
   bool expr(int64_t &value) {
     if (!term(value))
       return false;
-    while (!s.empty() && (s.front() == '+' || s.front() == '-')) {
-      char op = s.front();
-      s = s.drop_front();
+    for (;;) {
+      bool plus = eat('+');
+      if (!plus && !eat('-'))
+        return true;
       int64_t rhs;
       if (!term(rhs))
         return false;
-      value = op == '+' ? value + rhs : value - rhs;
+      value = plus ? value + rhs : value - rhs;
     }
-    return true;
   }
   bool term(int64_t &value) {
     if (!atom(value))
       return false;
-    while (s.consume_front("*")) {
+    while (eat('*')) {
       int64_t rhs;
       if (!atom(rhs))
         return false;
@@ -554,26 +551,23 @@ private:
     return true;
   }
   bool atom(int64_t &value) {
-    if (s.consume_front("-")) {
+    if (eat('-')) {
       if (!atom(value))
         return false;
       value = -value;
       return true;
     }
-    if (s.consume_front("("))
-      return expr(value) && s.consume_front(")");
-    size_t n = 0;
-    while (n < s.size() && isAlnum(s[n]))
-      ++n;
+    if (eat('('))
+      return expr(value) && eat(')');
+    StringRef digits = s.take_while(isAlnum);
     uint64_t v;
-    if (n == 0 || s.take_front(n).getAsInteger(0, v) || v > (1u << 20))
+    if (digits.empty() || digits.getAsInteger(0, v) || v > (1u << 20))
       return false;
-    s = s.drop_front(n);
+    s = s.drop_front(digits.size());
     value = int64_t(v);
     return true;
   }
 
-  SmallVector<char, 32> chars;
   StringRef s;
 };
 
@@ -590,29 +584,11 @@ std::optional<SmallVector<std::pair<StringRef, unsigned>, 3>>
 decodeWaitcnt(const Instruction &inst, bool gfx9) {
   if (inst.mnemonic != "s_waitcnt")
     return std::nullopt;
-  SmallVector<std::pair<StringRef, unsigned>, 3> named;
-  std::optional<int64_t> imm;
-  // Counter names point into the instruction's text, not the parser's copy.
-  StringRef text = inst.text.drop_front(inst.mnemonic.size());
-  WaitcntOperand operand(text);
-  if (!operand.parse(named, imm))
-    return SmallVector<std::pair<StringRef, unsigned>, 3>();
   SmallVector<std::pair<StringRef, unsigned>, 3> counts;
-  for (auto &[name, value] : named) {
-    StringRef kind = StringSwitch<StringRef>(name)
-                         .Case("vmcnt", "vmcnt")
-                         .Case("expcnt", "expcnt")
-                         .Case("lgkmcnt", "lgkmcnt")
-                         .Case("vscnt", "vscnt")
-                         .Default("");
-    // Other names keep a spelling of their own, taken from the text.
-    if (kind.empty()) {
-      size_t at = text.find(name);
-      kind = at == StringRef::npos ? StringRef("other")
-                                   : text.substr(at, name.size());
-    }
-    counts.push_back({kind, value});
-  }
+  std::optional<int64_t> imm;
+  if (!WaitcntOperand(inst.text.drop_front(inst.mnemonic.size()))
+           .parse(counts, imm))
+    return SmallVector<std::pair<StringRef, unsigned>, 3>();
   if (imm && gfx9) {
     uint64_t bits = uint64_t(*imm);
     unsigned vm = (bits & 0xf) | ((bits >> 10) & 0x30);

@@ -273,7 +273,7 @@ struct AsmModule {
   /// Directives that stand for code the text does not spell out (`.rept`,
   /// `.macro`, `.if`, `.include`; data words inside a kernel), by line:
   /// what they make is not checked.
-  std::vector<std::pair<unsigned, std::string>> unchecked;
+  std::vector<CheckResult::UncheckedCode> unchecked;
 };
 
 /// The counts one `s_waitcnt` waits for, by counter ("vmcnt", "expcnt",
