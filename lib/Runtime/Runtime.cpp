@@ -351,8 +351,6 @@ Runtime::getLauncher(DeviceId deviceId, const CompileRequest &request,
       impl->disk ? impl->disk->getOrCompute(digest, compile, tier) : compile();
   if (!payload)
     return payload.takeError();
-  if (tier == CacheTier::Disk)
-    impl->diskHits++;
 
   auto load = [&](const std::string &code) {
     return device == DeviceKind::Host
@@ -379,6 +377,9 @@ Runtime::getLauncher(DeviceId deviceId, const CompileRequest &request,
   }
   if (!launcher)
     return launcher.takeError();
+  // Counted once the code loaded: an entry that did not load was a miss.
+  if (tier == CacheTier::Disk)
+    impl->diskHits++;
   // If another thread loaded the same kernel meanwhile, both get its copy.
   return impl->memory.insert(memoryKey, std::move(*launcher));
 }
