@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Where the built-in gemm's time goes on an NVIDIA GPU: its PTX, ptxas's
 # register and shared-memory report, the SASS of the K loop, and one
-# profiled launch under Nsight Compute (when ncu can read the counters).
+# profiled launch under Nsight Compute (when ncu can read the counters):
+# the usual sections, then the warps' stall reasons.
 #
 #   benchmarks/gemm_profile.sh OUTDIR BIN [-D name=value ...]
 #
@@ -38,4 +39,22 @@ if command -v ncu >/dev/null; then
     "$bin/rocdsl-run" --kernel gemm "${defs[@]}" --device cuda --repeat 5 \
     > "$out/ncu.txt" 2>&1
   tail -n 150 "$out/ncu.txt"
+  # Where the warps wait: each stall reason as a share of the active warps'
+  # cycles, the tensor pipe's busy share, shared-memory bank conflicts of
+  # the loads (ldmatrix included) and the clock the launch ran at.
+  stalls=barrier,long_scoreboard,short_scoreboard,mio_throttle,math_pipe_throttle,wait,not_selected,selected,dispatch_stall,lg_throttle,tex_throttle,no_instruction,branch_resolving,membar,drain,sleeping,misc
+  metrics=sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active
+  metrics+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
+  metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
+  metrics+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+  metrics+=,smsp__inst_executed.sum,sm__cycles_elapsed.avg.per_second
+  for s in ${stalls//,/ }; do
+    metrics+=,smsp__warp_issue_stalled_${s}_per_warp_active.pct
+  done
+  ncu --clock-control none --launch-skip 3 --launch-count 1 \
+    --metrics "$metrics" \
+    "$bin/rocdsl-run" --kernel gemm "${defs[@]}" --device cuda --repeat 5 \
+    > "$out/ncu-stalls.txt" 2>&1
+  grep -E "stalled|tensor|bank|wavefronts|inst_executed|per_second" \
+    "$out/ncu-stalls.txt"
 fi

@@ -63,6 +63,9 @@ static LogicalResult configureWarpgroupGemm(const ChipInfo &chip,
                 " has no warpgroup MMA (wgmma needs sm_90a; chip=sm_90a)");
   if (c.aColMajor)
     return fail("A must be row-major (layout_a=row)");
+  if (c.pingpong)
+    return fail("pingpong=1 phase-shifts the halves of an mma.sync or MFMA "
+                "loop, not warpgroup MMA (wgmma=0)");
   // Default tile (measured on an H100, bf16 and f16, 1024^3 to 8192^3,
   // docs/benchmarks.md): 128 x 256 on two warp groups with 4 stages and
   // the products left running across each barrier (wgmma_pending) once
@@ -344,12 +347,11 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
   }
   if (c.pingpong) {
     std::string why;
-    if (c.nvidia)
-      why = chip->name.str() + " has no issue priorities (AMDGPU only)";
-    else if (c.stages < 2)
+    if (c.stages < 2)
       why = "it needs stages of 2 to 4 (LDS buffers)";
     else if (c.warps != 8)
-      why = "it needs warps=8 (two waves on every SIMD), not warps=" +
+      why = "it needs warps=8 (two waves on every SIMD or scheduler), not "
+            "warps=" +
             std::to_string(c.warps);
     if (!why.empty()) {
       error = "pingpong=1: " + why;
@@ -697,7 +699,8 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
     };
     auto stepOf = [&](Scalar k) { return k / kb.i32(c.bk); };
     if (c.pingpong) {
-      // Ping-pong (8 waves, one of each half on every SIMD). Each
+      // Ping-pong (8 waves, one of each half on every SIMD; NVIDIA hands
+      // warps to its four schedulers by index mod 4, so there too). Each
       // iteration is two phases, each ending in a barrier: B1, copy step
       // i + S - 1 into buffer (i - 1) % S, read step i, wait for step
       // i + 1; then B2 and the products at raised priority. The upper
@@ -713,13 +716,15 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
       // those entering the loop, not those coming around it).
       copyPrologue(s, copyStep);
       kb.asyncWait(0);
+      // Every barrier of the two phases meets one of the other half's at
+      // another op (unaligned).
       Scalar upper =
           kb.compare(Cmp::GE, kb.warpId(), kb.i32(c.warps / 2));
-      kb.ifThenElse(upper, [&] { kb.barrier(); });
+      kb.ifThenElse(upper, [&] { kb.barrier(/*unaligned=*/true); });
       auto body = [&](Scalar k, ArrayRef<Tile> carried) {
         Scalar step = stepOf(k);
         Scalar count = kb.i32(s);
-        kb.barrier();
+        kb.barrier(/*unaligned=*/true);
         Scalar later = step + int64_t(s - 1);
         copyStep(k + int64_t(s - 1) * c.bk, kb.rem(later, count));
         Scalar buffer = kb.rem(step, count);
@@ -727,7 +732,7 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
         for (int64_t j = 0; j < slices; ++j)
           operands.push_back(readSlice(buffer, j));
         kb.asyncWait(s - 2);
-        kb.barrier();
+        kb.barrier(/*unaligned=*/true);
         kb.setPriority(1);
         Tile acc = carried[0];
         for (auto [x, y] : operands)
@@ -736,7 +741,7 @@ OwningOpRef<ModuleOp> mlir::rocdsl::buildGemm(MLIRContext *ctx,
         return SmallVector<Tile>{acc};
       };
       sum = kb.forLoop(kBegin, kEnd, kStep, {zero}, body)[0];
-      kb.ifThenElse(upper, [] {}, [&] { kb.barrier(); });
+      kb.ifThenElse(upper, [] {}, [&] { kb.barrier(/*unaligned=*/true); });
     } else if (!c.prefetchOperands) {
       // Each step reads its whole buffer after the barrier, then
       // multiplies.
@@ -965,9 +970,9 @@ KernelSpec mlir::rocdsl::getGemmSpec() {
        "step's LDS reads and global loads, instead of all reads first",
        false},
       {"pingpong", "0",
-       "AMDGPU, stages 2-4, warps=8: 1 runs the two halves of the waves a "
-       "barrier apart, one multiplying (at raised s_setprio) while the "
-       "other copies and reads LDS; two barriers a K step",
+       "stages 2-4, warps=8, MFMA or mma.sync: 1 runs the two halves of "
+       "the waves a barrier apart, one multiplying (at raised s_setprio on "
+       "AMDGPU) while the other copies and reads LDS; two barriers a K step",
        false},
       {"wgmma", "auto",
        "sm_90a: 1 multiplies with warpgroup MMA (wgmma) reading both "

@@ -547,7 +547,9 @@ void KernelBuilder::ifThenElse(Scalar cond, function_ref<void()> thenBody,
   }
 }
 
-void KernelBuilder::barrier() { BarrierOp::create(builder, loc); }
+void KernelBuilder::barrier(bool unaligned) {
+  BarrierOp::create(builder, loc, unaligned);
+}
 
 void KernelBuilder::wait(std::optional<unsigned> vmcnt,
                          std::optional<unsigned> lgkmcnt) {

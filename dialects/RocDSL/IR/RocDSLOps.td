@@ -616,6 +616,20 @@ def RocDSL_SetPriorityOp : RocDSL_Op<"set_priority"> {
 
 def RocDSL_BarrierOp : RocDSL_Op<"barrier"> {
   let summary = "Workgroup barrier (all waves; LDS writes become visible)";
+  let description = [{
+    Every wave of the program waits here until all have arrived; LDS writes
+    before it are visible to every wave after it.
+
+    `rocdsl.barrier {unaligned}` may be met by waves standing at different
+    barrier ops of the kernel: a schedule that keeps two halves of its
+    waves a barrier apart (the gemm's `pingpong`) pairs one half's barrier
+    in a loop with the other half's before or after it. The hardware
+    counts arrivals either way, but PTX's `bar.sync` promises that every
+    thread executes the same instruction, so on NVIDIA an unaligned
+    barrier is `barrier.sync 0` (no `.aligned`); AMDGPU's `s_barrier`
+    makes no such promise and is the same for both.
+  }];
+  let arguments = (ins UnitAttr:$unaligned);
   let assemblyFormat = "attr-dict";
 }
 

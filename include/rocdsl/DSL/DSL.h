@@ -310,7 +310,9 @@ public:
   void allowContraction() { floatFlags = arith::FastMathFlags::contract; }
 
   /// Escape hatches.
-  void barrier();
+  /// A workgroup barrier; `unaligned` where waves may meet it at another
+  /// barrier op of the kernel (phase-shifted halves; rocdsl.barrier).
+  void barrier(bool unaligned = false);
   void wait(std::optional<unsigned> vmcnt, std::optional<unsigned> lgkmcnt);
   void schedBarrier(unsigned mask = 0);
   /// A group of up to `size` instructions of the classes in `mask` (MFMA

@@ -10,6 +10,7 @@
 #include "rocdsl/Support/Log.h"
 
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -44,6 +45,9 @@ public:
                        op)) {
           ++schedBarriers;
           op->erase();
+        } else if (auto barrier = dyn_cast<BarrierOp>(op);
+                   barrier && barrier.getUnaligned()) {
+          lowerUnalignedBarrier(barrier);
         }
       });
       if (waits)
@@ -59,6 +63,20 @@ public:
                 " (a hint for the AMDGPU scheduler only)");
     }
   }
+  /// `barrier.sync 0`: as `bar.sync 0` (gpu.barrier's lowering) without
+  /// `.aligned`, whose promise that every thread runs this very
+  /// instruction phase-shifted waves break (rocdsl.barrier).
+  static void lowerUnalignedBarrier(BarrierOp barrier) {
+    OpBuilder b(barrier);
+    Location loc = barrier.getLoc();
+    Value id = LLVM::ConstantOp::create(b, loc, b.getI32Type(),
+                                        b.getI32IntegerAttr(0));
+    LLVM::CallIntrinsicOp::create(
+        b, loc, b.getStringAttr("llvm.nvvm.barrier.cta.sync.all"),
+        ValueRange{id});
+    barrier.erase();
+  }
+
   void populateMemoryPatterns(TileTypeConverter &converter,
                               RewritePatternSet &patterns) const override {
     populateNvidiaMemoryPatterns(converter, patterns);

@@ -274,7 +274,8 @@ rocdsl.func @warpgroup_in_flight() attributes {num_warps = 4 : i32} {
 
 // CHECK-LABEL: rocdsl.func @sync()
 // CHECK-SAME: attributes {num_warps = 8 : i32} {
-// CHECK-NEXT: rocdsl.barrier
+// CHECK-NEXT: rocdsl.barrier{{$}}
+// CHECK-NEXT: rocdsl.barrier {unaligned}
 // CHECK-NEXT: rocdsl.wait {vmcnt = 0 : i32}
 // CHECK-NEXT: rocdsl.wait {lgkmcnt = 0 : i32}
 // CHECK-NEXT: rocdsl.wait {lgkmcnt = 15 : i32, vmcnt = 63 : i32}
@@ -287,6 +288,7 @@ rocdsl.func @warpgroup_in_flight() attributes {num_warps = 4 : i32} {
 // CHECK-NEXT: rocdsl.return
 // GENERIC-LABEL: sym_name = "sync"
 // GENERIC: "rocdsl.barrier"() : () -> ()
+// GENERIC-NEXT: "rocdsl.barrier"() <{unaligned}> : () -> ()
 // GENERIC-NEXT: "rocdsl.wait"() <{vmcnt = 0 : i32}> : () -> ()
 // GENERIC-NEXT: "rocdsl.wait"() <{lgkmcnt = 0 : i32}> : () -> ()
 // GENERIC-NEXT: "rocdsl.wait"() <{lgkmcnt = 15 : i32, vmcnt = 63 : i32}> : () -> ()
@@ -295,6 +297,7 @@ rocdsl.func @warpgroup_in_flight() attributes {num_warps = 4 : i32} {
 // GENERIC-NEXT: "rocdsl.sched_group_barrier"() <{mask = 8 : i32, size = 1 : i32, sync_id = 0 : i32}> : () -> ()
 rocdsl.func @sync() attributes {num_warps = 8 : i32} {
   rocdsl.barrier
+  rocdsl.barrier {unaligned}
   rocdsl.wait {vmcnt = 0 : i32}
   rocdsl.wait {lgkmcnt = 0 : i32}
   rocdsl.wait {vmcnt = 63 : i32, lgkmcnt = 15 : i32}
