@@ -29,6 +29,8 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
+
 using namespace mlir;
 namespace cl = llvm::cl;
 
@@ -196,6 +198,15 @@ int main(int argc, char **argv) {
                 "chips and --emit mlir, llvm, asm or hsaco");
   if (nvidia && (directCopies || waits.getNumOccurrences()))
     return fail("--direct-copies and --waits apply to AMD chips only");
+  // Without direct copies every copy completes where it stands: there is
+  // no wait to place, and a --waits that changed nothing would mislead.
+  if (waits.getNumOccurrences() && !directCopies) {
+    const char *direct = std::getenv("ROCDSL_AMD_DIRECT_COPIES");
+    if (!direct || llvm::StringRef(direct) != "1")
+      return fail("--waits=" + waits +
+                  " places the waits of direct-to-LDS copies; give "
+                  "--direct-copies too (or ROCDSL_AMD_DIRECT_COPIES=1)");
+  }
   if (nvidia && storeForm.getNumOccurrences() &&
       storeForm != rocdsl::StoreForm::Wide)
     return fail("--store-form applies to AMD chips only (the wide-store "
