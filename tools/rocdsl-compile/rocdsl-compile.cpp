@@ -147,7 +147,7 @@ static OwningOpRef<ModuleOp> loadInput(MLIRContext &ctx, std::string &error) {
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
   if (!module)
-    error = "could not parse " + inputFile;
+    error = inputFile + " is not a valid module (the error above says why)";
   return module;
 }
 
