@@ -99,10 +99,19 @@ LogicalResult mlir::rocdsl::applyTargetDefaults(
     const KernelSpec &spec, const TargetFacts &facts,
     std::vector<std::string> &definitions, std::string &error) {
   // chip and wave follow the target; a definition that contradicts it would
-  // build a kernel for one chip and compile it for another.
+  // build a kernel for one chip and compile it for another. (A kernel
+  // without such a parameter refuses the definition as it does any other
+  // unknown name, whatever its value.)
+  auto takes = [&](llvm::StringRef name) {
+    return llvm::any_of(spec.params, [&](const KernelParamSpec &p) {
+      return llvm::StringRef(p.name) == name;
+    });
+  };
   if (const ChipInfo *chip = facts.chip) {
     for (llvm::StringRef def : definitions) {
       auto [name, value] = def.split('=');
+      if (!takes(name))
+        continue;
       if (name == "chip" && value != chip->name) {
         error = "chip=" + value.str() + " contradicts the target " +
                 chip->name.str() +
