@@ -267,6 +267,23 @@ LogicalResult mlir::rocdsl::configureGemm(const KernelParams &params,
                                 : chip->name.str());
     return failure();
   }
+  // The mma.sync default on NVIDIA: 256 x 128 on 8 warps (64 x 64 a warp,
+  // one program a multiprocessor) with 4 stages where those tiles make at
+  // least two waves of programs. It reads a quarter less from L2 than the
+  // two 128 x 128 programs that would share the multiprocessor, which ran
+  // L2 at 90% of its rate: 3-6% faster at 4096^3 and 8192^3, bf16 and f16
+  // (H100, docs/benchmarks.md). Elsewhere 128 x 128 on 4 warps.
+  if (c.nvidia && !c.warps && !c.bm && !c.bn && !c.bk && !c.stages &&
+      !c.aColMajor && !c.bColMajor && !c.pingpong) {
+    int64_t wideTiles =
+        llvm::divideCeil(c.m, 256) * llvm::divideCeil(c.n, 128) * c.batch;
+    if (wideTiles >= 2 * int64_t(chip->computeUnits)) {
+      c.warps = 8;
+      c.bm = 256;
+      c.bn = 128;
+      c.stages = 4;
+    }
+  }
   if (!c.warps)
     c.warps = 4;
   if (c.warps != 1 && c.warps != 2 && c.warps != 4 && c.warps != 8 &&
