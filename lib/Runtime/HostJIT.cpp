@@ -50,6 +50,20 @@ static Expected<std::unique_ptr<TargetMachine>> createHostTargetMachine() {
     return builder.takeError();
   std::string cpu = requestedHostCPU();
   if (!cpu.empty()) {
+    // Checked against the target's CPU table before any subtarget of it is
+    // built: LLVM would print its own "not a recognized processor" for
+    // each one, ahead of ROCDSL's error.
+    std::string error;
+    const Triple &triple = builder->getTargetTriple();
+    const Target *target = TargetRegistry::lookupTarget(triple, error);
+    if (!target)
+      return createStringError(error);
+    std::unique_ptr<MCSubtargetInfo> generic(
+        target->createMCSubtargetInfo(triple, "", ""));
+    if (!generic || !generic->isCPUStringValid(cpu))
+      return createStringError("ROCDSL_HOST_CPU=" + cpu +
+                               " is not a CPU of this machine's target (" +
+                               sys::getProcessTriple() + ")");
     // The named CPU's own features, none of this machine's.
     builder->setCPU(cpu);
     builder->getFeatures() = SubtargetFeatures();
@@ -57,12 +71,7 @@ static Expected<std::unique_ptr<TargetMachine>> createHostTargetMachine() {
   builder->setCodeGenOptLevel(CodeGenOptLevel::Aggressive);
   // Position-independent code loads at any address ORC picks.
   builder->setRelocationModel(Reloc::PIC_);
-  auto tm = builder->createTargetMachine();
-  if (tm && !cpu.empty() && !(*tm)->getMCSubtargetInfo()->isCPUStringValid(cpu))
-    return createStringError("ROCDSL_HOST_CPU=" + cpu +
-                             " is not a CPU of this machine's target (" +
-                             sys::getProcessTriple() + ")");
-  return tm;
+  return builder->createTargetMachine();
 }
 
 std::string rocdsl::getHostTargetDescription() {
