@@ -95,6 +95,13 @@ bool mlir::rocdsl::definesParam(llvm::ArrayRef<std::string> definitions,
   });
 }
 
+/// Whether `spec` has a parameter called `name`.
+static bool takesParam(const KernelSpec &spec, llvm::StringRef name) {
+  return llvm::any_of(spec.params, [&](const KernelParamSpec &p) {
+    return llvm::StringRef(p.name) == name;
+  });
+}
+
 LogicalResult mlir::rocdsl::applyTargetDefaults(
     const KernelSpec &spec, const TargetFacts &facts,
     std::vector<std::string> &definitions, std::string &error) {
@@ -102,15 +109,10 @@ LogicalResult mlir::rocdsl::applyTargetDefaults(
   // build a kernel for one chip and compile it for another. (A kernel
   // without such a parameter refuses the definition as it does any other
   // unknown name, whatever its value.)
-  auto takes = [&](llvm::StringRef name) {
-    return llvm::any_of(spec.params, [&](const KernelParamSpec &p) {
-      return llvm::StringRef(p.name) == name;
-    });
-  };
   if (const ChipInfo *chip = facts.chip) {
     for (llvm::StringRef def : definitions) {
       auto [name, value] = def.split('=');
-      if (!takes(name))
+      if (!takesParam(spec, name))
         continue;
       if (name == "chip" && value != chip->name) {
         error = "chip=" + value.str() + " contradicts the target " +
@@ -149,9 +151,7 @@ mlir::rocdsl::resolveKernelParams(const KernelSpec &spec,
       error = "malformed definition '" + def + "' (expected NAME=VALUE)";
       return failure();
     }
-    bool known = llvm::any_of(
-        spec.params, [&](const KernelParamSpec &p) { return p.name == name; });
-    if (!known) {
+    if (!takesParam(spec, name)) {
       std::string names = llvm::join(
           llvm::map_range(spec.params,
                           [](const KernelParamSpec &p) { return p.name; }),

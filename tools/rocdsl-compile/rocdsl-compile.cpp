@@ -29,8 +29,6 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cstdlib>
-
 using namespace mlir;
 namespace cl = llvm::cl;
 
@@ -200,9 +198,11 @@ int main(int argc, char **argv) {
     return fail("--direct-copies and --waits apply to AMD chips only");
   // Without direct copies every copy completes where it stands: there is
   // no wait to place, and a --waits that changed nothing would mislead.
-  if (waits.getNumOccurrences() && !directCopies) {
-    const char *direct = std::getenv("ROCDSL_AMD_DIRECT_COPIES");
-    if (!direct || llvm::StringRef(direct) != "1")
+  if (waits.getNumOccurrences()) {
+    auto copies = rocdsl::applyAsyncCopyEnvironment({directCopies, waits});
+    if (!copies)
+      return fail(llvm::toString(copies.takeError()));
+    if (!copies->direct)
       return fail("--waits=" + waits +
                   " places the waits of direct-to-LDS copies; give "
                   "--direct-copies too (or ROCDSL_AMD_DIRECT_COPIES=1)");

@@ -23,17 +23,18 @@ class NVIDIATargetInfo : public TargetInfo {
 public:
   using TargetInfo::TargetInfo;
 
-  /// NVIDIA has no counterpart of AMDGPU's memory counters or scheduling
-  /// barriers: its hardware tracks every register a load writes, so a wait
-  /// orders nothing, and ptxas schedules on its own. The hatches are
-  /// dropped (they would otherwise reach the NVPTX backend as AMDGPU
-  /// intrinsics it cannot select), with one note per kind and kernel at
-  /// ROCDSL_LOG=info.
   void applyOccupancyHint(gpu::GPUFuncOp kernel,
                           IntegerAttr programs) const override {
     kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), programs);
   }
 
+  /// NVIDIA has no counterpart of AMDGPU's memory counters or scheduling
+  /// barriers: its hardware tracks every register a load writes, so a wait
+  /// orders nothing, and ptxas schedules on its own. The hatches are
+  /// dropped (they would otherwise reach the NVPTX backend as AMDGPU
+  /// intrinsics it cannot select), with one note per kind and kernel at
+  /// ROCDSL_LOG=info. Unaligned barriers become `barrier.sync` here; the
+  /// others are left to the common lowering (gpu.barrier, `bar.sync`).
   void prepare(ModuleOp module) const override {
     for (FuncOp func : module.getOps<FuncOp>()) {
       unsigned waits = 0, schedBarriers = 0;
