@@ -32,34 +32,51 @@
 using namespace llvm;
 using namespace mlir::rocdsl;
 
+// The emulator's own options; LLVM's hundreds of backend options, linked in
+// with the disassembler, stay out of --help.
+static cl::OptionCategory category("rocdsl-emu options");
+
 static cl::opt<std::string> input(cl::Positional, cl::desc("<code object>"),
-                                  cl::Required);
+                                  cl::Required, cl::cat(category));
 static cl::opt<std::string> chip("chip",
                                  cl::desc("Emulated chip (default: "
-                                          "$ROCDSL_EMU_CHIP, else gfx942)"));
-static cl::opt<bool> list("list", cl::desc("List the kernels and exit"));
-static cl::opt<std::string> kernelName("kernel", cl::desc("Kernel to run"));
+                                          "$ROCDSL_EMU_CHIP, else gfx942)"),
+                                 cl::cat(category));
+static cl::opt<bool> list("list", cl::desc("List the kernels and exit"),
+                          cl::cat(category));
+static cl::opt<std::string> kernelName("kernel", cl::desc("Kernel to run"),
+                                       cl::cat(category));
 static cl::opt<std::string> gridOpt("grid", cl::desc("Workgroups: X[,Y[,Z]]"),
-                                    cl::init("1"));
+                                    cl::init("1"), cl::cat(category));
 static cl::opt<std::string> blockOpt("block",
                                      cl::desc("Work-items per workgroup: "
                                               "X[,Y[,Z]] (default: the "
                                               "kernel's required size, else "
-                                              "64)"));
+                                              "64)"),
+                                     cl::cat(category));
 static cl::opt<unsigned> dynamicLds("lds", cl::desc("Dynamic LDS bytes"),
-                                    cl::init(0));
-static cl::list<std::string> args("arg", cl::desc("Kernel argument"));
-static cl::opt<std::string> dumpDir("dump",
-                                    cl::desc("Write buffer arguments here"));
-static cl::opt<bool> profile("profile", cl::desc("Print the launch profile"));
+                                    cl::init(0), cl::cat(category));
+static cl::list<std::string>
+    args("arg",
+         cl::desc("Kernel argument, one per explicit argument in order: "
+                  "buf:BYTES[:random|zero|fill=N|file=PATH], "
+                  "rsrc:BYTES[:...], i32:V, u32:V, i64:V, u64:V, f32:V, "
+                  "f64:V"),
+         cl::cat(category));
+static cl::opt<std::string>
+    dumpDir("dump", cl::desc("Write buffer arguments here"), cl::cat(category));
+static cl::opt<bool> profile("profile", cl::desc("Print the launch profile"),
+                             cl::cat(category));
 static cl::opt<bool> warn("warn-violations",
-                          cl::desc("Report wait violations as warnings"));
-static cl::opt<unsigned> seed("emu-seed", cl::desc("Seed for random buffers "
-                                               "and the emulator"),
-                              cl::init(1));
+                          cl::desc("Report wait violations as warnings"),
+                          cl::cat(category));
+static cl::opt<unsigned> seed("emu-seed",
+                              cl::desc("Seed for random buffers "
+                                       "and the emulator"),
+                              cl::init(1), cl::cat(category));
 static cl::opt<unsigned> threads("host-threads",
                                  cl::desc("Host threads (0: all cores)"),
-                                 cl::init(0));
+                                 cl::init(0), cl::cat(category));
 
 static int fail(const Twine &message) {
   errs() << "rocdsl-emu: error: " << message << "\n";
@@ -81,6 +98,7 @@ static bool parseDims(StringRef text, std::array<uint32_t, 3> &dims) {
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   installOneLineFatalErrorHandler("rocdsl-emu: error: ", 1);
+  cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv,
                               "Runs gfx942/gfx950 code objects on the CPU\n");
   std::string chipName = chip;
@@ -134,6 +152,11 @@ int main(int argc, char **argv) {
   for (const KernelResources &r : *resources)
     if (r.name == kernelName)
       res = &r;
+  // The loader found the kernel's descriptor; its argument list comes from
+  // the metadata note, which a hand-made or stripped object may lack.
+  if (!res)
+    return fail("the code object's metadata does not describe kernel '" +
+                kernelName + "', so its arguments are unknown");
   std::vector<KernelArgInfo> explicitArgs;
   for (const KernelArgInfo &a : res->args)
     if (!a.isHidden())
@@ -270,10 +293,10 @@ int main(int argc, char **argv) {
       os.write(static_cast<const char *>(b.data), b.bytes);
     }
   }
-  outs() << "ran " << kernelName << " on emulated " << model->name
-         << ": grid " << config.grid[0] << "x" << config.grid[1] << "x"
-         << config.grid[2] << ", block " << config.block[0] << "x"
-         << config.block[1] << "x" << config.block[2] << "\n";
+  outs() << "ran " << kernelName << " on emulated " << model->name << ": grid "
+         << config.grid[0] << "x" << config.grid[1] << "x" << config.grid[2]
+         << ", block " << config.block[0] << "x" << config.block[1] << "x"
+         << config.block[2] << "\n";
   // (Violations downgraded to warnings were reported on stderr as found.)
   if (options.profile)
     outs() << result->profile.str();
