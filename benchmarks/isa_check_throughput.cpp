@@ -192,7 +192,17 @@ private:
 } // namespace
 
 int main(int argc, char **argv) {
-  unsigned targetLines = argc > 1 ? std::atoi(argv[1]) : 100000;
+  unsigned targetLines = 100000;
+  if (argc > 2 ||
+      (argc == 2 && llvm::StringRef(argv[1]).getAsInteger(10, targetLines))) {
+    bool help = argc == 2 && (llvm::StringRef(argv[1]) == "--help" ||
+                              llvm::StringRef(argv[1]) == "-h");
+    (help ? llvm::outs() : llvm::errs())
+        << "usage: rocdsl-bench-isa-check [LINES]\n"
+           "Times the wide-store hazard check on about LINES (default "
+           "100000) lines of generated assembly.\n";
+    return help ? 0 : 2;
+  }
   Generator generator(std::max(targetLines, 200u));
   std::string text = generator.run();
 

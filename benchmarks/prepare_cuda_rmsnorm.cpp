@@ -14,8 +14,8 @@
 // benchmarks/cuda_rmsnorm_run.cpp (built on the GPU machine) runs them.
 //
 //===----------------------------------------------------------------------===//
-#include "norm/RMSNorm.h"
 #include "RMSNormCases.h"
+#include "norm/RMSNorm.h"
 
 #include "rocdsl/Kernels/Registry.h"
 #include "rocdsl/Pipelines/Pipelines.h"
@@ -31,9 +31,16 @@ using namespace mlir;
 using namespace mlir::rocdsl;
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    llvm::errs() << "usage: rocdsl-prepare-cuda-rmsnorm DIR\n";
-    return 2;
+  // One argument, the output directory; an option (--help, say) is not a
+  // directory to create.
+  if (argc != 2 || argv[1][0] == '-') {
+    bool help = argc == 2 && (llvm::StringRef(argv[1]) == "--help" ||
+                              llvm::StringRef(argv[1]) == "-h");
+    (help ? llvm::outs() : llvm::errs())
+        << "usage: rocdsl-prepare-cuda-rmsnorm DIR\n"
+           "Writes the RMSNorm family's PTX for the CUDA benchmarks, and a "
+           "manifest, into DIR.\n";
+    return help ? 0 : 2;
   }
   std::string dir = argv[1];
   llvm::sys::fs::create_directories(dir);

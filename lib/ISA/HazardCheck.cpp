@@ -14,6 +14,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/TargetParser/TargetParser.h"
 
+#include <cstdlib>
+
 using namespace llvm;
 
 namespace mlir::rocdsl::isa {
@@ -57,6 +59,21 @@ unsigned requiredWaitStates(StringRef chip) {
   if (version.Major >= 7 && version.Major <= 9)
     return 1;
   return 0;
+}
+
+/// ROCDSL_WAIT_SLACK_BUDGET: instruction steps the looser-wait search may
+/// spend on each kernel (WaitCheck.h, kDefaultSlackBudget when unset).
+static Expected<uint64_t> slackBudget() {
+  const char *text = std::getenv("ROCDSL_WAIT_SLACK_BUDGET");
+  if (!text || !*text)
+    return kDefaultSlackBudget;
+  uint64_t budget;
+  if (StringRef(text).trim().getAsInteger(10, budget) || budget == 0)
+    return createStringError(inconvertibleErrorCode(),
+                             "ROCDSL_WAIT_SLACK_BUDGET='%s' is not a positive "
+                             "whole number of instruction steps",
+                             text);
+  return budget;
 }
 
 /// "FILE: MESSAGE" for an error of the analyses.
@@ -116,20 +133,25 @@ Expected<CheckResult> checkAssembly(StringRef text, StringRef file,
       result.kernels[i].waitsChecked = true;
       result.kernels[i].waitViolations = std::move(*violations);
       if (analysis == WaitAnalysis::ViolationsAndSlack) {
-        Expected<std::vector<WaitSlack>> slack = findLooserWaits(kernel);
+        Expected<uint64_t> budget = slackBudget();
+        if (!budget)
+          return budget.takeError();
+        Expected<SlackSearch> slack = findLooserWaits(kernel, *budget);
         if (!slack)
           return prefixed(file, slack.takeError());
-        for (WaitSlack &w : *slack)
+        for (WaitSlack &w : slack->looser)
           w.file = result.file;
-        result.kernels[i].waitSlack = std::move(*slack);
+        result.kernels[i].waitSlack = std::move(slack->looser);
+        result.kernels[i].slackWaits = slack->waits;
+        result.kernels[i].slackExamined = slack->examined;
       }
     }
   }
   return result;
 }
 
-Expected<CheckResult> checkFile(StringRef bytes, StringRef file,
-                                StringRef chip, WaitAnalysis analysis) {
+Expected<CheckResult> checkFile(StringRef bytes, StringRef file, StringRef chip,
+                                WaitAnalysis analysis) {
   if (bytes.starts_with("\x7f"
                         "ELF"))
     return checkCodeObject(bytes, file, chip, analysis);

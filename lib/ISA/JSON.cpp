@@ -43,9 +43,8 @@ static json::Value findingToJSON(const Finding &f) {
 }
 
 bool CheckResult::hasWaitViolation() const {
-  return llvm::any_of(kernels, [](const KernelReport &k) {
-    return !k.waitViolations.empty();
-  });
+  return llvm::any_of(
+      kernels, [](const KernelReport &k) { return !k.waitViolations.empty(); });
 }
 
 static json::Value waitFindingToJSON(const WaitFinding &f) {
@@ -93,6 +92,9 @@ static json::Value kernelToJSON(const KernelReport &k) {
     }
     object["wait_slack"] = std::move(slack);
   }
+  if (k.slackExamined < k.slackWaits)
+    object["wait_slack_examined"] =
+        json::Object{{"waits", k.slackWaits}, {"examined", k.slackExamined}};
   return object;
 }
 

@@ -140,9 +140,8 @@ bool isDirectToLds(std::pair<uint32_t, unsigned> key, const Entry &e) {
 
 /// The register file a state key names (None: LDS memory).
 RegRange::Kind keyKind(uint32_t key) {
-  return key == kLdsMemoryKey || key >= kDmaKeyBase
-             ? RegRange::None
-             : RegRange::Kind(key >> 16);
+  return key == kLdsMemoryKey || key >= kDmaKeyBase ? RegRange::None
+                                                    : RegRange::Kind(key >> 16);
 }
 
 /// Registers an operand names (none for literals, labels, special
@@ -162,12 +161,12 @@ SmallVector<RegRange, 2> destinations(const Instruction &inst,
   if (counter == Counter::Smem) {
     SmallVector<RegRange, 2> out;
     StringRef m = inst.mnemonic;
-    bool returns = m.starts_with("s_load_") || m.starts_with("s_buffer_load_") ||
-                   m.starts_with("s_scratch_load_") ||
-                   m.starts_with("s_memtime") || m.starts_with("s_memrealtime") ||
-                   ((m.starts_with("s_atomic_") ||
-                     m.starts_with("s_buffer_atomic_")) &&
-                    (llvm::is_contained(inst.modifiers, "glc")));
+    bool returns =
+        m.starts_with("s_load_") || m.starts_with("s_buffer_load_") ||
+        m.starts_with("s_scratch_load_") || m.starts_with("s_memtime") ||
+        m.starts_with("s_memrealtime") ||
+        ((m.starts_with("s_atomic_") || m.starts_with("s_buffer_atomic_")) &&
+         (llvm::is_contained(inst.modifiers, "glc")));
     if (returns && !inst.operands.empty())
       if (std::optional<RegRange> r = operandRegisters(inst.operands[0]))
         out.push_back(*r);
@@ -295,8 +294,8 @@ public:
             continue;
           }
           if (found)
-            found->push_back({it->first.second, index, e.counter,
-                              loosest(e), reg, reg, r.kind});
+            found->push_back({it->first.second, index, e.counter, loosest(e),
+                              reg, reg, r.kind});
           ++it;
         }
       }
@@ -441,10 +440,13 @@ Error tooLarge(const Kernel &kernel, StringRef what, size_t limit) {
 }
 
 /// Every (load, use) touch of `kernel` under `transfer`, one per pair with
-/// the loosest count over its paths and the registers touched.
-Expected<Touches> collectTouches(const Kernel &kernel,
-                                 const Transfer &transfer) {
+/// the loosest count over its paths and the registers touched; adds the
+/// instructions it steps through to `*steps`.
+Expected<Touches> collectTouches(const Kernel &kernel, const Transfer &transfer,
+                                 uint64_t *steps = nullptr) {
   Touches touches;
+  uint64_t unused = 0;
+  uint64_t &stepped = steps ? *steps : unused;
   unsigned numBlocks = kernel.blocks.size();
   if (numBlocks == 0)
     return touches;
@@ -465,6 +467,7 @@ Expected<Touches> collectTouches(const Kernel &kernel,
     bool widen = ++visits > budget;
     State state = in[b];
     const BasicBlock &block = kernel.blocks[b];
+    stepped += block.end - block.begin;
     for (unsigned i = block.begin; i != block.end; ++i)
       transfer.step(state, i, nullptr);
     for (unsigned s : block.succs) {
@@ -488,6 +491,7 @@ Expected<Touches> collectTouches(const Kernel &kernel,
       continue;
     State state = in[b];
     const BasicBlock &block = kernel.blocks[b];
+    stepped += block.end - block.begin;
     for (unsigned i = block.begin; i != block.end; ++i)
       transfer.step(state, i, &found);
     if (found.size() > kMaxTouches)
@@ -546,9 +550,10 @@ Expected<std::vector<WaitFinding>> findWaitViolations(const Kernel &kernel) {
   return findings;
 }
 
-Expected<std::vector<WaitSlack>> findLooserWaits(const Kernel &kernel) {
-  std::vector<WaitSlack> slack;
-  Expected<Touches> baseline = collectTouches(kernel, Transfer(kernel));
+Expected<SlackSearch> findLooserWaits(const Kernel &kernel, uint64_t budget) {
+  SlackSearch search;
+  uint64_t spent = 0;
+  Expected<Touches> baseline = collectTouches(kernel, Transfer(kernel), &spent);
   if (!baseline)
     return baseline.takeError();
   // Whether the kernel with wait `index` at `limits` touches nothing the
@@ -556,7 +561,7 @@ Expected<std::vector<WaitSlack>> findLooserWaits(const Kernel &kernel) {
   // the limits is not offered).
   auto enough = [&](unsigned index, WaitLimits limits) {
     Expected<Touches> touches =
-        collectTouches(kernel, Transfer(kernel, index, limits));
+        collectTouches(kernel, Transfer(kernel, index, limits), &spent);
     if (!touches) {
       consumeError(touches.takeError());
       return false;
@@ -566,47 +571,69 @@ Expected<std::vector<WaitSlack>> findLooserWaits(const Kernel &kernel) {
     });
   };
   // The largest count in [from, max] that is still enough (monotone: a
-  // looser wait only leaves more in flight); `max` waits for nothing.
+  // looser wait only leaves more in flight); `max` waits for nothing. Most
+  // waits are tight, and many others not needed at all, so one count looser
+  // and the maximum are tried before the bisection: one or two reruns of
+  // the analysis for those instead of six.
   auto loosest = [&](unsigned index, WaitLimits limits,
                      std::optional<unsigned> WaitLimits::*counter,
                      unsigned from, unsigned max) {
-    unsigned lo = from, hi = max;
+    auto enoughAt = [&](unsigned count) {
+      WaitLimits trial = limits;
+      trial.*counter = count;
+      return enough(index, trial);
+    };
+    if (!enoughAt(from + 1))
+      return from;
+    if (from + 1 == max || enoughAt(max))
+      return max;
+    unsigned lo = from + 1, hi = max - 1;
     while (lo < hi) {
       unsigned mid = lo + (hi - lo + 1) / 2;
-      WaitLimits trial = limits;
-      trial.*counter = mid;
-      if (enough(index, trial))
+      if (enoughAt(mid))
         lo = mid;
       else
         hi = mid - 1;
     }
     return lo;
   };
+  std::vector<unsigned> waits;
   for (unsigned i = 0, e = kernel.instructions.size(); i != e; ++i) {
     std::optional<WaitLimits> limits = parseWait(kernel.instructions[i]);
-    if (!limits || (!limits->vm && !limits->lgkm))
-      continue;
+    if (limits && ((limits->vm && *limits->vm < kMaxVmcnt) ||
+                   (limits->lgkm && *limits->lgkm < kMaxLgkmcnt)))
+      waits.push_back(i);
+  }
+  search.waits = waits.size();
+  for (unsigned i : waits) {
+    // Each rerun of the analysis costs about what the baseline did; stop
+    // before the budget is spent rather than in the middle of a wait.
+    if (spent >= budget)
+      break;
+    WaitLimits limits = *parseWait(kernel.instructions[i]);
     WaitSlack w;
     w.kernel = kernel.name;
     w.line = kernel.instructions[i].line;
     w.text = kernel.instructions[i].text.str();
     bool looser = false;
-    if (limits->vm && *limits->vm < kMaxVmcnt) {
-      w.vmcnt = *limits->vm;
+    if (limits.vm && *limits.vm < kMaxVmcnt) {
+      w.vmcnt = *limits.vm;
       w.loosestVmcnt =
-          loosest(i, *limits, &WaitLimits::vm, *limits->vm, kMaxVmcnt);
+          loosest(i, limits, &WaitLimits::vm, *limits.vm, kMaxVmcnt);
       looser |= *w.loosestVmcnt > *w.vmcnt;
     }
-    if (limits->lgkm && *limits->lgkm < kMaxLgkmcnt) {
-      w.lgkmcnt = *limits->lgkm;
+    if (limits.lgkm && *limits.lgkm < kMaxLgkmcnt) {
+      w.lgkmcnt = *limits.lgkm;
       w.loosestLgkmcnt =
-          loosest(i, *limits, &WaitLimits::lgkm, *limits->lgkm, kMaxLgkmcnt);
+          loosest(i, limits, &WaitLimits::lgkm, *limits.lgkm, kMaxLgkmcnt);
       looser |= *w.loosestLgkmcnt > *w.lgkmcnt;
     }
+    ++search.examined;
     if (looser)
-      slack.push_back(std::move(w));
+      search.looser.push_back(std::move(w));
   }
-  return slack;
+  search.steps = spent;
+  return search;
 }
 
 /// "FILE:LINE: WHAT: kernel 'K': '" -- code objects have no lines (0):
@@ -642,7 +669,8 @@ std::string formatWaitFinding(const WaitFinding &f) {
   std::string out;
   raw_string_ostream os(out);
   printHeader(os, f.file, f.useLine, "wait violation", f.kernel);
-  os << f.useText << "' touches " << f.registers << " while '" << f.loadText << "'";
+  os << f.useText << "' touches " << f.registers << " while '" << f.loadText
+     << "'";
   if (f.loadLine)
     os << " (line " << f.loadLine << ")";
   os << " may be outstanding: needs " << f.counter << "(" << f.loosest

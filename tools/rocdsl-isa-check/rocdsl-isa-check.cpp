@@ -45,11 +45,14 @@ static const char *const kUsage =
     "               written before an s_waitcnt retires the load, on every\n"
     "               path (gfx9 family: gfx90a, gfx940-gfx942, gfx950)\n"
     "  --wait-slack also (implies --waits) every s_waitcnt stricter than the\n"
-    "               check needs, with the loosest count that would do\n"
+    "               check needs, with the loosest count that would do; it\n"
+    "               stops, with a note, after ROCDSL_WAIT_SLACK_BUDGET\n"
+    "               instruction steps a kernel (default 2^25, about a minute)\n"
     "  --json       print the findings and kernel reports as JSON\n"
     "  --quiet      print only the findings\n"
     "\n"
-    "Exit status: 0 clean, 1 hazards (or with --waits, wait violations) found,\n"
+    "Exit status: 0 clean, 1 hazards (or with --waits, wait violations) "
+    "found,\n"
     "2 unreadable input or unknown chip.\n";
 
 static void error(const Twine &message) {
@@ -61,8 +64,7 @@ int main(int argc, char **argv) {
   // LLVM reports some unusable input (a code object it cannot decode) as a
   // fatal error: exit status 2 like other unreadable input (1 is for
   // hazards).
-  mlir::rocdsl::installOneLineFatalErrorHandler("rocdsl-isa-check: error: ",
-                                                2);
+  mlir::rocdsl::installOneLineFatalErrorHandler("rocdsl-isa-check: error: ", 2);
   std::vector<std::string> files;
   std::string chip;
   bool json = false, quiet = false, waits = false, slack = false;
@@ -164,6 +166,13 @@ int main(int argc, char **argv) {
              << "for " << result->chip << " (gfx9 family only)\n";
     }
     hazard |= result->hasWaitViolation();
+    for (const isa::KernelReport &k : result->kernels)
+      if (k.slackExamined < k.slackWaits)
+        errs() << "rocdsl-isa-check: note: " << file << ": kernel '" << k.name
+               << "': --wait-slack examined the first " << k.slackExamined
+               << " of " << k.slackWaits
+               << " waits before its budget ran out "
+                  "(ROCDSL_WAIT_SLACK_BUDGET raises it)\n";
     if (!json) {
       if (quiet) {
         for (const isa::KernelReport &k : result->kernels)

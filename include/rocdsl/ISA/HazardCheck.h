@@ -113,8 +113,11 @@ struct KernelReport {
   /// Filled where the chip's counters are modelled (waitCheckApplies).
   bool waitsChecked = false;
   std::vector<WaitFinding> waitViolations;
-  /// Only when asked for (`waitSlack` below): waits that could be looser.
+  /// Only when asked for (`waitSlack` below): waits that could be looser,
+  /// among the first `slackExamined` of the `slackWaits` searched (fewer
+  /// when the search's budget ran out: ROCDSL_WAIT_SLACK_BUDGET).
   std::vector<WaitSlack> waitSlack;
+  unsigned slackWaits = 0, slackExamined = 0;
 };
 
 struct CheckResult {

@@ -54,9 +54,30 @@ findWaitViolations(const Kernel &kernel);
 /// The one-line form printed by `rocdsl-isa-check --waits`.
 std::string formatWaitFinding(const WaitFinding &finding);
 
-/// The waits of `kernel` (CFG built) that could be looser, in order; fails
-/// where findWaitViolations does.
-llvm::Expected<std::vector<WaitSlack>> findLooserWaits(const Kernel &kernel);
+/// What findLooserWaits found, and how far it got.
+struct SlackSearch {
+  /// The waits that could be looser, in order.
+  std::vector<WaitSlack> looser;
+  /// The s_waitcnt with a vmcnt or lgkmcnt below its maximum (the ones
+  /// searched), and how many of them the budget let it examine, in order.
+  unsigned waits = 0, examined = 0;
+  /// Instructions the analyses stepped through, summed over every rerun.
+  uint64_t steps = 0;
+};
+
+/// Instruction steps findLooserWaits may spend on one kernel by default
+/// (2^25: about a minute on one core at most). Every count it tries reruns the
+/// whole wait analysis, so the cost grows with waits times instructions
+/// times passes over the loops: ROCDSL's attention kernels and Triton's
+/// matmuls need about 0.25 M steps, while a kernel with thousands of waits
+/// among branches would otherwise take hours.
+constexpr uint64_t kDefaultSlackBudget = uint64_t(1) << 25;
+
+/// The waits of `kernel` (CFG built) that could be looser, in order,
+/// examined until `budget` instruction steps are spent (a wait begun is
+/// finished); fails where findWaitViolations does.
+llvm::Expected<SlackSearch>
+findLooserWaits(const Kernel &kernel, uint64_t budget = kDefaultSlackBudget);
 
 /// "FILE:LINE: wait stricter than needed: kernel 'k': 's_waitcnt
 /// vmcnt(0)': vmcnt(3) would do".

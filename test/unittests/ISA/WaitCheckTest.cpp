@@ -12,6 +12,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+#include <set>
+
 using namespace mlir::rocdsl::isa;
 using llvm::StringRef;
 using mlir::rocdsl::isa::testsupport::kernelText;
@@ -361,6 +365,165 @@ TEST(WaitSlack, TightWaitsAreNotReported) {
                     "\ts_waitcnt lgkmcnt(0)\n"
                     "\ts_barrier\n")
                   .empty());
+}
+
+/// One kernel of `text`, parsed, with its CFG.
+Kernel parsedKernel(const std::string &text) {
+  AsmModule module = parseAssembly(text);
+  EXPECT_EQ(module.kernels.size(), 1u);
+  Kernel kernel = std::move(module.kernels.at(0));
+  buildCFG(kernel);
+  return kernel;
+}
+
+TEST(WaitSlack, BudgetStopsBetweenWaitsAndSaysHowFar) {
+  // Four loose waits (each judged with the others as written: after the
+  // first of each counter nothing of it is in flight). With room for
+  // everything all four are examined; with less, a prefix of them, and what
+  // was found is a prefix of the full answer.
+  std::string text = kernelText("\tbuffer_load_dword v0, v4, s[8:11], 0 offen\n"
+                                "\tbuffer_load_dword v1, v4, s[8:11], 0 offen\n"
+                                "\ts_waitcnt vmcnt(0)\n"
+                                "\tv_mov_b32_e32 v6, v0\n"
+                                "\ts_waitcnt vmcnt(0)\n"
+                                "\tv_mov_b32_e32 v7, v1\n"
+                                "\tds_read_b32 v2, v4\n"
+                                "\ts_waitcnt lgkmcnt(0)\n"
+                                "\tv_mov_b32_e32 v8, v5\n"
+                                "\ts_waitcnt lgkmcnt(0)\n"
+                                "\tv_mov_b32_e32 v9, v2\n");
+  Kernel kernel = parsedKernel(text);
+  llvm::Expected<SlackSearch> full = findLooserWaits(kernel);
+  ASSERT_TRUE(bool(full)) << llvm::toString(full.takeError());
+  EXPECT_EQ(full->waits, 4u);
+  EXPECT_EQ(full->examined, 4u);
+  ASSERT_EQ(full->looser.size(), 4u);
+  EXPECT_EQ(full->looser[0].loosestVmcnt, 1u);
+  EXPECT_EQ(full->looser[1].loosestVmcnt, 63u);
+  EXPECT_EQ(full->looser[2].loosestLgkmcnt, 15u);
+  EXPECT_EQ(full->looser[3].loosestLgkmcnt, 15u);
+
+  // The baseline alone spends more than one step: nothing is examined.
+  llvm::Expected<SlackSearch> none = findLooserWaits(kernel, 1);
+  ASSERT_TRUE(bool(none)) << llvm::toString(none.takeError());
+  EXPECT_EQ(none->waits, 4u);
+  EXPECT_EQ(none->examined, 0u);
+  EXPECT_TRUE(none->looser.empty());
+
+  // Half the full search's steps: some waits, not all.
+  llvm::Expected<SlackSearch> part = findLooserWaits(kernel, full->steps / 2);
+  ASSERT_TRUE(bool(part)) << llvm::toString(part.takeError());
+  EXPECT_GT(part->examined, 0u);
+  EXPECT_LT(part->examined, 4u);
+  ASSERT_LE(part->looser.size(), full->looser.size());
+  for (size_t i = 0; i < part->looser.size(); ++i)
+    EXPECT_EQ(part->looser[i].line, full->looser[i].line);
+}
+
+/// `text` with line `line` (1-based) replaced by `replacement`.
+std::string withLine(const std::string &text, unsigned line,
+                     const std::string &replacement) {
+  llvm::SmallVector<StringRef> lines;
+  StringRef(text).split(lines, '\n');
+  std::string out;
+  for (unsigned i = 0; i < lines.size(); ++i) {
+    out += i + 1 == line ? replacement : lines[i].str();
+    if (i + 1 < lines.size())
+      out += '\n';
+  }
+  return out;
+}
+
+/// The (use line, load line) pairs the violation check finds in `text`.
+std::set<std::pair<unsigned, unsigned>> touchPairs(const std::string &text) {
+  std::set<std::pair<unsigned, unsigned>> pairs;
+  llvm::Expected<CheckResult> result = checkAssembly(text, "t.s", "");
+  if (!result) {
+    ADD_FAILURE() << llvm::toString(result.takeError());
+    return pairs;
+  }
+  for (const WaitFinding &f : result->kernels.at(0).waitViolations)
+    pairs.insert({f.useLine, f.loadLine});
+  return pairs;
+}
+
+TEST(WaitSlack, EachLoosestCountIsEnoughAndOneMoreIsNot) {
+  // Random straight-line and branchy sequences of VMEM and LDS loads,
+  // waits and uses. For every wait the search calls looser, the kernel
+  // rewritten with that count must touch nothing the original does not,
+  // and with one count more (below the maximum) it must: the answer is
+  // checked through the violation analysis, not the search's own steps.
+  std::mt19937 rng(20261207);
+  unsigned checked = 0, between = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    std::string body;
+    // Mostly loads and uses, so several loads are in flight at a wait and
+    // the loosest counts fall between the written one and the maximum.
+    int n = 8 + int(rng() % 12);
+    for (int i = 0; i < n; ++i) {
+      unsigned r = rng() % 8, pick = rng() % 20;
+      if (pick < 7)
+        body += "\tbuffer_load_dword v" + std::to_string(r) +
+                ", v20, s[8:11], 0 offen\n";
+      else if (pick < 10)
+        body += "\tds_read_b32 v" + std::to_string(r) + ", v21\n";
+      else if (pick < 12)
+        body += "\ts_waitcnt vmcnt(" + std::to_string(rng() % 2) + ")\n";
+      else if (pick < 13)
+        body += "\ts_waitcnt lgkmcnt(0)\n";
+      else if (pick < 19)
+        body += "\tv_mov_b32_e32 v" + std::to_string(10 + r) + ", v" +
+                std::to_string(r) + "\n";
+      else
+        body += "\ts_cbranch_scc1 .LBB" + std::to_string(trial) + "_end\n";
+    }
+    body += ".LBB" + std::to_string(trial) + "_end:\n";
+    std::string text = kernelText(body);
+    std::set<std::pair<unsigned, unsigned>> original = touchPairs(text);
+    Kernel kernel = parsedKernel(text);
+    llvm::Expected<SlackSearch> search = findLooserWaits(kernel);
+    ASSERT_TRUE(bool(search)) << llvm::toString(search.takeError());
+    EXPECT_EQ(search->examined, search->waits);
+    for (const WaitSlack &w : search->looser) {
+      auto rewritten = [&](std::optional<unsigned> vm,
+                           std::optional<unsigned> lgkm) {
+        std::string wait = "\ts_waitcnt";
+        if (vm)
+          wait += " vmcnt(" + std::to_string(*vm) + ")";
+        if (lgkm)
+          wait += " lgkmcnt(" + std::to_string(*lgkm) + ")";
+        return touchPairs(withLine(text, w.line, wait));
+      };
+      auto isSubset = [&](const std::set<std::pair<unsigned, unsigned>> &s) {
+        return std::includes(original.begin(), original.end(), s.begin(),
+                             s.end());
+      };
+      if (w.vmcnt) {
+        EXPECT_TRUE(isSubset(rewritten(w.loosestVmcnt, w.lgkmcnt)))
+            << text << "line " << w.line;
+        if (*w.loosestVmcnt < 62) {
+          EXPECT_FALSE(isSubset(rewritten(*w.loosestVmcnt + 1, w.lgkmcnt)))
+              << text << "line " << w.line;
+          ++between;
+        }
+        ++checked;
+      }
+      if (w.lgkmcnt) {
+        EXPECT_TRUE(isSubset(rewritten(w.vmcnt, w.loosestLgkmcnt)))
+            << text << "line " << w.line;
+        if (*w.loosestLgkmcnt < 14) {
+          EXPECT_FALSE(isSubset(rewritten(w.vmcnt, *w.loosestLgkmcnt + 1)))
+              << text << "line " << w.line;
+          ++between;
+        }
+        ++checked;
+      }
+    }
+  }
+  // The sequences must exercise the search, not pass vacuously: loose waits,
+  // and among them counts that fall between the written one and the maximum.
+  EXPECT_GT(checked, 100u);
+  EXPECT_GT(between, 15u);
 }
 
 } // namespace
