@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <set>
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -168,6 +169,16 @@ llvm::Error readAll(int fd, std::string &out, StringRef path) {
   }
 }
 
+/// Whether `fd` is still the file at `path`: eviction deletes a lock file
+/// while holding its lock, so a process that opened the file before the
+/// deletion and locked it after holds a lock on a file no one else will
+/// open, and must open the path again.
+bool isFileAtPath(int fd, const std::string &path) {
+  struct stat held, named;
+  return ::fstat(fd, &held) == 0 && ::lstat(path.c_str(), &named) == 0 &&
+         held.st_dev == named.st_dev && held.st_ino == named.st_ino;
+}
+
 /// An exclusive flock(2) on a lock file, released on destruction. flock locks
 /// belong to the open file description, so they also exclude other threads
 /// of this process (each opens the file itself), and the kernel drops them if
@@ -176,18 +187,41 @@ class FileLock {
 public:
   static llvm::Expected<FileLock> acquire(StringRef dir,
                                           const std::string &path) {
-    llvm::Expected<FileDescriptor> fd =
-        openInDirectory(dir, path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK,
-                        0600);
-    if (!fd)
-      return fd.takeError();
+    for (;;) {
+      llvm::Expected<FileDescriptor> fd = openInDirectory(
+          dir, path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK, 0600);
+      if (!fd)
+        return fd.takeError();
+      int result;
+      do
+        result = ::flock(fd->get(), LOCK_EX);
+      while (result != 0 && errno == EINTR);
+      if (result != 0)
+        return makeFileError("cannot lock", path, errno);
+      if (isFileAtPath(fd->get(), path))
+        return FileLock(std::move(*fd));
+      // Deleted (or replaced) while we waited: lock the file now there.
+    }
+  }
+
+  /// Deletes the lock file at `path` if no one holds its lock (an entry's
+  /// lock outlives nothing once the entry is evicted). A holder keeps it.
+  static void removeIfUnheld(const std::string &path) {
+    int fd = openRetryingEINTR(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK, 0);
+    if (fd < 0)
+      return;
+    FileDescriptor owned(fd);
     int result;
     do
-      result = ::flock(fd->get(), LOCK_EX);
+      result = ::flock(fd, LOCK_EX | LOCK_NB);
     while (result != 0 && errno == EINTR);
     if (result != 0)
-      return makeFileError("cannot lock", path, errno);
-    return FileLock(std::move(*fd));
+      return;
+    // Unlinked under the lock: anyone who opened it before re-checks the
+    // path after locking (acquire) and opens a new file.
+    if (isFileAtPath(fd, path))
+      ::unlink(path.c_str());
+    ::flock(fd, LOCK_UN);
   }
 
   FileLock(FileLock &&) = default;
@@ -356,9 +390,7 @@ std::optional<pid_t> getTemporaryWriter(StringRef name) {
   return pid_t(pid);
 }
 
-bool processExists(pid_t pid) {
-  return ::kill(pid, 0) == 0 || errno != ESRCH;
-}
+bool processExists(pid_t pid) { return ::kill(pid, 0) == 0 || errno != ESRCH; }
 
 /// Calls `fn(name, stat)` for each regular file of `dir` (not following
 /// symlinks).
@@ -471,8 +503,8 @@ bool rocdsl::DiskCache::ensureTrusted() {
     return false;
   }
   std::call_once(cleanedTemporaries, [&] {
-    size_t removed = removeStaleTemporaries(std::chrono::seconds(60),
-                                            std::chrono::hours(1));
+    size_t removed =
+        removeStaleTemporaries(std::chrono::seconds(60), std::chrono::hours(1));
     if (removed)
       logInfo("deleted " + Twine(removed) +
               " temporary file(s) of dead cache writers in '" + dir + "'");
@@ -512,15 +544,29 @@ size_t rocdsl::DiskCache::enforceSizeLimit(StringRef keep) {
   std::vector<Entry> entries;
   uint64_t total = 0;
   std::string keepName = (keep + ".rocdsl").str();
+  std::set<std::string> digests, lockDigests;
   forEachFile(dir, [&](StringRef name, const struct stat &st) {
+    if (name.ends_with(".lock") && st.st_uid == ::geteuid())
+      lockDigests.insert(name.drop_back(5).str());
     if (!name.ends_with(".rocdsl"))
       return;
+    digests.insert(name.drop_back(7).str());
     total += uint64_t(st.st_size);
     if (name != keepName)
       entries.push_back({st.st_mtim, uint64_t(st.st_size), name.str()});
   });
-  if (total <= maxBytes)
+  // Lock files whose entries are gone (evicted here or by an older ROCDSL
+  // that left them, or deleted by hand): a writer about to store one still
+  // holds its lock and keeps it.
+  auto removeOrphanLocks = [&] {
+    for (const std::string &digest : lockDigests)
+      if (!digests.count(digest))
+        FileLock::removeIfUnheld(getLockPath(digest));
+  };
+  if (total <= maxBytes) {
+    removeOrphanLocks();
     return 0;
+  }
   // Oldest first.
   std::sort(entries.begin(), entries.end(), [](const Entry &a, const Entry &b) {
     if (a.mtime.tv_sec != b.mtime.tv_sec)
@@ -534,8 +580,10 @@ size_t rocdsl::DiskCache::enforceSizeLimit(StringRef keep) {
     if (::unlink((dir + "/" + entry.name).c_str()) == 0 || errno == ENOENT) {
       total -= std::min(total, entry.size);
       ++removed;
+      digests.erase(StringRef(entry.name).drop_back(7).str());
     }
   }
+  removeOrphanLocks();
   logInfo("cache over its " + Twine(maxBytes) + "-byte cap: evicted " +
           Twine(removed) + " least recently used entr" +
           (removed == 1 ? "y" : "ies") + " from '" + dir + "'");

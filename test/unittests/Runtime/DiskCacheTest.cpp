@@ -21,6 +21,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -804,8 +805,7 @@ TEST_F(DiskCacheTest, EntriesAndDirectoriesOfOtherUsersAreRefused) {
   DiskCache cache(theirs);
   int compiles = 0;
   EXPECT_EQ(computeTier(cache, compiles), CacheTier::Miss);
-  EXPECT_EQ(countWarnings({theirs, "owned by uid 65534"}), 1u)
-      << allWarnings();
+  EXPECT_EQ(countWarnings({theirs, "owned by uid 65534"}), 1u) << allWarnings();
   EXPECT_FALSE(fileExists(cache.getEntryPath(kDigest)));
 }
 
@@ -989,6 +989,61 @@ TEST_F(DiskCacheTest, SizeCapEvictsLeastRecentlyUsed) {
   EXPECT_EQ(warnings.size(), 0u) << allWarnings();
 }
 
+TEST_F(DiskCacheTest, EvictionRemovesUnheldLocksOfGoneEntries) {
+  const size_t entrySize = DiskCache::kHeaderSize + 1000;
+  DiskCache cache(tmp, /*maxBytes=*/2 * entrySize);
+  auto digest = [](int i) { return "entry" + std::to_string(i); };
+  auto compute = [](llvm::StringRef) {
+    return [] { return llvm::Expected<std::string>(makeBinaryPayload(1000)); };
+  };
+  for (int i = 0; i < 2; ++i) {
+    CacheTier tier;
+    ASSERT_TRUE(bool(cache.getOrCompute(digest(i), compute(digest(i)), tier)));
+    ASSERT_TRUE(fileExists(cache.getLockPath(digest(i))));
+    struct timespec t[2] = {{::time(nullptr) - 100 + i, 0},
+                            {::time(nullptr) - 100 + i, 0}};
+    ASSERT_EQ(
+        ::utimensat(AT_FDCWD, cache.getEntryPath(digest(i)).c_str(), t, 0), 0);
+  }
+  // Orphan locks: one a writer still holds (it is about to store its entry),
+  // one left by a process long gone.
+  std::string held = cache.getLockPath("writing"),
+              stale = cache.getLockPath("stale");
+  int heldFd = ::open(held.c_str(), O_RDWR | O_CREAT, 0600);
+  ASSERT_GE(heldFd, 0);
+  ASSERT_EQ(::flock(heldFd, LOCK_EX), 0);
+  int staleFd = ::open(stale.c_str(), O_RDWR | O_CREAT, 0600);
+  ASSERT_GE(staleFd, 0);
+  ::close(staleFd);
+
+  // The third entry evicts entry0, and with it entry0's lock and the stale
+  // one; the held lock and the live entries' locks stay.
+  CacheTier tier;
+  ASSERT_TRUE(bool(cache.getOrCompute(digest(2), compute(digest(2)), tier)));
+  EXPECT_FALSE(fileExists(cache.getEntryPath(digest(0))));
+  EXPECT_FALSE(fileExists(cache.getLockPath(digest(0))));
+  EXPECT_FALSE(fileExists(stale));
+  EXPECT_TRUE(fileExists(held));
+  for (int i : {1, 2}) {
+    EXPECT_TRUE(fileExists(cache.getEntryPath(digest(i)))) << i;
+    EXPECT_TRUE(fileExists(cache.getLockPath(digest(i)))) << i;
+  }
+  ::flock(heldFd, LOCK_UN);
+  ::close(heldFd);
+
+  // The evicted entry comes back like a new one: computed once, stored,
+  // with a lock file again.
+  int compiles = 0;
+  auto counted = [&]() -> llvm::Expected<std::string> {
+    ++compiles;
+    return makeBinaryPayload(1000);
+  };
+  ASSERT_TRUE(bool(cache.getOrCompute(digest(0), counted, tier)));
+  EXPECT_EQ(compiles, 1);
+  EXPECT_TRUE(fileExists(cache.getLockPath(digest(0))));
+  EXPECT_EQ(warnings.size(), 0u) << allWarnings();
+}
+
 TEST_F(DiskCacheTest, SizesParseWithSuffixes) {
   EXPECT_EQ(DiskCache::parseSize("0"), std::optional<uint64_t>(0));
   EXPECT_EQ(DiskCache::parseSize("4096"), std::optional<uint64_t>(4096));
@@ -997,8 +1052,8 @@ TEST_F(DiskCacheTest, SizesParseWithSuffixes) {
   EXPECT_EQ(DiskCache::parseSize(" 2g "), std::optional<uint64_t>(2ull << 30));
   EXPECT_EQ(DiskCache::parseSize("3KiB"), std::optional<uint64_t>(3072));
   EXPECT_EQ(DiskCache::parseSize("1TB"), std::optional<uint64_t>(1ull << 40));
-  for (const char *bad : {"", "G", "-1", "1.5G", "12X", "99999999999999999999",
-                          "20000000000T"})
+  for (const char *bad :
+       {"", "G", "-1", "1.5G", "12X", "99999999999999999999", "20000000000T"})
     EXPECT_EQ(DiskCache::parseSize(bad), std::nullopt) << bad;
 
   ::setenv("ROCDSL_CACHE_MAX_BYTES", "64M", 1);
