@@ -59,16 +59,13 @@ static std::optional<DeviceId> deviceOf(const std::string &name,
                                         std::string &error) {
   std::optional<DeviceId> device = parseDeviceId(name);
   if (!device)
-    error = "unknown device '" + name +
-            "' (host, hip, hip:N, cuda or cuda:N)";
+    error = "unknown device '" + name + "' (host, hip, hip:N, cuda or cuda:N)";
   return device;
 }
 
-std::unique_ptr<api::Kernel>
-api::Kernel::builtin(const std::string &name,
-                     const std::vector<std::string> &definitions,
-                     const std::string &device, const std::string &chip,
-                     std::string &error) {
+std::unique_ptr<api::Kernel> api::Kernel::builtin(
+    const std::string &name, const std::vector<std::string> &definitions,
+    const std::string &device, const std::string &chip, std::string &error) {
   std::optional<DeviceId> kind = deviceOf(device, error);
   if (!kind)
     return nullptr;
@@ -95,10 +92,11 @@ api::Kernel::builtin(const std::string &name,
   return k;
 }
 
-std::unique_ptr<api::Kernel>
-api::Kernel::fromSource(const std::string &source, const std::string &kernel,
-                        const std::string &device, const std::string &chip,
-                        std::string &error) {
+std::unique_ptr<api::Kernel> api::Kernel::fromSource(const std::string &source,
+                                                     const std::string &kernel,
+                                                     const std::string &device,
+                                                     const std::string &chip,
+                                                     std::string &error) {
   std::optional<DeviceId> kind = deviceOf(device, error);
   if (!kind)
     return nullptr;
@@ -252,8 +250,7 @@ std::string api::normalizeDevice(const std::string &device,
   return id ? id->str() : std::string();
 }
 
-std::string api::describeDevice(const std::string &device,
-                                std::string &error) {
+std::string api::describeDevice(const std::string &device, std::string &error) {
   std::optional<DeviceId> id = deviceOf(device, error);
   if (!id)
     return "";
@@ -371,7 +368,7 @@ bool api::compileSource(const std::string &source, const std::string &kernel,
                                 std::string &error) -> OwningOpRef<ModuleOp> {
     OwningOpRef<ModuleOp> module = parseKernelSource(source, ctx, error);
     if (module && !module->lookupSymbol<FuncOp>(kernel)) {
-      error = "the source has no rocdsl.func @" + kernel;
+      error = noKernelMessage(*module, kernel);
       return nullptr;
     }
     return module;

@@ -4,6 +4,7 @@
 
 #include "rocdsl/Runtime/HipRuntime.h"
 
+#include "rocdsl/Dialect/RocDSL/IR/KernelModule.h"
 #include "rocdsl/Dialect/RocDSL/IR/RocDSL.h"
 #include "rocdsl/Pipelines/Pipelines.h"
 
@@ -39,8 +40,8 @@ std::string mlir::rocdsl::formatDiagnostic(const Diagnostic &diagnostic) {
 }
 
 OwningOpRef<ModuleOp> mlir::rocdsl::parseKernelSource(llvm::StringRef source,
-                                               MLIRContext *ctx,
-                                               std::string &error) {
+                                                      MLIRContext *ctx,
+                                                      std::string &error) {
   // An empty StringRef may have a null data pointer, which MLIR's lexer
   // mistakes for its code-completion location (and crashes); nothing to
   // parse is an error anyway.
@@ -59,7 +60,22 @@ OwningOpRef<ModuleOp> mlir::rocdsl::parseKernelSource(llvm::StringRef source,
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(source, "kernel source");
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
-  return parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(ctx));
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(ctx));
+  if (!module)
+    return nullptr;
+  return takeKernelModule(std::move(module));
+}
+
+std::string mlir::rocdsl::noKernelMessage(ModuleOp module,
+                                          llvm::StringRef kernel) {
+  std::string message = "the source has no rocdsl.func @" + kernel.str();
+  std::string nested = describeNestedKernels(module);
+  if (!nested.empty())
+    message += " at its top level: its rocdsl.func are inside " + nested +
+               " (kernels go at the top level of the source, or of a module "
+               "that is its only content)";
+  return message;
 }
 
 static std::optional<dsl::DType> dtypeOf(Type type) {
@@ -91,8 +107,7 @@ SourceKernel::create(llvm::StringRef source, llvm::StringRef kernel,
     return llvm::createStringError("invalid kernel source:\n" + error);
   auto func = module->lookupSymbol<FuncOp>(kernel);
   if (!func)
-    return llvm::createStringError("the source has no rocdsl.func @" +
-                                   kernel.str());
+    return llvm::createStringError(noKernelMessage(*module, kernel));
 
   std::unique_ptr<SourceKernel> k(new SourceKernel());
   k->device = device;
@@ -170,8 +185,8 @@ llvm::Error SourceKernel::validate(llvm::ArrayRef<ArgValue> values) const {
             0)
       return llvm::createStringError(
           where + "the kernel was specialized for multiples of " +
-          std::to_string(sig.requiredMultiple) + " (rocdsl.divisibility), got " +
-          std::to_string(value.i32));
+          std::to_string(sig.requiredMultiple) +
+          " (rocdsl.divisibility), got " + std::to_string(value.i32));
     if (sig.kind != ArgKind::Tensor)
       continue;
     if (value.tensor.dtype != sig.dtype)

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "rocdsl/Conversion/AmdAsyncCopies.h"
+#include "rocdsl/Dialect/RocDSL/IR/KernelModule.h"
 #include "rocdsl/Dialect/RocDSL/IR/RocDSL.h"
 #include "rocdsl/Kernels/Registry.h"
 #include "rocdsl/Pipelines/Pipelines.h"
@@ -75,14 +76,14 @@ static cl::opt<bool> directCopies(
              "waits (experimental)"),
     cl::init(false), cl::cat(category));
 
-static cl::opt<std::string>
-    waits("waits",
-          cl::desc("AMD, with --direct-copies: who places the waits of async "
-                   "copies: explicit (planned vmcnt, default) or llvm "
-                   "(each async_wait drains); weakened-for-testing makes the "
-                   "first wait in a loop (else the first) one too loose, to test "
-                   "the checks"),
-          cl::init("explicit"), cl::cat(category));
+static cl::opt<std::string> waits(
+    "waits",
+    cl::desc("AMD, with --direct-copies: who places the waits of async "
+             "copies: explicit (planned vmcnt, default) or llvm "
+             "(each async_wait drains); weakened-for-testing makes the "
+             "first wait in a loop (else the first) one too loose, to test "
+             "the checks"),
+    cl::init("explicit"), cl::cat(category));
 static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
                                   cl::init(3), cl::Prefix, cl::cat(category));
 
@@ -146,7 +147,7 @@ static OwningOpRef<ModuleOp> loadInput(MLIRContext &ctx, std::string &error) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
   if (!module)
     error = inputFile + " is not a valid module (the error above says why)";
-  return module;
+  return rocdsl::takeKernelModule(std::move(module));
 }
 
 int main(int argc, char **argv) {
@@ -186,7 +187,8 @@ int main(int argc, char **argv) {
   if (!nvidia && emit == "ptx")
     return fail("--emit=ptx is for NVIDIA chips (sm_90, sm_90a)");
   if (optLevel > 3)
-    return fail("-O" + std::to_string(optLevel) + " is not an optimization "
+    return fail("-O" + std::to_string(optLevel) +
+                " is not an optimization "
                 "level (0, 1, 2 or 3)");
   if (!rocdsl::parseWaitsMode(waits))
     return fail("unknown --waits=" + waits +
@@ -221,10 +223,17 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = loadInput(ctx, error);
   if (!module)
     return fail(error);
-  if (module->getOps<rocdsl::FuncOp>().empty())
+  if (module->getOps<rocdsl::FuncOp>().empty()) {
+    std::string nested = rocdsl::describeNestedKernels(*module);
     return fail("no kernel in " +
                 (inputFile.empty() ? std::string("the input") : inputFile) +
-                " (expected at least one rocdsl.func)");
+                (nested.empty()
+                     ? " (expected at least one rocdsl.func)"
+                     : " at its top level: its rocdsl.func are inside " +
+                           nested +
+                           " (kernels go at the top level of the file, or "
+                           "of a module that is its only content)"));
+  }
 
   std::string output;
   llvm::raw_string_ostream os(output);
@@ -248,10 +257,9 @@ int main(int argc, char **argv) {
     // Every AMDGPU kernel is scanned for the wide-store hazard and, if it
     // shows it, recompiled with a safer store form before anything is
     // emitted (see CheckedCompile.h).
-    auto checked =
-        rocdsl::compileAMDGPUChecked(*module, chip, optLevel, storeForm,
-                                     rocdsl::checkAssemblyDefault,
-                                     {directCopies, waits});
+    auto checked = rocdsl::compileAMDGPUChecked(
+        *module, chip, optLevel, storeForm, rocdsl::checkAssemblyDefault,
+        {directCopies, waits});
     if (!checked)
       return fail(llvm::toString(checked.takeError()));
     if (emit == "mlir") {

@@ -65,9 +65,14 @@ private:
 std::string formatDiagnostic(const Diagnostic &diagnostic);
 
 /// Parses rocdsl IR text in `ctx`; errors (with their locations) go to
-/// `error`.
+/// `error`. The module returned is the one whose top level holds the
+/// kernels (takeKernelModule, KernelModule.h).
 OwningOpRef<ModuleOp> parseKernelSource(llvm::StringRef source,
                                         MLIRContext *ctx, std::string &error);
+
+/// "the source has no rocdsl.func @k", and where its kernels are when they
+/// are only nested (describeNestedKernels).
+std::string noKernelMessage(ModuleOp module, llvm::StringRef kernel);
 
 } // namespace mlir::rocdsl
 

@@ -41,9 +41,10 @@ TEST(SourceKernelTest, RunsOnHostAndReusesTheLauncher) {
   std::mt19937_64 rng(11);
   x.fillRandom(rng);
   y.poison();
-  std::vector<ArgValue> args = {ArgValue::of({x.data(), dsl::DType::F32, {}, {}}),
-                                ArgValue::of({y.data(), dsl::DType::F32, {}, {}}),
-                                ArgValue::ofI32(n), ArgValue::ofF32(2.5f)};
+  std::vector<ArgValue> args = {
+      ArgValue::of({x.data(), dsl::DType::F32, {}, {}}),
+      ArgValue::of({y.data(), dsl::DType::F32, {}, {}}), ArgValue::ofI32(n),
+      ArgValue::ofF32(2.5f)};
   RunInfo first, second;
   ASSERT_FALSE(bool((*kernel)->run(args, {2, 1, 1}, nullptr, true, first)));
   ASSERT_FALSE(bool((*kernel)->run(args, {2, 1, 1}, nullptr, true, second)));
@@ -61,9 +62,10 @@ TEST(SourceKernelTest, ChecksArguments) {
   auto kernel = SourceKernel::create(kScale, "scale", DeviceKind::Host);
   ASSERT_TRUE(bool(kernel));
   HostBuffer h(dsl::DType::F16, 128);
-  std::vector<ArgValue> args = {ArgValue::of({h.data(), dsl::DType::F16, {}, {}}),
-                                ArgValue::of({h.data(), dsl::DType::F16, {}, {}}),
-                                ArgValue::ofI32(1), ArgValue::ofF32(1)};
+  std::vector<ArgValue> args = {
+      ArgValue::of({h.data(), dsl::DType::F16, {}, {}}),
+      ArgValue::of({h.data(), dsl::DType::F16, {}, {}}), ArgValue::ofI32(1),
+      ArgValue::ofF32(1)};
   RunInfo info;
   llvm::Error err = (*kernel)->run(args, {1, 1, 1}, nullptr, true, info);
   EXPECT_EQ(llvm::toString(std::move(err)),
@@ -93,11 +95,56 @@ rocdsl.func @k(%x: !rocdsl.ptr<f32>) attributes {num_warps = 1 : i32} {
             "the source has no rocdsl.func @nope");
 }
 
+/// kScale with its body wrapped: `open` before the rocdsl.func, one "}" per
+/// `closing`.
+std::string wrapped(llvm::StringRef open, int closing) {
+  llvm::StringRef text(kScale);
+  size_t func = text.find("rocdsl.func");
+  return (text.take_front(func) + open + "\n" + text.drop_front(func) +
+          std::string(closing, '}') + "\n")
+      .str();
+}
+
+TEST(SourceKernelTest, WrappingModulesAreLookedThrough) {
+  // Modules whose only content is another module (named or not, nested
+  // twice) hold the kernel as if it were at the top: it runs.
+  std::string source = wrapped("module @outer { module { module @k {", 3);
+  auto kernel = SourceKernel::create(source, "scale", DeviceKind::Host);
+  ASSERT_TRUE(bool(kernel)) << llvm::toString(kernel.takeError());
+  HostBuffer x(dsl::DType::F32, 64), y(dsl::DType::F32, 64);
+  std::mt19937_64 rng(12);
+  x.fillRandom(rng);
+  y.poison();
+  std::vector<ArgValue> args = {
+      ArgValue::of({x.data(), dsl::DType::F32, {}, {}}),
+      ArgValue::of({y.data(), dsl::DType::F32, {}, {}}), ArgValue::ofI32(64),
+      ArgValue::ofF32(-3.0f)};
+  RunInfo info;
+  ASSERT_FALSE(bool((*kernel)->run(args, {1, 1, 1}, nullptr, true, info)));
+  auto *in = static_cast<const float *>(x.data());
+  auto *out = static_cast<const float *>(y.data());
+  for (int i = 0; i < 64; ++i)
+    ASSERT_EQ(out[i], in[i] * -3.0f) << i;
+
+  // A kernel nested beside other ops, or under a module with attributes of
+  // its own, is not compiled; the error says where it is.
+  for (const std::string &source :
+       {wrapped("module @side {", 1) + "module @other {}\n",
+        wrapped("module attributes {test.target = 1} { module @side {", 2)}) {
+    auto nested = SourceKernel::create(source, "scale", DeviceKind::Host);
+    ASSERT_FALSE(bool(nested)) << source;
+    EXPECT_EQ(llvm::toString(nested.takeError()),
+              "the source has no rocdsl.func @scale at its top level: its "
+              "rocdsl.func are inside module @side (kernels go at the top "
+              "level of the source, or of a module that is its only content)");
+  }
+}
+
 TEST(SourceKernelTest, EmptySourceIsAnError) {
   // A default StringRef has a null data pointer, which MLIR's lexer once
   // took for its code-completion position (a crash found by fuzzing).
-  for (llvm::StringRef source : {llvm::StringRef(), llvm::StringRef(""),
-                                 llvm::StringRef("  \n\t")}) {
+  for (llvm::StringRef source :
+       {llvm::StringRef(), llvm::StringRef(""), llvm::StringRef("  \n\t")}) {
     auto k = SourceKernel::create(source, "k", DeviceKind::Host);
     ASSERT_FALSE(bool(k));
     EXPECT_NE(llvm::toString(k.takeError()).find("empty"), std::string::npos);
