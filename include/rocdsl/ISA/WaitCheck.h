@@ -69,8 +69,9 @@ struct SlackSearch {
 /// (2^25: about a minute on one core at most). Every count it tries reruns the
 /// whole wait analysis, so the cost grows with waits times instructions
 /// times passes over the loops: ROCDSL's attention kernels and Triton's
-/// matmuls need about 0.25 M steps, while a kernel with thousands of waits
-/// among branches would otherwise take hours.
+/// matmuls need about 0.25 M steps, while a generated kernel with 3200
+/// waits among branches needs about 250 M (minutes), and ten thousand such
+/// waits an hour or more.
 constexpr uint64_t kDefaultSlackBudget = uint64_t(1) << 25;
 
 /// The waits of `kernel` (CFG built) that could be looser, in order,

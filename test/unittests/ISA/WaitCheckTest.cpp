@@ -22,8 +22,7 @@ using mlir::rocdsl::isa::testsupport::kernelText;
 
 namespace {
 
-std::vector<WaitFinding> violations(StringRef body,
-                                    StringRef chip = "gfx942") {
+std::vector<WaitFinding> violations(StringRef body, StringRef chip = "gfx942") {
   llvm::Expected<CheckResult> result =
       checkAssembly(kernelText(body, chip), "t.s", "");
   if (!result) {
@@ -59,11 +58,10 @@ TEST(WaitCheck, ScalarLoadNeedsLgkmcntZero) {
                          "\ts_mov_b32 s6, s5\n")
                   .empty());
   // Scalar loads return out of order: lgkmcnt(1) retires neither of two.
-  std::vector<WaitFinding> two =
-      violations("\ts_load_dword s4, s[0:1], 0x0\n"
-                 "\ts_load_dword s5, s[0:1], 0x4\n"
-                 "\ts_waitcnt lgkmcnt(1)\n"
-                 "\ts_add_u32 s6, s4, 1\n");
+  std::vector<WaitFinding> two = violations("\ts_load_dword s4, s[0:1], 0x0\n"
+                                            "\ts_load_dword s5, s[0:1], 0x4\n"
+                                            "\ts_waitcnt lgkmcnt(1)\n"
+                                            "\ts_add_u32 s6, s4, 1\n");
   ASSERT_EQ(two.size(), 1u);
   EXPECT_EQ(two[0].registers, "s4");
 }
@@ -208,7 +206,8 @@ TEST(WaitCheck, LoopBackEdge) {
     EXPECT_EQ(f.loosest, 1u);
   }
   std::string storeFirst = text;
-  size_t load = storeFirst.find("\tbuffer_load_dword v0, v4, s[8:11], 0 offen\n\tbuffer_store");
+  size_t load = storeFirst.find(
+      "\tbuffer_load_dword v0, v4, s[8:11], 0 offen\n\tbuffer_store");
   ASSERT_NE(load, std::string::npos);
   std::string loadLine = "\tbuffer_load_dword v0, v4, s[8:11], 0 offen\n";
   std::string storeLine = "\tbuffer_store_dword v6, v5, s[8:11], 0 offen\n";
@@ -242,7 +241,8 @@ TEST(WaitCheck, ManyLoopsAndBackEdges) {
                       "\tv_add_f32_e32 v101, v0, v101\n";
   for (int i = 1; i < 300; ++i)
     chain += ".LBB0_" + std::to_string(i) + ":\n\tbuffer_load_dword v" +
-             std::to_string(i % 2) + ", v100, s[8:11], 0 offen\n"
+             std::to_string(i % 2) +
+             ", v100, s[8:11], 0 offen\n"
              "\ts_cbranch_scc1 .LBB0_0\n";
   std::vector<WaitFinding> found = violations(chain);
   ASSERT_FALSE(found.empty());
@@ -279,11 +279,11 @@ TEST(WaitCheck, OnlyTheGfx9FamilyIsChecked) {
   EXPECT_FALSE(waitCheckApplies("gfx1100"));
   EXPECT_FALSE(waitCheckApplies("gfx1201"));
   EXPECT_FALSE(waitCheckApplies("sm_90"));
-  llvm::Expected<CheckResult> result = checkAssembly(
-      kernelText("\tbuffer_load_dword v0, v4, s[8:11], 0 offen\n"
-                 "\tv_mov_b32_e32 v6, v0\n",
-                 "gfx1100"),
-      "t.s", "");
+  llvm::Expected<CheckResult> result =
+      checkAssembly(kernelText("\tbuffer_load_dword v0, v4, s[8:11], 0 offen\n"
+                               "\tv_mov_b32_e32 v6, v0\n",
+                               "gfx1100"),
+                    "t.s", "");
   ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
   EXPECT_FALSE(result->kernels.at(0).waitsChecked);
   EXPECT_FALSE(result->hasWaitViolation());
@@ -305,9 +305,8 @@ TEST(WaitCheck, FindingText) {
 namespace {
 
 std::vector<WaitSlack> slack(StringRef body) {
-  llvm::Expected<CheckResult> result =
-      checkAssembly(kernelText(body, "gfx942"), "t.s", "",
-                    WaitAnalysis::ViolationsAndSlack);
+  llvm::Expected<CheckResult> result = checkAssembly(
+      kernelText(body, "gfx942"), "t.s", "", WaitAnalysis::ViolationsAndSlack);
   if (!result) {
     ADD_FAILURE() << llvm::toString(result.takeError());
     return {};
@@ -367,13 +366,14 @@ TEST(WaitSlack, TightWaitsAreNotReported) {
                   .empty());
 }
 
-/// One kernel of `text`, parsed, with its CFG.
-Kernel parsedKernel(const std::string &text) {
+/// `text` parsed, with the CFG of its one kernel. The module owns text its
+/// instructions refer to, so callers keep it while they use the kernel
+/// (and `text` itself).
+AsmModule parsedKernel(const std::string &text) {
   AsmModule module = parseAssembly(text);
   EXPECT_EQ(module.kernels.size(), 1u);
-  Kernel kernel = std::move(module.kernels.at(0));
-  buildCFG(kernel);
-  return kernel;
+  buildCFG(module.kernels.at(0));
+  return module;
 }
 
 TEST(WaitSlack, BudgetStopsBetweenWaitsAndSaysHowFar) {
@@ -392,7 +392,8 @@ TEST(WaitSlack, BudgetStopsBetweenWaitsAndSaysHowFar) {
                                 "\tv_mov_b32_e32 v8, v5\n"
                                 "\ts_waitcnt lgkmcnt(0)\n"
                                 "\tv_mov_b32_e32 v9, v2\n");
-  Kernel kernel = parsedKernel(text);
+  AsmModule module = parsedKernel(text);
+  const Kernel &kernel = module.kernels.at(0);
   llvm::Expected<SlackSearch> full = findLooserWaits(kernel);
   ASSERT_TRUE(bool(full)) << llvm::toString(full.takeError());
   EXPECT_EQ(full->waits, 4u);
@@ -480,7 +481,8 @@ TEST(WaitSlack, EachLoosestCountIsEnoughAndOneMoreIsNot) {
     body += ".LBB" + std::to_string(trial) + "_end:\n";
     std::string text = kernelText(body);
     std::set<std::pair<unsigned, unsigned>> original = touchPairs(text);
-    Kernel kernel = parsedKernel(text);
+    AsmModule module = parsedKernel(text);
+    const Kernel &kernel = module.kernels.at(0);
     llvm::Expected<SlackSearch> search = findLooserWaits(kernel);
     ASSERT_TRUE(bool(search)) << llvm::toString(search.takeError());
     EXPECT_EQ(search->examined, search->waits);
