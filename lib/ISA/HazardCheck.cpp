@@ -98,6 +98,15 @@ Expected<CheckResult> checkAssembly(StringRef text, StringRef file,
                              file.str().c_str(), name.c_str());
   unsigned needed = requiredWaitStates(name);
   bool waits = analysis != WaitAnalysis::None && waitCheckApplies(name);
+  // Read once for the file (not once a kernel), before any is analysed.
+  uint64_t budget = kDefaultSlackBudget;
+  if (waits && analysis == WaitAnalysis::ViolationsAndSlack &&
+      !module.kernels.empty()) {
+    Expected<uint64_t> fromEnvironment = slackBudget();
+    if (!fromEnvironment)
+      return fromEnvironment.takeError();
+    budget = *fromEnvironment;
+  }
 
   CheckResult result;
   result.file = file.str();
@@ -133,10 +142,7 @@ Expected<CheckResult> checkAssembly(StringRef text, StringRef file,
       result.kernels[i].waitsChecked = true;
       result.kernels[i].waitViolations = std::move(*violations);
       if (analysis == WaitAnalysis::ViolationsAndSlack) {
-        Expected<uint64_t> budget = slackBudget();
-        if (!budget)
-          return budget.takeError();
-        Expected<SlackSearch> slack = findLooserWaits(kernel, *budget);
+        Expected<SlackSearch> slack = findLooserWaits(kernel, budget);
         if (!slack)
           return prefixed(file, slack.takeError());
         for (WaitSlack &w : slack->looser)
