@@ -94,6 +94,15 @@ int openRetryingEINTR(const std::string &path, int flags, mode_t mode = 0) {
   return fd;
 }
 
+/// flock(2), retried when a signal interrupts the wait.
+int flockRetryingEINTR(int fd, int operation) {
+  int result;
+  do
+    result = ::flock(fd, operation);
+  while (result != 0 && errno == EINTR);
+  return result;
+}
+
 /// Why a file or directory with status `st` must not be trusted with code
 /// that will be loaded into this process: someone other than the user can
 /// write it. std::nullopt if only the user can.
@@ -192,11 +201,7 @@ public:
           dir, path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK, 0600);
       if (!fd)
         return fd.takeError();
-      int result;
-      do
-        result = ::flock(fd->get(), LOCK_EX);
-      while (result != 0 && errno == EINTR);
-      if (result != 0)
+      if (flockRetryingEINTR(fd->get(), LOCK_EX) != 0)
         return makeFileError("cannot lock", path, errno);
       if (isFileAtPath(fd->get(), path))
         return FileLock(std::move(*fd));
@@ -211,11 +216,7 @@ public:
     if (fd < 0)
       return;
     FileDescriptor owned(fd);
-    int result;
-    do
-      result = ::flock(fd, LOCK_EX | LOCK_NB);
-    while (result != 0 && errno == EINTR);
-    if (result != 0)
+    if (flockRetryingEINTR(fd, LOCK_EX | LOCK_NB) != 0)
       return;
     // Unlinked under the lock: anyone who opened it before re-checks the
     // path after locking (acquire) and opens a new file.
