@@ -11,12 +11,15 @@ read with ldmatrix, later K steps' copies in flight during the products)
 at the tiles of --builtin-configs (BMxBNxBKxWARPS[xSTAGES][:NAME=VALUE...],
 comma-separated; "default" is the chip's default tile and stages, and
 ":NAME=VALUE" adds any other gemm parameter, e.g. default:prefetch_operands=0). Each side reports its best configuration,
+--triton-mma-sync keeps Triton off warpgroup MMA (DISABLE_MMA_V3=1, checked
+in the PTX of every Triton kernel it times) and adds the mma.sync tiles,
 and --all prints every configuration's figure. Every result is compared with
 torch.matmul in float64 on sampled rows before anything is timed; times
 are the median of CUDA-event pairs, TFLOP/s = 2*M*N*K / time.
 """
 import argparse
 import datetime
+import os
 import pathlib
 import sys
 
@@ -78,6 +81,9 @@ ROCDSL_CONFIGS = [(128, 128, 32, 4, 1), (128, 128, 32, 4, 3),
 TRITON_CONFIGS = [(128, 128, 32, 4, 3), (128, 256, 64, 8, 3),
                   (128, 128, 64, 4, 4), (64, 128, 32, 4, 4),
                   (16, 128, 128, 4, 4), (128, 64, 32, 4, 1)]
+# Added with --triton-mma-sync: the tiles ROCDSL's mma.sync GEMM runs.
+TRITON_MMA_SYNC_CONFIGS = [(256, 128, 32, 8, 4), (256, 128, 32, 8, 3),
+                           (128, 256, 32, 8, 3), (128, 128, 32, 4, 4)]
 
 
 def grid(m, n, bm, bn):
@@ -128,16 +134,34 @@ def builtin_run(dtype, cfg):
     return run
 
 
+# The PTX of each Triton kernel compiled in this run (for --triton-mma-sync,
+# which must see mma.sync and no wgmma in every one of them).
+TRITON_PTX = {}
+
+
 def triton_run(cfg):
     bm, bn, bk, warps, stages = cfg
 
     def run(a, b, c):
         m, k = a.shape
         n = b.shape[1]
-        triton_gemm[grid(m, n, bm, bn)](a, b, c, m, n, k, BM=bm, BN=bn,
-                                         BK=bk, num_warps=warps,
-                                         num_stages=stages)
+        compiled = triton_gemm[grid(m, n, bm, bn)](
+            a, b, c, m, n, k, BM=bm, BN=bn, BK=bk, num_warps=warps,
+            num_stages=stages)
+        if cfg not in TRITON_PTX:
+            TRITON_PTX[cfg] = getattr(compiled, "asm", {}).get("ptx", "")
     return run
+
+
+def require_mma_sync_ptx():
+    """Stops the run unless every Triton kernel compiled so far issues
+    mma.sync and no warpgroup MMA (DISABLE_MMA_V3 is Triton's own switch;
+    a Triton that ignored it would time wgmma under the wrong name)."""
+    for cfg, ptx in TRITON_PTX.items():
+        if "mma.sync" not in ptx or "wgmma" in ptx:
+            raise SystemExit(f"Triton {cfg}: PTX is not mma.sync only "
+                             f"({ptx.count('mma.sync')} mma.sync, "
+                             f"{ptx.count('wgmma')} wgmma)")
 
 
 def check(name, c, a, b):
@@ -188,7 +212,13 @@ def main():
     p.add_argument("--builtin-only", action="store_true",
                    help="ROCDSL side: the built-in gemm alone (no rl.dot "
                         "tile loops)")
+    p.add_argument("--triton-mma-sync", action="store_true",
+                   help="Triton side on mma.sync (DISABLE_MMA_V3=1, checked "
+                        "in its PTX), to compare GEMMs on that instruction")
     args = p.parse_args()
+    if args.triton_mma_sync:
+        # Read by Triton's compiler, and part of its cache key.
+        os.environ["DISABLE_MMA_V3"] = "1"
     gen = torch.Generator(device="cuda").manual_seed(
         int(datetime.datetime.now().timestamp()))
     shapes = SHAPES[:1] if args.quick else SHAPES
@@ -196,7 +226,11 @@ def main():
         shapes = [tuple(int(x) for x in s.split("x"))
                   for s in args.shapes.split(",")]
     dtypes = ["bf16"] if args.quick else list(DTYPES)
-    lines = ["| dtype | M x N x K | cuBLAS TFLOP/s | Triton TFLOP/s (config) "
+    triton_name = "Triton on mma.sync" if args.triton_mma_sync else "Triton"
+    triton_configs = TRITON_CONFIGS + (
+        TRITON_MMA_SYNC_CONFIGS if args.triton_mma_sync else [])
+    lines = [f"| dtype | M x N x K | cuBLAS TFLOP/s | {triton_name} "
+             "TFLOP/s (config) "
              "| ROCDSL TFLOP/s (config) | ROCDSL/cuBLAS | ROCDSL/Triton |",
              "|---|---|---|---|---|---|---|"]
     for dtype in dtypes:
@@ -211,8 +245,10 @@ def main():
             matmul = [("torch.matmul",
                        lambda a, b, c: torch.matmul(a, b, out=c))]
             cublas = best(matmul, a, b, c, flops)
-            tri = best([(cfg, triton_run(cfg)) for cfg in TRITON_CONFIGS],
+            tri = best([(cfg, triton_run(cfg)) for cfg in triton_configs],
                        a, b, c, flops, args.all)
+            if args.triton_mma_sync:
+                require_mma_sync_ptx()
             python_dsl = [] if args.builtin_only else [
                 (cfg, rocdsl_run(cfg)) for cfg in ROCDSL_CONFIGS]
             roc = best(python_dsl +
