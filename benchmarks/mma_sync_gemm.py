@@ -11,7 +11,7 @@ on sampled rows of fresh random operands, with C poisoned before the run;
 torch.matmul (cuBLAS) is timed and checked in the same run.
 
 usage (GPU machine, sm_90): python3 benchmarks/mma_sync_gemm.py
-    [--shapes 4096,8192] [--out FILE.md]
+    [--shapes 4096,8192] [--dtypes bf16,f16] [--configs ...] [--out FILE.md]
 """
 import argparse
 import ctypes
@@ -61,6 +61,7 @@ def sampled_error(a, b, out, gen):
 
 def ours(lib, dtype, n, config, gen):
     bm, stages, mode, group_m, ahead = config
+    ahead = bool(ahead)
     a = torch.randn(n, n, device="cuda", dtype=dtype, generator=gen)
     b = torch.randn(n, n, device="cuda", dtype=dtype, generator=gen)
     out = torch.full((n, n), float("nan"), device="cuda", dtype=dtype)
@@ -98,6 +99,10 @@ def cublas(dtype, n, gen):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--shapes", default="4096,8192")
+    p.add_argument("--dtypes", default="bf16,f16")
+    p.add_argument("--configs", default=None,
+                   help="BM,STAGES,MODE,GROUP_M,AHEAD;... instead of the "
+                        "built-in list (e.g. for a profiler)")
     p.add_argument("--out", default=None)
     args = p.parse_args()
     if not torch.cuda.is_available():
@@ -106,6 +111,14 @@ def main():
     if torch.cuda.get_device_capability() != (9, 0):
         raise SystemExit("%s: TMA multicast and this build need sm_90" % name)
     shapes = [int(s) for s in args.shapes.split(",")]
+    configs = CONFIGS if args.configs is None else [
+        tuple(int(x) for x in c.split(",")) for c in args.configs.split(";")]
+    if any(len(c) != 5 for c in configs):
+        raise SystemExit("--configs: each is BM,STAGES,MODE,GROUP_M,AHEAD")
+    dtypes = {"bf16": torch.bfloat16, "f16": torch.float16}
+    unknown = set(args.dtypes.split(",")) - set(dtypes)
+    if unknown:
+        raise SystemExit("--dtypes: unknown %s" % ",".join(sorted(unknown)))
     gen = torch.Generator(device="cuda").manual_seed(
         int(datetime.datetime.now().timestamp()))
     lines = ["%s, %s, torch %s. Command: `python3 benchmarks/mma_sync_gemm.py"
@@ -118,15 +131,17 @@ def main():
              "| checked error |", "|---|---|---|---|---|---|---|---|"]
     with tempfile.TemporaryDirectory() as tmp:
         lib = build(tmp)
-        for kind, dtype in (("bf16", torch.bfloat16), ("f16", torch.float16)):
+        for kind in args.dtypes.split(","):
+            dtype = dtypes[kind]
             for n in shapes:
                 ref = cublas(dtype, n, gen)
                 lines.append("| %s | %d^3 | cuBLAS (torch.matmul) | | | %.0f "
                              "| 1.00 | checked |" % (kind, n, ref))
                 print(lines[-1], flush=True)
-                for config in CONFIGS:
+                for config in configs:
                     t, err = ours(lib, dtype, n, config, gen)
                     bm, stages, mode, group_m, ahead = config
+                    ahead = bool(ahead)
                     lines.append("| %s | %d^3 | %d x 128, %d, %d | %s | %s "
                                  "| %.0f | %.2f | %s |" % (
                                      kind, n, bm, stages, group_m,
