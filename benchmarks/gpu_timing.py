@@ -53,3 +53,33 @@ def copy_tbps(reps=100):
     b = torch.empty_like(a)
     us = median_event_us(lambda: b.copy_(a), reps=reps)
     return 2 * a.numel() / (us * 1e-6) / 1e12
+
+
+def sampled_matmul_error(a, b, out, gen, rows=8):
+    """Largest |out - a b| on `rows` sampled rows, relative to the largest
+    |a b| there, in float64; inf where those rows of out are not finite."""
+    picked = torch.randint(0, a.shape[0], (rows,), device="cuda",
+                           generator=gen)
+    want = a[picked].double() @ b.double()
+    got = out[picked].double()
+    if not torch.isfinite(got).all():
+        return float("inf")
+    return ((got - want).abs().max() / want.abs().max()).item()
+
+
+def cublas_tflops(dtype, n, gen, reps):
+    """TFLOP/s of torch.matmul (cuBLAS) on fresh random n x n operands: the
+    fastest of `reps` CUDA-event timings after three warm-up calls. Stops
+    the run where the product is off float64 by 1e-2 or more on sampled
+    rows, so that a failed call cannot time as fast."""
+    a = torch.randn(n, n, device="cuda", dtype=dtype, generator=gen)
+    b = torch.randn(n, n, device="cuda", dtype=dtype, generator=gen)
+    out = torch.full((n, n), float("nan"), device="cuda", dtype=dtype)
+    for _ in range(3):
+        torch.matmul(a, b, out=out)
+    best_us = min(event_us(lambda: torch.matmul(a, b, out=out))
+                  for _ in range(reps))
+    err = sampled_matmul_error(a, b, out, gen)
+    if not err < 1e-2:
+        raise SystemExit("cuBLAS %s %d^3: relative error %g" % (dtype, n, err))
+    return 2.0 * n ** 3 / (best_us * 1e-6) / 1e12

@@ -30,6 +30,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <utility>
 
 namespace {
 
@@ -167,20 +168,23 @@ struct Args {
   int m, n, k, groupM;
 };
 
-template <int MODE> __host__ __device__ constexpr bool producerWarp() {
-  return MODE >= 4;
-}
-template <int MODE> __host__ __device__ constexpr int clusterSize() {
-  return MODE == 3 || MODE == 5 ? 2 : 1;
+// What each mode (see the file's comment) does: TMA loads on mbarriers,
+// one warp more for the loads, programs in clusters of two. The kernel and
+// the launch read these same functions.
+constexpr int kModes = 6;
+__host__ __device__ constexpr bool tmaLoads(int mode) { return mode >= 2; }
+__host__ __device__ constexpr bool producerWarp(int mode) { return mode >= 4; }
+__host__ __device__ constexpr int clusterSize(int mode) {
+  return mode == 3 || mode == 5 ? 2 : 1;
 }
 
 template <bool F16, int BM, int STAGES, int MODE, bool AHEAD>
 __global__ void __launch_bounds__(
-    (Layout<BM, STAGES>::warps + producerWarp<MODE>()) * 32, 1)
+    (Layout<BM, STAGES>::warps + producerWarp(MODE)) * 32, 1)
     gemm(const Args args, const __grid_constant__ CUtensorMap mapA,
          const __grid_constant__ CUtensorMap mapB) {
   using L = Layout<BM, STAGES>;
-  constexpr int kCluster = clusterSize<MODE>();
+  constexpr int kCluster = clusterSize(MODE);
   extern __shared__ uint8_t rawSmem[];
   uint8_t *smem = reinterpret_cast<uint8_t *>(
       (reinterpret_cast<uintptr_t>(rawSmem) + 1023) & ~uintptr_t(1023));
@@ -238,7 +242,7 @@ __global__ void __launch_bounds__(
     tmaLoad(stageB(s) + kBK * kRowBytes, &mapB, n0 + 64, k0, bar);
   };
 
-  if constexpr (MODE >= 2) {
+  if constexpr (tmaLoads(MODE)) {
     if (tid == 0) {
       for (int s = 0; s < STAGES; ++s) {
         mbarInit(fullBar + s * 8, 1);
@@ -250,7 +254,7 @@ __global__ void __launch_bounds__(
       clusterSync();
     else
       __syncthreads();
-    if constexpr (producerWarp<MODE>()) {
+    if constexpr (producerWarp(MODE)) {
       // The extra warp refills each stage as soon as every consumer of it
       // (in both programs of a cluster) has let it go.
       if (warp == L::warps) {
@@ -306,7 +310,7 @@ __global__ void __launch_bounds__(
       // The stage the previous step read is refilled once every consumer
       // of it (in both programs of a cluster) has let it go, one step
       // behind, so that the wait rarely stalls.
-      if (!producerWarp<MODE>() && tid == 0 && kt >= 1 &&
+      if (!producerWarp(MODE) && tid == 0 && kt >= 1 &&
           kt - 1 + STAGES < kTiles) {
         const int done = kt - 1;
         mbarWait(emptyBar + (done % STAGES) * 8, (done / STAGES) & 1);
@@ -350,7 +354,7 @@ __global__ void __launch_bounds__(
                    fb[kk & 1][nj][3]);
         }
     }
-    if constexpr (MODE >= 2) {
+    if constexpr (tmaLoads(MODE)) {
       // This warp's reads of the stage are done (their results fed the
       // products): release it in every program that loads into it.
       __syncwarp();
@@ -385,46 +389,29 @@ __global__ void __launch_bounds__(
 
 using Kernel = void (*)(const Args, const CUtensorMap, const CUtensorMap);
 
-template <bool F16, int BM, int STAGES, bool AHEAD>
-Kernel pickMode(int mode) {
-  switch (mode) {
-  case 0:
-    return gemm<F16, BM, STAGES, 0, AHEAD>;
-  case 1:
-    return gemm<F16, BM, STAGES, 1, AHEAD>;
-  case 2:
-    return gemm<F16, BM, STAGES, 2, AHEAD>;
-  case 3:
-    return gemm<F16, BM, STAGES, 3, AHEAD>;
-  case 4:
-    return gemm<F16, BM, STAGES, 4, AHEAD>;
-  case 5:
-    return gemm<F16, BM, STAGES, 5, AHEAD>;
-  default:
-    return nullptr;
-  }
+// The kernel of `mode`, one instantiation per mode.
+template <bool F16, int BM, int STAGES, bool AHEAD, int... Modes>
+Kernel pickMode(int mode, std::integer_sequence<int, Modes...>) {
+  constexpr Kernel kernels[] = {gemm<F16, BM, STAGES, Modes, AHEAD>...};
+  return mode >= 0 && mode < int(sizeof...(Modes)) ? kernels[mode] : nullptr;
 }
 
 template <bool F16, int BM, int STAGES>
-Kernel pickAhead(int mode, bool ahead) {
-  return ahead ? pickMode<F16, BM, STAGES, true>(mode)
-               : pickMode<F16, BM, STAGES, false>(mode);
+Kernel pickTile(int mode, bool ahead, int *smem) {
+  *smem = Layout<BM, STAGES>::smemBytes;
+  const auto modes = std::make_integer_sequence<int, kModes>();
+  return ahead ? pickMode<F16, BM, STAGES, true>(mode, modes)
+               : pickMode<F16, BM, STAGES, false>(mode, modes);
 }
 
 template <bool F16>
 Kernel pick(int bm, int stages, int mode, bool ahead, int *smem) {
-  if (bm == 256 && stages == 4) {
-    *smem = Layout<256, 4>::smemBytes;
-    return pickAhead<F16, 256, 4>(mode, ahead);
-  }
-  if (bm == 256 && stages == 3) {
-    *smem = Layout<256, 3>::smemBytes;
-    return pickAhead<F16, 256, 3>(mode, ahead);
-  }
-  if (bm == 128 && stages == 3) {
-    *smem = Layout<128, 3>::smemBytes;
-    return pickAhead<F16, 128, 3>(mode, ahead);
-  }
+  if (bm == 256 && stages == 4)
+    return pickTile<F16, 256, 4>(mode, ahead, smem);
+  if (bm == 256 && stages == 3)
+    return pickTile<F16, 256, 3>(mode, ahead, smem);
+  if (bm == 128 && stages == 3)
+    return pickTile<F16, 128, 3>(mode, ahead, smem);
   return nullptr;
 }
 
@@ -460,12 +447,12 @@ extern "C" int rocdslMmaSyncGemm(int f16, int bm, int stages, int mode,
   int smem = 0;
   Kernel kernel = f16 ? pick<true>(bm, stages, mode, ahead, &smem)
                       : pick<false>(bm, stages, mode, ahead, &smem);
-  const int cluster = mode == 3 || mode == 5 ? 2 : 1;
+  const int cluster = clusterSize(mode);
   if (!kernel || m % bm || n % (kBN * cluster) || k % kBK || k < kBK ||
       groupM < 1 || repeats < 1)
     return -1;
   CUtensorMap mapA{}, mapB{};
-  if (mode >= 2) {
+  if (tmaLoads(mode)) {
     if (encode(&mapA, f16, a, m, k, bm / cluster) != CUDA_SUCCESS ||
         encode(&mapB, f16, b, k, n, kBK) != CUDA_SUCCESS)
       return -1;
@@ -481,7 +468,8 @@ extern "C" int rocdslMmaSyncGemm(int f16, int bm, int stages, int mode,
   attr[0].val.clusterDim.z = 1;
   cudaLaunchConfig_t config = {};
   config.gridDim = dim3((m / bm) * (n / kBN));
-  config.blockDim = dim3(((bm / 64) * (kBN / 64) + (mode >= 4)) * 32);
+  config.blockDim =
+      dim3(((bm / 64) * (kBN / 64) + producerWarp(mode)) * 32);
   config.dynamicSmemBytes = smem;
   config.attrs = attr;
   config.numAttrs = 1;

@@ -23,7 +23,7 @@ import tempfile
 
 import torch
 
-from gpu_timing import event_us
+from gpu_timing import cublas_tflops, sampled_matmul_error
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODES = {0: "no loads (ceiling)", 1: "cp.async", 2: "TMA",
@@ -50,18 +50,8 @@ def build(tmp):
     return ctypes.CDLL(lib)
 
 
-def sampled_error(a, b, out, gen):
-    rows = torch.randint(0, a.shape[0], (8,), device="cuda", generator=gen)
-    want = a[rows].double() @ b.double()
-    got = out[rows].double()
-    if not torch.isfinite(got).all():
-        return float("inf")
-    return ((got - want).abs().max() / want.abs().max()).item()
-
-
 def ours(lib, dtype, n, config, gen):
     bm, stages, mode, group_m, ahead = config
-    ahead = bool(ahead)
     a = torch.randn(n, n, device="cuda", dtype=dtype, generator=gen)
     b = torch.randn(n, n, device="cuda", dtype=dtype, generator=gen)
     out = torch.full((n, n), float("nan"), device="cuda", dtype=dtype)
@@ -75,25 +65,11 @@ def ours(lib, dtype, n, config, gen):
     torch.cuda.synchronize()
     err = None
     if mode != 0:
-        err = sampled_error(a, b, out, gen)
+        err = sampled_matmul_error(a, b, out, gen)
         if not err < 1e-2:
             raise SystemExit("%s %d^3 %s: relative error %g"
                              % (dtype, n, config, err))
     return 2.0 * n ** 3 / (ms.value * 1e-3) / 1e12, err
-
-
-def cublas(dtype, n, gen):
-    a = torch.randn(n, n, device="cuda", dtype=dtype, generator=gen)
-    b = torch.randn(n, n, device="cuda", dtype=dtype, generator=gen)
-    out = torch.full((n, n), float("nan"), device="cuda", dtype=dtype)
-    for _ in range(3):
-        torch.matmul(a, b, out=out)
-    best_us = min(event_us(lambda: torch.matmul(a, b, out=out))
-                  for _ in range(REPEATS))
-    err = sampled_error(a, b, out, gen)
-    if not err < 1e-2:
-        raise SystemExit("cuBLAS %s %d^3: relative error %g" % (dtype, n, err))
-    return 2.0 * n ** 3 / (best_us * 1e-6) / 1e12
 
 
 def main():
@@ -122,9 +98,9 @@ def main():
     gen = torch.Generator(device="cuda").manual_seed(
         int(datetime.datetime.now().timestamp()))
     lines = ["%s, %s, torch %s. Command: `python3 benchmarks/mma_sync_gemm.py"
-             " --shapes %s`" % (datetime.datetime.now(datetime.timezone.utc)
-                                .strftime("%Y-%m-%d %H:%M UTC"), name,
-                                torch.__version__, args.shapes),
+             " %s`" % (datetime.datetime.now(datetime.timezone.utc)
+                       .strftime("%Y-%m-%d %H:%M UTC"), name,
+                       torch.__version__, " ".join(sys.argv[1:])),
              "", "Best of %d launches; TFLOP/s (share of cuBLAS)." % REPEATS,
              "", "| operands | shape | tile (rows x 128, stages, group) "
              "| feeding | operands a slice ahead | TFLOP/s | of cuBLAS "
@@ -134,14 +110,13 @@ def main():
         for kind in args.dtypes.split(","):
             dtype = dtypes[kind]
             for n in shapes:
-                ref = cublas(dtype, n, gen)
+                ref = cublas_tflops(dtype, n, gen, REPEATS)
                 lines.append("| %s | %d^3 | cuBLAS (torch.matmul) | | | %.0f "
                              "| 1.00 | checked |" % (kind, n, ref))
                 print(lines[-1], flush=True)
                 for config in configs:
                     t, err = ours(lib, dtype, n, config, gen)
                     bm, stages, mode, group_m, ahead = config
-                    ahead = bool(ahead)
                     lines.append("| %s | %d^3 | %d x 128, %d, %d | %s | %s "
                                  "| %.0f | %.2f | %s |" % (
                                      kind, n, bm, stages, group_m,

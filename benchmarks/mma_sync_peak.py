@@ -20,7 +20,7 @@ import tempfile
 
 import torch
 
-from gpu_timing import event_us
+from gpu_timing import cublas_tflops
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # Warps per multiprocessor and accumulator chains per warp.
@@ -61,24 +61,6 @@ def peak(lib, f16, warps_per_sm, chains):
     return flops / (ms.value * 1e-3) / 1e12
 
 
-def cublas(dtype, n, gen):
-    a = torch.randn(n, n, device="cuda", dtype=dtype, generator=gen)
-    b = torch.randn(n, n, device="cuda", dtype=dtype, generator=gen)
-    out = torch.full((n, n), float("nan"), device="cuda", dtype=dtype)
-    for _ in range(3):
-        torch.matmul(a, b, out=out)
-    best_us = min(event_us(lambda: torch.matmul(a, b, out=out))
-                  for _ in range(10))
-    # A sampled float64 check, so a failed call cannot time as fast.
-    rows = torch.randint(0, n, (8,), device="cuda", generator=gen)
-    want = a[rows].double() @ b.double()
-    err = ((out[rows].double() - want).abs().max() /
-           want.abs().max()).item()
-    if not err < 1e-2:
-        raise SystemExit("cuBLAS %s %d^3: relative error %g" % (dtype, n, err))
-    return 2.0 * n ** 3 / (best_us * 1e-6) / 1e12
-
-
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--out", default=None)
@@ -114,7 +96,7 @@ def main():
     for kind, dtype in (("bf16", torch.bfloat16), ("f16", torch.float16)):
         t, w, c = best[kind]
         for n in SHAPES:
-            ref = cublas(dtype, n, gen)
+            ref = cublas_tflops(dtype, n, gen, reps=10)
             lines.append("| %s | %.0f (%d, %d) | %d^3 | %.0f | %.0f | %.0f%% |"
                          % (kind, t, w, c, n, ref, CUBLAS_SHARE * ref,
                             100 * CUBLAS_SHARE * ref / t))

@@ -369,7 +369,7 @@ TEST(WaitSlack, TightWaitsAreNotReported) {
 /// `text` parsed, with the CFG of its one kernel. The module owns text its
 /// instructions refer to, so callers keep it while they use the kernel
 /// (and `text` itself).
-AsmModule parsedKernel(const std::string &text) {
+AsmModule parsedModule(const std::string &text) {
   AsmModule module = parseAssembly(text);
   EXPECT_EQ(module.kernels.size(), 1u);
   buildCFG(module.kernels.at(0));
@@ -392,7 +392,7 @@ TEST(WaitSlack, BudgetStopsBetweenWaitsAndSaysHowFar) {
                                 "\tv_mov_b32_e32 v8, v5\n"
                                 "\ts_waitcnt lgkmcnt(0)\n"
                                 "\tv_mov_b32_e32 v9, v2\n");
-  AsmModule module = parsedKernel(text);
+  AsmModule module = parsedModule(text);
   const Kernel &kernel = module.kernels.at(0);
   llvm::Expected<SlackSearch> full = findLooserWaits(kernel);
   ASSERT_TRUE(bool(full)) << llvm::toString(full.takeError());
@@ -481,7 +481,7 @@ TEST(WaitSlack, EachLoosestCountIsEnoughAndOneMoreIsNot) {
     body += ".LBB" + std::to_string(trial) + "_end:\n";
     std::string text = kernelText(body);
     std::set<std::pair<unsigned, unsigned>> original = touchPairs(text);
-    AsmModule module = parsedKernel(text);
+    AsmModule module = parsedModule(text);
     const Kernel &kernel = module.kernels.at(0);
     llvm::Expected<SlackSearch> search = findLooserWaits(kernel);
     ASSERT_TRUE(bool(search)) << llvm::toString(search.takeError());
